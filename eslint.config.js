@@ -1,0 +1,65 @@
+// Lint rules for every project. The module-boundary rule enforces the import
+// direction of docs/explanation/architecture.md: a wrong import fails lint.
+import js from "@eslint/js";
+import nx from "@nx/eslint-plugin";
+import prettier from "eslint-config-prettier";
+import tseslint from "typescript-eslint";
+
+const leaf = [];
+const agentLibraries = ["scope:core", "scope:conversation", "scope:safety"];
+
+export default tseslint.config(
+  {
+    ignores: ["**/dist/**", "**/node_modules/**", "**/reports/**", ".toolchain/**", ".nx/**"],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    files: ["**/*.ts"],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { "@nx": nx },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+      "@typescript-eslint/consistent-type-imports": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+      "@nx/enforce-module-boundaries": [
+        "error",
+        {
+          enforceBuildableLibDependency: true,
+          allow: [],
+          depConstraints: [
+            { sourceTag: "scope:conversation", onlyDependOnLibsWithTags: leaf },
+            { sourceTag: "scope:safety", onlyDependOnLibsWithTags: leaf },
+            { sourceTag: "scope:xzepr", onlyDependOnLibsWithTags: leaf },
+            { sourceTag: "scope:core", onlyDependOnLibsWithTags: ["scope:conversation", "scope:safety"] },
+            { sourceTag: "scope:providers", onlyDependOnLibsWithTags: agentLibraries },
+            { sourceTag: "scope:tools", onlyDependOnLibsWithTags: agentLibraries },
+            { sourceTag: "scope:persistence", onlyDependOnLibsWithTags: agentLibraries },
+            {
+              sourceTag: "scope:watcher",
+              onlyDependOnLibsWithTags: [
+                ...agentLibraries,
+                "scope:tools",
+                "scope:providers",
+                "scope:persistence",
+                "scope:xzepr",
+              ],
+            },
+            { sourceTag: "type:lib", notDependOnLibsWithTags: ["type:app"] },
+            { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:lib"] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["**/*.js", "**/*.mjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
+  },
+  prettier,
+);

@@ -1,0 +1,61 @@
+import type { StopReason } from "./agent-limits.js";
+import type { ApprovalDecision, ApprovalRequest } from "./tool-registry.js";
+import type { ToolResult } from "./tool-result.js";
+import type { Usage } from "./usage.js";
+
+/** An error as it appears in the event stream: a stable code and a message. */
+export interface AgentEventError {
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * The typed stream every observer of a run consumes: renderers, persistence, metrics,
+ * JSON output. Events are plain JSON.
+ */
+export type AgentEvent =
+  | { readonly type: "run-started"; readonly input: string; readonly tools: readonly string[] }
+  | { readonly type: "turn-started"; readonly turn: number }
+  | { readonly type: "text-delta"; readonly turn: number; readonly delta: string }
+  | {
+      readonly type: "tool-call-requested";
+      readonly turn: number;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly input: unknown;
+    }
+  | ({ readonly type: "approval-requested"; readonly turn: number } & ApprovalRequest)
+  | ({
+      readonly type: "approval-answered";
+      readonly turn: number;
+      readonly toolCallId: string;
+      readonly toolName: string;
+    } & ApprovalDecision)
+  | {
+      readonly type: "tool-progress";
+      readonly turn: number;
+      readonly toolCallId: string;
+      readonly message: string;
+    }
+  | {
+      readonly type: "tool-result";
+      readonly turn: number;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly result: ToolResult;
+      readonly durationMs: number;
+    }
+  | { readonly type: "usage"; readonly turn: number; readonly usage: Usage; readonly totals: Usage }
+  | { readonly type: "error"; readonly error: AgentEventError }
+  | {
+      readonly type: "finished";
+      readonly stopReason: StopReason;
+      readonly text: string;
+      readonly turns: number;
+      readonly toolCalls: number;
+      readonly usage: Usage;
+      readonly durationMs: number;
+    };
+
+/** The type names of {@link AgentEvent}. */
+export type AgentEventType = AgentEvent["type"];

@@ -1,0 +1,50 @@
+export { Agent, type AgentOptions, type AgentResult, type AgentRunOptions, type ModelCallSettings } from "./agent.js";
+export type { AgentEvent, AgentEventError, AgentEventType } from "./agent-event.js";
+export {
+  DEFAULT_AGENT_LIMITS,
+  isLimitStop,
+  resolveAgentLimits,
+  type AgentLimits,
+  type StopReason,
+} from "./agent-limits.js";
+export {
+  describeError,
+  InvalidArgumentError,
+  isXzatomaError,
+  ProviderError,
+  ProviderUnavailableError,
+  XzatomaError,
+  type XzatomaErrorCode,
+  type XzatomaErrorOptions,
+} from "./errors.js";
+export { toModelPrompt, toModelTools } from "./model-prompt.js";
+export {
+  defineTool,
+  type Tool,
+  type ToolAccess,
+  type ToolDefinition,
+  type ToolExecutionContext,
+  type ToolProgress,
+} from "./tool.js";
+export {
+  createToolRegistry,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type ApprovalDecision,
+  type ApprovalHandler,
+  type ApprovalRequest,
+  type ToolCallRequest,
+  type ToolExecutionHooks,
+  type ToolRegistry,
+  type ToolRegistryOptions,
+  type ToolSpecification,
+} from "./tool-registry.js";
+export {
+  toolFailure,
+  toolResultToModelText,
+  toolSuccess,
+  truncateToolResult,
+  type ToolMetadata,
+  type ToolResult,
+} from "./tool-result.js";
+export { addUsage, EMPTY_USAGE, type Usage } from "./usage.js";

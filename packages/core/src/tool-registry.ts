@@ -1,0 +1,218 @@
+import { z } from "zod";
+import { describeError, XzatomaError } from "./errors.js";
+import type { Tool, ToolAccess, ToolProgress } from "./tool.js";
+import { toolFailure, truncateToolResult, type ToolResult } from "./tool-result.js";
+
+/** Defaults of {@link ToolRegistryOptions}. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+/** 1 MiB: the seeds' `max_output_size`. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
+
+/** Options of {@link createToolRegistry}. */
+export interface ToolRegistryOptions {
+  /** Timeout of a tool call unless the tool sets its own. Default 60 s. */
+  readonly defaultTimeoutMs?: number;
+  /** Output cap per tool call in UTF-8 bytes. Default 1 MiB. */
+  readonly maxOutputBytes?: number;
+}
+
+/** A tool as the model sees it: name, description and JSON Schema of the input. */
+export interface ToolSpecification {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/** One call to execute. `input` is the JSON text the model sent. */
+export interface ToolCallRequest {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: string;
+}
+
+/** A request for permission to run a tool call that does more than read. */
+export interface ApprovalRequest {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly access: ToolAccess;
+  readonly input: unknown;
+}
+
+/** The answer to an {@link ApprovalRequest}. */
+export interface ApprovalDecision {
+  readonly approved: boolean;
+  /** Shown to the model when the call is refused. */
+  readonly reason?: string;
+}
+
+/** Decides whether a tool call may run. */
+export type ApprovalHandler = (request: ApprovalRequest) => Promise<ApprovalDecision> | ApprovalDecision;
+
+/** Hooks the registry calls while it executes a tool call. */
+export interface ToolExecutionHooks {
+  readonly signal: AbortSignal;
+  /** Asked before any call whose tool's access is not `read`. Without it such calls are refused. */
+  readonly approve?: ApprovalHandler;
+  readonly onApprovalRequested?: (request: ApprovalRequest) => void;
+  readonly onApprovalAnswered?: (request: ApprovalRequest, decision: ApprovalDecision) => void;
+  readonly onProgress?: (progress: ToolProgress) => void;
+}
+
+/** Holds the tools an agent may call and executes calls safely. */
+export interface ToolRegistry {
+  register(tool: Tool): void;
+  has(name: string): boolean;
+  get(name: string): Tool | undefined;
+  names(): string[];
+  /** The tools as the model sees them, JSON Schema included. */
+  specifications(): ToolSpecification[];
+  /**
+   * Executes one call. Never throws: an unknown tool, input that is not JSON or does
+   * not match the schema, a refusal, a timeout and a thrown error all become a failed
+   * {@link ToolResult} whose error tells the model what to do next.
+   */
+  execute(call: ToolCallRequest, hooks: ToolExecutionHooks): Promise<ToolResult>;
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(input)"}: ${issue.message}`)
+    .join("; ");
+}
+
+class TimeoutError extends Error {}
+
+async function withTimeout<T>(
+  run: (signal: AbortSignal) => Promise<T>,
+  timeoutMs: number,
+  outer: AbortSignal,
+): Promise<T> {
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(outer.reason);
+  outer.addEventListener("abort", onOuterAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new TimeoutError();
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  const aborted = new Promise<never>((_, reject) => {
+    if (controller.signal.aborted) reject(controller.signal.reason);
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+  });
+  try {
+    return await Promise.race([run(controller.signal), timeout, aborted]);
+  } finally {
+    clearTimeout(timer);
+    outer.removeEventListener("abort", onOuterAbort);
+  }
+}
+
+/**
+ * Creates an empty tool registry.
+ *
+ * @example
+ * const registry = createToolRegistry({ maxOutputBytes: 64 * 1024 });
+ * registry.register(createReadFileTool({ root }));
+ */
+export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const tools = new Map<string, Tool>();
+  let specificationCache: ToolSpecification[] | undefined;
+
+  async function runTool(tool: Tool, call: ToolCallRequest, hooks: ToolExecutionHooks): Promise<ToolResult> {
+    let rawInput: unknown;
+    try {
+      rawInput = call.input.trim() === "" ? {} : JSON.parse(call.input);
+    } catch {
+      return toolFailure(
+        `The arguments for '${call.toolName}' are not valid JSON. Send one JSON object that matches the tool's schema.`,
+      );
+    }
+    const parsed = tool.inputSchema.safeParse(rawInput);
+    if (!parsed.success) {
+      return toolFailure(
+        `Invalid input for '${call.toolName}': ${formatIssues(parsed.error)}. Fix the arguments and call the tool again.`,
+      );
+    }
+    if (tool.access !== "read") {
+      const request: ApprovalRequest = {
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        access: tool.access,
+        input: parsed.data,
+      };
+      hooks.onApprovalRequested?.(request);
+      let decision: ApprovalDecision;
+      try {
+        decision = hooks.approve
+          ? await hooks.approve(request)
+          : { approved: false, reason: "no one is available to approve it" };
+      } catch (error) {
+        // An approval that fails to answer is a refusal, never a permission.
+        decision = { approved: false, reason: `approval failed: ${describeError(error)}` };
+      }
+      hooks.onApprovalAnswered?.(request, decision);
+      if (!decision.approved) {
+        return toolFailure(
+          `The call to '${call.toolName}' was not approved (${decision.reason ?? "refused"}). Do not retry it; continue another way or explain what you need.`,
+        );
+      }
+    }
+    const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
+    try {
+      return await withTimeout(
+        (signal) =>
+          tool.execute(parsed.data, {
+            signal,
+            toolCallId: call.toolCallId,
+            reportProgress: (progress) => hooks.onProgress?.(progress),
+          }),
+        timeoutMs,
+        hooks.signal,
+      );
+    } catch (error) {
+      if (error instanceof TimeoutError) {
+        return toolFailure(
+          `'${call.toolName}' did not finish within ${timeoutMs} ms and was stopped. Try a smaller request.`,
+          { timedOut: true },
+        );
+      }
+      if (hooks.signal.aborted) return toolFailure(`'${call.toolName}' was cancelled.`, { cancelled: true });
+      return toolFailure(`'${call.toolName}' failed: ${describeError(error)}`);
+    }
+  }
+
+  return {
+    register(tool) {
+      if (tools.has(tool.name)) {
+        throw new XzatomaError("TOOL_ALREADY_REGISTERED", `A tool named '${tool.name}' is already registered.`);
+      }
+      tools.set(tool.name, tool);
+      specificationCache = undefined;
+    },
+    has: (name) => tools.has(name),
+    get: (name) => tools.get(name),
+    names: () => [...tools.keys()],
+    specifications() {
+      specificationCache ??= [...tools.values()].map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: z.toJSONSchema(tool.inputSchema, { io: "input" }) as Record<string, unknown>,
+      }));
+      return specificationCache;
+    },
+    async execute(call, hooks) {
+      const tool = tools.get(call.toolName);
+      if (!tool) {
+        const available = [...tools.keys()].join(", ") || "none";
+        return toolFailure(`There is no tool named '${call.toolName}'. Available tools: ${available}.`);
+      }
+      const result = await runTool(tool, call, hooks);
+      return truncateToolResult(result, maxOutputBytes);
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { z } from "zod";
+import type { ToolResult } from "./tool-result.js";
+
+/**
+ * What a tool may do. The registry asks for approval for anything but `read`;
+ * the full approval policy (chat mode x safety mode x execution mode) builds on this.
+ */
+export type ToolAccess = "read" | "write" | "execute" | "network";
+
+/** Progress a long-running tool reports while it works. */
+export interface ToolProgress {
+  readonly message: string;
+}
+
+/** What a tool receives besides its input. */
+export interface ToolExecutionContext {
+  /** Aborted when the run is cancelled or the tool's timeout expires. */
+  readonly signal: AbortSignal;
+  /** The id of the tool call being executed. */
+  readonly toolCallId: string;
+  /** Reports progress to whoever renders the run. */
+  readonly reportProgress: (progress: ToolProgress) => void;
+}
+
+/** A tool as the registry holds it. Build one with {@link defineTool}. */
+export interface Tool<Input = unknown> {
+  readonly name: string;
+  /** The text the model reads to decide when and how to call the tool. */
+  readonly description: string;
+  readonly inputSchema: z.ZodType<Input>;
+  readonly access: ToolAccess;
+  /** Overrides the registry's default timeout for this tool, in milliseconds. */
+  readonly timeoutMs?: number;
+  execute(input: Input, context: ToolExecutionContext): Promise<ToolResult>;
+}
+
+/** The definition passed to {@link defineTool}. */
+export interface ToolDefinition<Schema extends z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Schema;
+  readonly access: ToolAccess;
+  readonly timeoutMs?: number;
+  execute(input: z.output<Schema>, context: ToolExecutionContext): Promise<ToolResult>;
+}
+
+const TOOL_NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
+
+/**
+ * Defines a tool with a zod input schema. The registry validates input against the
+ * schema before `execute` runs, so `execute` receives typed, checked input.
+ *
+ * @example
+ * const echo = defineTool({
+ *   name: "echo",
+ *   description: "Repeats the text it is given.",
+ *   inputSchema: z.object({ text: z.string() }).strict(),
+ *   access: "read",
+ *   execute: async ({ text }) => toolSuccess(text),
+ * });
+ */
+export function defineTool<Schema extends z.ZodType>(
+  definition: ToolDefinition<Schema>,
+): Tool<z.output<Schema>> {
+  if (!TOOL_NAME.test(definition.name)) {
+    throw new TypeError(
+      `Tool name '${definition.name}' is invalid: use a letter followed by up to 63 letters, digits, '_' or '-'.`,
+    );
+  }
+  return definition as unknown as Tool<z.output<Schema>>;
+}

@@ -1,0 +1,31 @@
+/**
+ * Marker shared by every XZatoma error class across packages and duplicated installs;
+ * `isXzatomaError` in `@xzatoma/core` recognises it. Safety is a leaf package, so it
+ * carries the marker instead of importing the base class.
+ */
+const XZATOMA_ERROR = Symbol.for("xzatoma.error");
+
+/** Why a path was refused. */
+export type PathRefusal =
+  | "outside-workspace"
+  | "symlink-escape"
+  | "system-path"
+  | "invalid-path";
+
+/**
+ * A path argument that does not resolve inside the workspace root. The message is
+ * written for the model: it says what was refused and what to do instead.
+ */
+export class PathOutsideWorkspaceError extends Error {
+  readonly [XZATOMA_ERROR] = true;
+  readonly code = "PATH_OUTSIDE_WORKSPACE";
+  override readonly name = "PathOutsideWorkspaceError";
+
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly refusal: PathRefusal,
+  ) {
+    super(message);
+  }
+}

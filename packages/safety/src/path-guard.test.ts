@@ -1,0 +1,71 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createPathGuard, type PathGuard } from "./path-guard.js";
+import { PathOutsideWorkspaceError } from "./path-guard-error.js";
+
+let base: string;
+let root: string;
+let guard: PathGuard;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-guard-")));
+  root = path.join(base, "workspace");
+  await mkdir(path.join(root, "src"), { recursive: true });
+  await writeFile(path.join(root, "src", "a.txt"), "a");
+  await writeFile(path.join(base, "secret.txt"), "secret");
+  guard = createPathGuard({ root });
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function refusal(input: string): Promise<string> {
+  const error = await guard.resolve(input).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(PathOutsideWorkspaceError);
+  return (error as PathOutsideWorkspaceError).refusal;
+}
+
+describe("path guard", () => {
+  it("resolves relative, absolute-inside and not-yet-existing paths", async () => {
+    await expect(guard.resolve("src/a.txt")).resolves.toBe(path.join(root, "src", "a.txt"));
+    await expect(guard.resolve(path.join(root, "src"))).resolves.toBe(path.join(root, "src"));
+    await expect(guard.resolve("new/dir/file.txt")).resolves.toBe(path.join(root, "new/dir/file.txt"));
+    await expect(guard.resolve(".")).resolves.toBe(root);
+    expect(guard.relative(path.join(root, "src", "a.txt"))).toBe("src/a.txt");
+  });
+
+  it("refuses escapes by .., absolute paths and a sibling sharing the root's prefix", async () => {
+    await mkdir(`${root}-evil`);
+    expect(await refusal("../secret.txt")).toBe("outside-workspace");
+    expect(await refusal("src/../../secret.txt")).toBe("outside-workspace");
+    expect(await refusal(path.join(base, "secret.txt"))).toBe("outside-workspace");
+    expect(await refusal(`${root}-evil/x`)).toBe("outside-workspace");
+    expect(await refusal("/etc/passwd")).toBe("outside-workspace");
+  });
+
+  it("refuses symlinks whose target leaves the root, also below a new path", async () => {
+    await symlink(path.join(base, "secret.txt"), path.join(root, "link.txt"));
+    await symlink(base, path.join(root, "outdir"));
+    expect(await refusal("link.txt")).toBe("symlink-escape");
+    expect(await refusal("outdir/secret.txt")).toBe("symlink-escape");
+    expect(await refusal("outdir/not-yet/new.txt")).toBe("symlink-escape");
+  });
+
+  it("allows symlinks that stay inside the root", async () => {
+    await symlink(path.join(root, "src"), path.join(root, "alias"));
+    await expect(guard.resolve("alias/a.txt")).resolves.toBe(path.join(root, "src", "a.txt"));
+  });
+
+  it("refuses NUL bytes, empty paths and system pseudo-filesystems", async () => {
+    expect(await refusal("src/a.txt\0.png")).toBe("invalid-path");
+    expect(await refusal("  ")).toBe("invalid-path");
+    await symlink("/proc/self", path.join(root, "proc-link"));
+    expect(await refusal("proc-link/environ")).toBe("system-path");
+  });
+});

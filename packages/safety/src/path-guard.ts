@@ -1,0 +1,135 @@
+import { realpathSync } from "node:fs";
+import { lstat, realpath } from "node:fs/promises";
+import path from "node:path";
+import { PathOutsideWorkspaceError } from "./path-guard-error.js";
+
+/** Options of {@link createPathGuard}. */
+export interface PathGuardOptions {
+  /** The workspace root. It must exist; symlinks in it are resolved once, here. */
+  readonly root: string;
+}
+
+/** Resolves path arguments of tools against one workspace root. */
+export interface PathGuard {
+  /** The real (symlink-free) absolute path of the workspace root. */
+  readonly root: string;
+  /**
+   * Resolves `input` (relative to the root, or absolute) to a real absolute path inside
+   * the root. For a path that does not exist yet, its deepest existing ancestor is
+   * resolved and the rest appended. Throws {@link PathOutsideWorkspaceError} when the
+   * result leaves the root by `..`, an absolute path or a symlink, names a system
+   * pseudo-filesystem, or contains a NUL byte.
+   */
+  resolve(input: string): Promise<string>;
+  /** The path of `absolute` relative to the root, with `/` separators (`.` for the root). */
+  relative(absolute: string): string;
+}
+
+const SYSTEM_ROOTS = ["/proc", "/dev", "/sys"];
+
+function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+function isSystemPath(candidate: string): boolean {
+  return SYSTEM_ROOTS.some((system) => isInside(system, candidate));
+}
+
+async function exists(candidate: string): Promise<boolean> {
+  try {
+    await lstat(candidate);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves the real path of `target`; when it does not exist, resolves its deepest
+ * existing ancestor and appends the missing segments.
+ */
+async function realpathOfDeepestAncestor(target: string): Promise<string> {
+  const missing: string[] = [];
+  let current = target;
+  for (;;) {
+    if (await exists(current)) {
+      // A dangling symlink exists for lstat but not for realpath: refuse to guess where it points.
+      const real = await realpath(current);
+      return missing.length === 0 ? real : path.join(real, ...missing.reverse());
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return target;
+    missing.push(path.basename(current));
+    current = parent;
+  }
+}
+
+/**
+ * Creates a path guard for one workspace root.
+ *
+ * @example
+ * const guard = createPathGuard({ root: "/home/me/project" });
+ * await guard.resolve("src/index.ts"); // "/home/me/project/src/index.ts"
+ * await guard.resolve("../secrets");   // throws PathOutsideWorkspaceError
+ */
+export function createPathGuard(options: PathGuardOptions): PathGuard {
+  const root = realpathSync(path.resolve(options.root));
+
+  async function resolve(input: string): Promise<string> {
+    if (input.includes("\0")) {
+      throw new PathOutsideWorkspaceError(
+        "The path contains a NUL byte. Use a plain relative path inside the workspace.",
+        input,
+        "invalid-path",
+      );
+    }
+    if (input.trim() === "") {
+      throw new PathOutsideWorkspaceError(
+        "The path is empty. Use '.' for the workspace root or a relative path inside it.",
+        input,
+        "invalid-path",
+      );
+    }
+    const lexical = path.resolve(root, input);
+    if (!isInside(root, lexical)) {
+      throw new PathOutsideWorkspaceError(
+        `'${input}' is outside the workspace. Use a path relative to the workspace root.`,
+        input,
+        "outside-workspace",
+      );
+    }
+    let real: string;
+    try {
+      real = await realpathOfDeepestAncestor(lexical);
+    } catch {
+      throw new PathOutsideWorkspaceError(
+        `'${input}' is a symlink whose target cannot be resolved. Use a path to a real file inside the workspace.`,
+        input,
+        "symlink-escape",
+      );
+    }
+    if (isSystemPath(real) && !isSystemPath(root)) {
+      throw new PathOutsideWorkspaceError(
+        `'${input}' points into a system pseudo-filesystem, which tools may not use.`,
+        input,
+        "system-path",
+      );
+    }
+    if (!isInside(root, real)) {
+      throw new PathOutsideWorkspaceError(
+        `'${input}' resolves through a symlink to a place outside the workspace. Use a path inside the workspace.`,
+        input,
+        "symlink-escape",
+      );
+    }
+    return real;
+  }
+
+  function relative(absolute: string): string {
+    const relativePath = path.relative(root, absolute);
+    return relativePath === "" ? "." : relativePath.split(path.sep).join("/");
+  }
+
+  return { root, resolve, relative };
+}

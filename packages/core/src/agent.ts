@@ -300,6 +300,7 @@ export class Agent {
         if (done) break;
         switch (part.type) {
           case "text-delta":
+            if (part.delta === "") break;
             text += part.delta;
             onText(part.delta);
             break;

@@ -1,0 +1,14 @@
+export {
+  createListDirectoryTool,
+  DEFAULT_MAX_LIST_ENTRIES,
+  wildcardToRegExp,
+  type ListDirectoryToolOptions,
+} from "./list-directory.js";
+export {
+  createReadFileTool,
+  DEFAULT_MAX_FILE_READ_BYTES,
+  OUTLINE_THRESHOLD_LINES,
+  type ReadFileToolOptions,
+} from "./read-file.js";
+export { createWorkspaceContext, type WorkspaceContext, type WorkspaceContextOptions } from "./workspace-context.js";
+export { createBuiltinTools, type BuiltinToolsOptions } from "./builtin-tools.js";

@@ -1,0 +1,93 @@
+import { lstat, readdir } from "node:fs/promises";
+import path from "node:path";
+import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
+import { z } from "zod";
+import { LIST_DIRECTORY_DESCRIPTION } from "./descriptions/list-directory.js";
+import { describeFsError, guardPath } from "./tool-paths.js";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+/** Listings stop after this many entries. */
+export const DEFAULT_MAX_LIST_ENTRIES = 1000;
+
+/** Options of {@link createListDirectoryTool}. */
+export interface ListDirectoryToolOptions {
+  /** Entries listed at most. Default 1000. */
+  readonly maxEntries?: number;
+}
+
+const inputSchema = z
+  .object({
+    path: z.string().describe("Directory to list, relative to the workspace root ('.' for the root)"),
+    recursive: z.boolean().default(false).describe("List everything below the directory"),
+    pattern: z.string().optional().describe("Only entries whose file name matches, with * and ? wildcards"),
+  })
+  .strict();
+
+/** Turns a `*`/`?` wildcard pattern into an anchored regular expression on the whole name. */
+export function wildcardToRegExp(pattern: string): RegExp {
+  const source = [...pattern]
+    .map((character) =>
+      character === "*" ? "[^/]*" : character === "?" ? "[^/]" : character.replace(/[\\^$.|+()[\]{}]/g, "\\$&"),
+    )
+    .join("");
+  return new RegExp(`^${source}$`);
+}
+
+interface Entry {
+  readonly relative: string;
+  readonly kind: "file" | "dir" | "symlink";
+  readonly size: number;
+}
+
+/** The `list_directory` tool: lists a directory inside the workspace, optionally recursively. */
+export function createListDirectoryTool(workspace: WorkspaceContext, options: ListDirectoryToolOptions = {}): Tool {
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_LIST_ENTRIES;
+  return defineTool({
+    name: "list_directory",
+    description: LIST_DIRECTORY_DESCRIPTION,
+    inputSchema,
+    access: "read",
+    async execute(input, context) {
+      const resolved = await guardPath(workspace, input.path);
+      if (!resolved.ok) return resolved.failure;
+      try {
+        const stats = await lstat(resolved.path);
+        if (!stats.isDirectory()) return toolFailure(`'${input.path}' is not a directory. Use read_file to read a file.`);
+      } catch (error) {
+        return toolFailure(describeFsError(error, input.path));
+      }
+      const matcher = input.pattern === undefined ? undefined : wildcardToRegExp(input.pattern);
+      const entries: Entry[] = [];
+      let truncated = false;
+      const pending = [resolved.path];
+      while (pending.length > 0 && !truncated) {
+        if (context.signal.aborted) break;
+        const directory = pending.shift() as string;
+        const children = await readdir(directory, { withFileTypes: true });
+        children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        for (const child of children) {
+          const absolute = path.join(directory, child.name);
+          const kind = child.isSymbolicLink() ? "symlink" : child.isDirectory() ? "dir" : "file";
+          if (input.recursive && kind === "dir" && child.name !== ".git") pending.push(absolute);
+          if (matcher && !matcher.test(child.name)) continue;
+          if (entries.length >= maxEntries) {
+            truncated = true;
+            break;
+          }
+          const size = kind === "file" ? (await lstat(absolute)).size : 0;
+          entries.push({ relative: path.relative(resolved.path, absolute).split(path.sep).join("/"), kind, size });
+        }
+      }
+      entries.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+      const where = workspace.pathGuard.relative(resolved.path);
+      if (entries.length === 0) {
+        return toolSuccess(matcher ? `No entries in '${where}' match '${input.pattern}'.` : `'${where}' is empty.`, {
+          entries: 0,
+        });
+      }
+      const lines = entries.map((entry) => `${entry.relative} ${entry.kind} ${entry.size}`);
+      if (truncated) lines.push(`... listing stopped after ${maxEntries} entries; narrow it with path or pattern.`);
+      return toolSuccess(lines.join("\n"), { entries: entries.length, listingTruncated: truncated });
+    },
+  });
+}

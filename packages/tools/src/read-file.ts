@@ -1,0 +1,96 @@
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
+import { z } from "zod";
+import { READ_FILE_DESCRIPTION } from "./descriptions/read-file.js";
+import { describeFsError, guardPath } from "./tool-paths.js";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+/** 10 MiB: the seeds' `max_file_read_size`. */
+export const DEFAULT_MAX_FILE_READ_BYTES = 10 * 1024 * 1024;
+/** Files longer than this come back as an outline when no range is asked for. */
+export const OUTLINE_THRESHOLD_LINES = 500;
+const OUTLINE_EDGE_LINES = 50;
+const BINARY_SNIFF_BYTES = 8192;
+
+/** Options of {@link createReadFileTool}. */
+export interface ReadFileToolOptions {
+  /** Files larger than this are refused. Default 10 MiB. */
+  readonly maxFileBytes?: number;
+}
+
+const inputSchema = z
+  .object({
+    path: z.string().describe("Path of the file, relative to the workspace root"),
+    start_line: z.number().int().min(1).optional().describe("First line to read (1-based)"),
+    end_line: z.number().int().min(1).optional().describe("Last line to read (1-based, inclusive)"),
+  })
+  .strict();
+
+function numbered(lines: readonly string[], firstNumber: number): string {
+  return lines.map((line, index) => `${firstNumber + index} ${line}`).join("\n");
+}
+
+/** The `read_file` tool: reads a text file inside the workspace, whole, by line range, or as an outline. */
+export function createReadFileTool(workspace: WorkspaceContext, options: ReadFileToolOptions = {}): Tool {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_READ_BYTES;
+  return defineTool({
+    name: "read_file",
+    description: READ_FILE_DESCRIPTION,
+    inputSchema,
+    access: "read",
+    async execute(input) {
+      const resolved = await guardPath(workspace, input.path);
+      if (!resolved.ok) return resolved.failure;
+      let handle;
+      try {
+        // O_NOFOLLOW: the guard resolved every symlink; a link swapped in since then is refused.
+        handle = await open(resolved.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      } catch (error) {
+        return toolFailure(describeFsError(error, input.path));
+      }
+      try {
+        const stats = await handle.stat();
+        if (stats.isDirectory()) return toolFailure(`'${input.path}' is a directory. Use list_directory to see what it holds.`);
+        if (!stats.isFile()) return toolFailure(`'${input.path}' is not a regular file.`);
+        if (stats.size > maxFileBytes) {
+          return toolFailure(
+            `'${input.path}' has ${stats.size} bytes, more than the limit of ${maxFileBytes}. Read a line range instead.`,
+          );
+        }
+        const buffer = await handle.readFile();
+        if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+          return toolFailure(`'${input.path}' is a binary file; read_file reads text only.`);
+        }
+        const text = buffer.toString("utf8");
+        const lines = text.split(/\r?\n/);
+        if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+        const totalLines = lines.length;
+        const metadata = { bytes: stats.size, totalLines };
+
+        if (input.start_line !== undefined || input.end_line !== undefined) {
+          const start = input.start_line ?? 1;
+          const end = Math.min(input.end_line ?? totalLines, totalLines);
+          if (start > totalLines) {
+            return toolFailure(`start_line ${start} is past the end of '${input.path}', which has ${totalLines} lines.`);
+          }
+          if (start > end) return toolFailure(`start_line (${start}) must not be greater than end_line (${end}).`);
+          return toolSuccess(lines.slice(start - 1, end).join("\n"), { ...metadata, startLine: start, endLine: end });
+        }
+        if (totalLines > OUTLINE_THRESHOLD_LINES) {
+          const head = numbered(lines.slice(0, OUTLINE_EDGE_LINES), 1);
+          const tailStart = totalLines - OUTLINE_EDGE_LINES + 1;
+          const tail = numbered(lines.slice(tailStart - 1), tailStart);
+          return toolSuccess(
+            `Outline of ${input.path}: ${totalLines} lines; showing the first and last ${OUTLINE_EDGE_LINES}. ` +
+              `Call read_file with start_line and end_line for the rest.\n\n${head}\n\n... (lines ${OUTLINE_EDGE_LINES + 1}-${tailStart - 1} omitted) ...\n\n${tail}`,
+            { ...metadata, outline: true },
+          );
+        }
+        return toolSuccess(text, metadata);
+      } finally {
+        await handle.close();
+      }
+    },
+  });
+}

@@ -1,0 +1,24 @@
+import { createPathGuard, type PathGuard } from "@xzatoma/safety";
+
+/** What every built-in tool needs to know about the workspace it works in. */
+export interface WorkspaceContext {
+  /** The real absolute path of the workspace root. */
+  readonly root: string;
+  /** Resolves and checks every path argument against the root. */
+  readonly pathGuard: PathGuard;
+}
+
+/** Options of {@link createWorkspaceContext}. */
+export interface WorkspaceContextOptions {
+  /** The workspace root; it must exist. */
+  readonly root: string;
+}
+
+/**
+ * Creates the context the tool factories take. Build one per workspace; two agents with
+ * two workspaces in one process each get their own.
+ */
+export function createWorkspaceContext(options: WorkspaceContextOptions): WorkspaceContext {
+  const pathGuard = createPathGuard({ root: options.root });
+  return { root: pathGuard.root, pathGuard };
+}

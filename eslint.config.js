@@ -8,6 +8,32 @@ import tseslint from "typescript-eslint";
 const leaf = [];
 const agentLibraries = ["scope:core", "scope:conversation", "scope:safety"];
 
+const moduleBoundaries = {
+  enforceBuildableLibDependency: true,
+  allow: [],
+  depConstraints: [
+    { sourceTag: "scope:conversation", onlyDependOnLibsWithTags: leaf },
+    { sourceTag: "scope:safety", onlyDependOnLibsWithTags: leaf },
+    { sourceTag: "scope:xzepr", onlyDependOnLibsWithTags: leaf },
+    { sourceTag: "scope:core", onlyDependOnLibsWithTags: ["scope:conversation", "scope:safety"] },
+    { sourceTag: "scope:providers", onlyDependOnLibsWithTags: agentLibraries },
+    { sourceTag: "scope:tools", onlyDependOnLibsWithTags: agentLibraries },
+    { sourceTag: "scope:persistence", onlyDependOnLibsWithTags: agentLibraries },
+    {
+      sourceTag: "scope:watcher",
+      onlyDependOnLibsWithTags: [
+        ...agentLibraries,
+        "scope:tools",
+        "scope:providers",
+        "scope:persistence",
+        "scope:xzepr",
+      ],
+    },
+    { sourceTag: "type:lib", notDependOnLibsWithTags: ["type:app"] },
+    { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:lib"] },
+  ],
+};
+
 export default tseslint.config(
   {
     ignores: ["**/dist/**", "**/node_modules/**", "**/reports/**", ".toolchain/**", ".nx/**"],
@@ -28,31 +54,18 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
       "@nx/enforce-module-boundaries": [
         "error",
-        {
-          enforceBuildableLibDependency: true,
-          allow: [],
-          depConstraints: [
-            { sourceTag: "scope:conversation", onlyDependOnLibsWithTags: leaf },
-            { sourceTag: "scope:safety", onlyDependOnLibsWithTags: leaf },
-            { sourceTag: "scope:xzepr", onlyDependOnLibsWithTags: leaf },
-            { sourceTag: "scope:core", onlyDependOnLibsWithTags: ["scope:conversation", "scope:safety"] },
-            { sourceTag: "scope:providers", onlyDependOnLibsWithTags: agentLibraries },
-            { sourceTag: "scope:tools", onlyDependOnLibsWithTags: agentLibraries },
-            { sourceTag: "scope:persistence", onlyDependOnLibsWithTags: agentLibraries },
-            {
-              sourceTag: "scope:watcher",
-              onlyDependOnLibsWithTags: [
-                ...agentLibraries,
-                "scope:tools",
-                "scope:providers",
-                "scope:persistence",
-                "scope:xzepr",
-              ],
-            },
-            { sourceTag: "type:lib", notDependOnLibsWithTags: ["type:app"] },
-            { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:lib"] },
-          ],
-        },
+        moduleBoundaries,
+      ],
+    },
+  },
+  {
+    // Tests may use the workspace's scripted servers; production code may not.
+    files: ["**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-non-null-assertion": "off",
+      "@nx/enforce-module-boundaries": [
+        "error",
+        { ...moduleBoundaries, allow: ["@xzatoma/scripted-servers/*"] },
       ],
     },
   },

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCENARIOS, startScriptedOllama, type ScriptedOllama } from "../../../tools/scripted-servers/ollama-server.ts";
+import { SCENARIOS, startScriptedOllama, type ScriptedOllama } from "@xzatoma/scripted-servers/ollama";
 
 const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
 

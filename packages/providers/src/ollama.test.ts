@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { Agent } from "@xzatoma/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { SCENARIOS, startScriptedOllama, type ScriptedOllama } from "../../../tools/scripted-servers/ollama-server.ts";
+import { SCENARIOS, startScriptedOllama, type ScriptedOllama } from "@xzatoma/scripted-servers/ollama";
 import { createOllamaModel } from "./ollama.js";
 import { normalizeOllamaHost, resolveOllamaHost } from "./ollama-host.js";
 

@@ -1,0 +1,98 @@
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { createEventFilter, type EventFilterOptions } from "@xzatoma/watcher";
+import { parseXzeprEvent } from "@xzatoma/xzepr";
+
+const HELP = `Usage: xzatoma-watcher <command> [options]
+
+The XZatoma watcher service: consumes events, runs the plans they carry through the
+agent, and publishes results. Consuming from Kafka arrives with the watcher work; today
+the service can check events offline.
+
+Commands:
+  check-event FILE   validate an XZepr event file and say whether the filters accept it
+      --success-only         only successful events
+      --event-type TYPE      accepted event type (repeatable)
+      --source-pattern RE    regular expression the source must match
+      --json                 print the verdict as JSON
+
+Options:
+  -h, --help       show help
+  -V, --version    print the version
+
+Exit codes: 0 accepted, 1 invalid or skipped, 2 usage error.
+`;
+
+async function checkEvent(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      "success-only": { type: "boolean" },
+      "event-type": { type: "string", multiple: true },
+      "source-pattern": { type: "string" },
+      json: { type: "boolean" },
+    },
+  });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) {
+    process.stderr.write("error: check-event takes exactly one FILE\n");
+    return 2;
+  }
+  const filters: EventFilterOptions = {
+    ...(values["success-only"] ? { successOnly: true } : {}),
+    ...(values["event-type"] ? { eventTypes: values["event-type"] } : {}),
+    ...(values["source-pattern"] !== undefined ? { sourcePattern: values["source-pattern"] } : {}),
+  };
+  const report = (verdict: { accepted: boolean; reason?: string; type?: string }) => {
+    if (values.json) process.stdout.write(`${JSON.stringify({ file, ...verdict })}\n`);
+    else process.stdout.write(verdict.accepted ? `accepted: ${file} (${verdict.type ?? ""})\n` : `skipped: ${file}: ${verdict.reason ?? ""}\n`);
+    return verdict.accepted ? 0 : 1;
+  };
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    process.stderr.write(`error: cannot read '${file}': ${(error as Error).message}\n`);
+    return 1;
+  }
+  let filter;
+  try {
+    filter = createEventFilter(filters);
+  } catch (error) {
+    process.stderr.write(`error: ${(error as Error).message}\n`);
+    return 2;
+  }
+  try {
+    const event = parseXzeprEvent(text);
+    const reason = filter(event);
+    return report(reason === undefined ? { accepted: true, type: event.type } : { accepted: false, reason, type: event.type });
+  } catch (error) {
+    return report({ accepted: false, reason: (error as Error).message });
+  }
+}
+
+/** Runs the `xzatoma-watcher` command line and resolves with the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === "-h" || command === "--help") {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (command === "-V" || command === "--version") {
+    const { createRequire } = await import("node:module");
+    const manifest = createRequire(import.meta.url)("../package.json") as { version: string };
+    process.stdout.write(`xzatoma-watcher ${manifest.version}\n`);
+    return 0;
+  }
+  if (command === "check-event") {
+    try {
+      return await checkEvent(rest);
+    } catch (error) {
+      process.stderr.write(`error: ${(error as Error).message}\n`);
+      return 2;
+    }
+  }
+  process.stderr.write(`${HELP}\nerror: ${command === undefined ? "no command given" : `unknown command '${command}'`}\n`);
+  return 2;
+}

@@ -1,0 +1,1 @@
+export { resolveDataHome, resolveHistoryDbPath, type DataPathInputs } from "./data-paths.js";

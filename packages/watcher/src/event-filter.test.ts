@@ -1,0 +1,36 @@
+import { readFileSync } from "node:fs";
+import { parseXzeprEvent } from "@xzatoma/xzepr";
+import { describe, expect, it } from "vitest";
+import { createEventFilter, EventFilterError } from "./event-filter.js";
+
+const event = parseXzeprEvent(
+  readFileSync(new URL("../../xzepr/src/__fixtures__/build_success_event.json", import.meta.url), "utf8"),
+);
+
+describe("event filter", () => {
+  it("passes an event that meets every criterion", () => {
+    const filter = createEventFilter({
+      successOnly: true,
+      eventTypes: ["deployment.success", "build.success"],
+      sourcePattern: "^xzepr\\.event\\.receiver\\.",
+      platformId: "local",
+      package: "xzatoma-demo",
+      apiVersion: "v1",
+    });
+    expect(filter(event)).toBeUndefined();
+  });
+
+  it("says why an event is skipped", () => {
+    expect(createEventFilter({ eventTypes: ["deployment.success"] })(event)).toBe(
+      "type 'build.success' is not one of deployment.success",
+    );
+    expect(createEventFilter({ successOnly: true })({ ...event, success: false })).toBe("the event did not succeed");
+    expect(createEventFilter({ sourcePattern: "github" })(event)).toContain("does not match /github/");
+    expect(createEventFilter({ package: "other" })(event)).toBe("package 'xzatoma-demo' is not 'other'");
+  });
+
+  it("refuses an invalid source pattern when built, naming the key", () => {
+    expect(() => createEventFilter({ sourcePattern: "([" })).toThrow(EventFilterError);
+    expect(() => createEventFilter({ sourcePattern: "([" })).toThrow(/filters\.source_pattern: '\(\[' is not a valid/);
+  });
+});

@@ -1,0 +1,1 @@
+export { createEventFilter, EventFilterError, type EventFilter, type EventFilterOptions } from "./event-filter.js";

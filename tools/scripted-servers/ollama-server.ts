@@ -83,12 +83,15 @@ export const SCENARIOS: Record<string, Scenario> = {
   forever: () => ({ toolCalls: [{ name: "list_directory", arguments: { path: "." } }] }),
   /**
    * Calls list_directory until the conversation holds N tool results, N read from a
-   * `turns:N` in the user's message (default 20), then answers.
+   * `turns:N` in the user's message (default 20), then answers. Each step says a word,
+   * as models do, so the consecutive tool-only limit does not end the loop.
    */
   "tool-loop": (request) => {
     const wanted = Number(/turns:(\d+)/.exec(lastUserText(request))?.[1] ?? "20");
     const done = request.messages.filter((message) => message.role === "tool").length;
-    if (done < wanted) return { toolCalls: [{ name: "list_directory", arguments: { path: "." } }] };
+    if (done < wanted) {
+      return { content: `Step ${done + 1}.`, toolCalls: [{ name: "list_directory", arguments: { path: "." } }] };
+    }
     return { content: `Finished after ${done} tool calls.` };
   },
 };

@@ -51,10 +51,16 @@ xz_provision_pnpm() {
   printf '%s' "$bin"
 }
 
+# Node 24 trusts only its bundled CAs; where the machine has its own CA bundle (a company
+# proxy, say), trust it too, as the system's npm does through its global npmrc.
+if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+  export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+fi
+
+# Both installs use the machine's own npm and Node, before the toolchain goes on PATH.
 XZ_NODE_BIN="$(xz_provision_node)" || return 1 2>/dev/null || exit 1
-export PATH="$XZ_NODE_BIN:$PATH"
 XZ_PNPM_BIN="$(xz_provision_pnpm)" || return 1 2>/dev/null || exit 1
-export PATH="$XZ_ROOT/node_modules/.bin:$XZ_PNPM_BIN:$PATH"
+export PATH="$XZ_ROOT/node_modules/.bin:$XZ_PNPM_BIN:$XZ_NODE_BIN:$PATH"
 # Native addons must build against the Node that runs them, not the machine's default headers.
 export npm_config_nodedir="$(dirname "$XZ_NODE_BIN")"
 export NX_DAEMON="${NX_DAEMON:-false}"

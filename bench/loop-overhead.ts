@@ -1,0 +1,49 @@
+// Agent overhead per turn: tool-call turns against the scripted server answering at
+// once. ms per turn = (wall at 100 turns - wall at 20 turns) / 80; peak RSS of the CLI at
+// 100 turns (GNU time). Targets: <= 10 ms per turn, <= 120 MiB.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { SCENARIOS, startScriptedOllama } from "../tools/scripted-servers/ollama-server.ts";
+import { CLI, format, median, run } from "./measure.ts";
+
+const RUNS = 5;
+const GNU_TIME = "/usr/bin/time";
+if (!existsSync(GNU_TIME)) {
+  console.error("GNU time is needed for peak RSS: apt-get install time");
+  process.exit(2);
+}
+const workspace = mkdtempSync(path.join(tmpdir(), "xz-bench-"));
+writeFileSync(path.join(workspace, "README.md"), "bench\n");
+const server = await startScriptedOllama({ scenario: SCENARIOS["tool-loop"]! });
+
+async function turns(count: number): Promise<{ wallMs: number; peakKiB: number }> {
+  const args = ["-f", "%M", process.execPath, CLI, "run", "--prompt", `turns:${count}`, "--host", server.url];
+  const result = await run(GNU_TIME, [...args, "-w", workspace, "--max-turns", "1000", "--max-tool-calls", "1000"]);
+  if (result.code !== 0) throw new Error(`run failed: ${result.stderr}`);
+  const peakKiB = Number(result.stderr.trim().split("\n").at(-1));
+  return { wallMs: result.wallMs, peakKiB };
+}
+
+try {
+  await turns(20); // warm up
+  const at20: number[] = [];
+  const at100: number[] = [];
+  const peaks: number[] = [];
+  for (let index = 0; index < RUNS; index += 1) {
+    at20.push((await turns(20)).wallMs);
+    const hundred = await turns(100);
+    at100.push(hundred.wallMs);
+    peaks.push(hundred.peakKiB);
+  }
+  const wall20 = median(at20);
+  const wall100 = median(at100);
+  console.log(`agent loop, median of ${RUNS}`);
+  console.log(`  wall at 20 turns   ${format(wall20)}`);
+  console.log(`  wall at 100 turns  ${format(wall100)}`);
+  console.log(`  per turn           ${format((wall100 - wall20) / 80)} (target <= 10 ms)`);
+  console.log(`  peak RSS at 100    ${(median(peaks) / 1024).toFixed(1)} MiB (target <= 120 MiB)`);
+} finally {
+  await server.close();
+  rmSync(workspace, { recursive: true, force: true });
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs every benchmark against the built CLI and prints the numbers.
+#   bash bench/run.sh [cold-start|first-request|loop-overhead|install-size ...]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source tools/toolchain/env.sh
+pnpm install --reporter=silent </dev/null
+nx run-many -t build --output-style=static >/dev/null </dev/null
+benches=("$@")
+[ "${#benches[@]}" -gt 0 ] || benches=(cold-start first-request loop-overhead install-size)
+for bench in "${benches[@]}"; do
+  node "bench/$bench.ts"
+  echo
+done

@@ -52,10 +52,7 @@ export default tseslint.config(
       "@typescript-eslint/await-thenable": "error",
       "@typescript-eslint/consistent-type-imports": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
-      "@nx/enforce-module-boundaries": [
-        "error",
-        moduleBoundaries,
-      ],
+      "@nx/enforce-module-boundaries": ["error", moduleBoundaries],
     },
   },
   {

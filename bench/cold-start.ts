@@ -13,5 +13,7 @@ const version = measure([CLI, "--version"]);
 const help = measure([CLI, "--help"]);
 console.log(`cold start, median of ${RUNS} (node ${process.version})`);
 console.log(`  node -e 0            ${format(node)}`);
-console.log(`  xzatoma --version    ${format(version)}  (${(version / node).toFixed(2)}x node; target <= 1.5x)`);
+console.log(
+  `  xzatoma --version    ${format(version)}  (${(version / node).toFixed(2)}x node; target <= 1.5x)`,
+);
 console.log(`  xzatoma --help       ${format(help)}  (${(help / node).toFixed(2)}x node)`);

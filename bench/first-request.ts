@@ -9,7 +9,16 @@ const samples: number[] = [];
 try {
   for (let index = 0; index <= RUNS; index += 1) {
     const before = server.requestTimes.length;
-    const result = await run(process.execPath, [CLI, "run", "--prompt", "hello", "--host", server.url, "-w", ROOT]);
+    const result = await run(process.execPath, [
+      CLI,
+      "run",
+      "--prompt",
+      "hello",
+      "--host",
+      server.url,
+      "-w",
+      ROOT,
+    ]);
     if (result.code !== 0) throw new Error(`xzatoma run failed: ${result.stderr}`);
     const arrived = server.requestTimes[before];
     if (arrived === undefined) throw new Error("no model request arrived");
@@ -18,5 +27,7 @@ try {
 } finally {
   await server.close();
 }
-console.log(`launch to first model request, median of ${RUNS}: ${format(median(samples))} (target 300 ms)`);
+console.log(
+  `launch to first model request, median of ${RUNS}: ${format(median(samples))} (target 300 ms)`,
+);
 console.log(`  min ${format(Math.min(...samples))}, max ${format(Math.max(...samples))}`);

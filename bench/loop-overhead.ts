@@ -18,8 +18,26 @@ writeFileSync(path.join(workspace, "README.md"), "bench\n");
 const server = await startScriptedOllama({ scenario: SCENARIOS["tool-loop"]! });
 
 async function turns(count: number): Promise<{ wallMs: number; peakKiB: number }> {
-  const args = ["-f", "%M", process.execPath, CLI, "run", "--prompt", `turns:${count}`, "--host", server.url];
-  const result = await run(GNU_TIME, [...args, "-w", workspace, "--max-turns", "1000", "--max-tool-calls", "1000"]);
+  const args = [
+    "-f",
+    "%M",
+    process.execPath,
+    CLI,
+    "run",
+    "--prompt",
+    `turns:${count}`,
+    "--host",
+    server.url,
+  ];
+  const result = await run(GNU_TIME, [
+    ...args,
+    "-w",
+    workspace,
+    "--max-turns",
+    "1000",
+    "--max-tool-calls",
+    "1000",
+  ]);
   if (result.code !== 0) throw new Error(`run failed: ${result.stderr}`);
   const peakKiB = Number(result.stderr.trim().split("\n").at(-1));
   return { wallMs: result.wallMs, peakKiB };

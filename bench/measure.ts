@@ -15,7 +15,8 @@ export function median(values: readonly number[]): number {
 export function timeSync(command: string, args: readonly string[]): number {
   const started = performance.now();
   const result = spawnSync(command, args, { stdio: "ignore" });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${String(result.status)}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} exited ${String(result.status)}`);
   return performance.now() - started;
 }
 
@@ -32,7 +33,12 @@ export function run(
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) =>
-      resolve({ code, stderr, startedAt, wallMs: performance.timeOrigin + performance.now() - startedAt }),
+      resolve({
+        code,
+        stderr,
+        startedAt,
+        wallMs: performance.timeOrigin + performance.now() - startedAt,
+      }),
     );
   });
 }

@@ -31,5 +31,7 @@ for (const directory of projectDirectories) {
   skipped += report.numPendingTests + report.numTodoTests;
   projects += 1;
 }
-process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped (${projects} projects)\n`);
+process.stdout.write(
+  `\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped (${projects} projects)\n`,
+);
 process.exitCode = failed > 0 || passed === 0 ? 1 : 0;

@@ -18,6 +18,7 @@ fi
 rm -rf packages/*/reports apps/*/reports tools/*/reports
 
 status=0
+prettier --check . --log-level warn || status=$?
 nx run-many -t lint typecheck build check-package test --output-style=stream-without-prefixes </dev/null || status=$?
 node tools/test-summary.ts || status=$((status == 0 ? 1 : status))
 exit "$status"

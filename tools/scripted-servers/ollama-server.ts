@@ -25,7 +25,10 @@ export interface OllamaMessage {
 export interface OllamaChatRequest {
   model: string;
   messages: OllamaMessage[];
-  tools?: { type: "function"; function: { name: string; description?: string; parameters: unknown } }[];
+  tools?: {
+    type: "function";
+    function: { name: string; description?: string; parameters: unknown };
+  }[];
   stream?: boolean;
   options?: Record<string, unknown>;
 }
@@ -74,8 +77,10 @@ export const SCENARIOS: Record<string, Scenario> = {
   /** Lists the workspace, reads README.md, then answers with what it found. */
   "two-tools": (request, index) => {
     const toolTurns = request.messages.filter((message) => message.role === "tool").length;
-    if (toolTurns === 0) return { toolCalls: [{ name: "list_directory", arguments: { path: "." } }] };
-    if (toolTurns === 1) return { toolCalls: [{ name: "read_file", arguments: { path: "README.md" } }] };
+    if (toolTurns === 0)
+      return { toolCalls: [{ name: "list_directory", arguments: { path: "." } }] };
+    if (toolTurns === 1)
+      return { toolCalls: [{ name: "read_file", arguments: { path: "README.md" } }] };
     const firstLine = lastToolText(request).split("\n")[0] ?? "";
     return { content: `README.md begins with: ${firstLine} (after ${index} tool calls)` };
   },
@@ -90,7 +95,10 @@ export const SCENARIOS: Record<string, Scenario> = {
     const wanted = Number(/turns:(\d+)/.exec(lastUserText(request))?.[1] ?? "20");
     const done = request.messages.filter((message) => message.role === "tool").length;
     if (done < wanted) {
-      return { content: `Step ${done + 1}.`, toolCalls: [{ name: "list_directory", arguments: { path: "." } }] };
+      return {
+        content: `Step ${done + 1}.`,
+        toolCalls: [{ name: "list_directory", arguments: { path: "." } }],
+      };
     }
     return { content: `Finished after ${done} tool calls.` };
   },
@@ -107,7 +115,10 @@ function readBody(request: IncomingMessage): Promise<string> {
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  response.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+  });
   response.end(text);
 }
 
@@ -120,19 +131,25 @@ function chatChunks(request: OllamaChatRequest, turn: ScriptedTurn): object[] {
   const base = { model: request.model, created_at: createdAt };
   const chunks: object[] = [];
   const words = (turn.content ?? "").split(/(?<= )/).filter((word) => word !== "");
-  for (const word of words) chunks.push({ ...base, message: { role: "assistant", content: word }, done: false });
+  for (const word of words)
+    chunks.push({ ...base, message: { role: "assistant", content: word }, done: false });
   if (turn.toolCalls && turn.toolCalls.length > 0) {
     chunks.push({
       ...base,
       message: {
         role: "assistant",
         content: "",
-        tool_calls: turn.toolCalls.map((call, index) => ({ function: { index, name: call.name, arguments: call.arguments } })),
+        tool_calls: turn.toolCalls.map((call, index) => ({
+          function: { index, name: call.name, arguments: call.arguments },
+        })),
       },
       done: false,
     });
   }
-  const evalCount = Math.max(1, Math.ceil((turn.content ?? JSON.stringify(turn.toolCalls ?? [])).length / 4));
+  const evalCount = Math.max(
+    1,
+    Math.ceil((turn.content ?? JSON.stringify(turn.toolCalls ?? [])).length / 4),
+  );
   chunks.push({
     ...base,
     message: { role: "assistant", content: "" },
@@ -149,7 +166,10 @@ function chatChunks(request: OllamaChatRequest, turn: ScriptedTurn): object[] {
 }
 
 /** Starts a scripted Ollama server on 127.0.0.1 (an ephemeral port unless `port` is given). */
-export async function startScriptedOllama(options: { scenario: Scenario; port?: number }): Promise<ScriptedOllama> {
+export async function startScriptedOllama(options: {
+  scenario: Scenario;
+  port?: number;
+}): Promise<ScriptedOllama> {
   const requests: OllamaChatRequest[] = [];
   const requestTimes: number[] = [];
   const server = createServer((request, response) => {
@@ -161,7 +181,8 @@ export async function startScriptedOllama(options: { scenario: Scenario; port?: 
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
-    if (request.method === "GET" && url.pathname === "/api/version") return sendJson(response, 200, { version: "0.11.4" });
+    if (request.method === "GET" && url.pathname === "/api/version")
+      return sendJson(response, 200, { version: "0.11.4" });
     if (request.method === "GET" && url.pathname === "/api/tags") {
       return sendJson(response, 200, {
         models: [
@@ -171,7 +192,13 @@ export async function startScriptedOllama(options: { scenario: Scenario; port?: 
             modified_at: "2026-01-01T00:00:00Z",
             size: 2019393189,
             digest: "a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72",
-            details: { format: "gguf", family: "llama", families: ["llama"], parameter_size: "3.2B", quantization_level: "Q4_K_M" },
+            details: {
+              format: "gguf",
+              family: "llama",
+              families: ["llama"],
+              parameter_size: "3.2B",
+              quantization_level: "Q4_K_M",
+            },
           },
         ],
       });
@@ -179,7 +206,12 @@ export async function startScriptedOllama(options: { scenario: Scenario; port?: 
     if (request.method === "POST" && url.pathname === "/api/show") {
       return sendJson(response, 200, {
         template: "{{ if .Tools }}tools{{ end }}",
-        details: { format: "gguf", family: "llama", parameter_size: "3.2B", quantization_level: "Q4_K_M" },
+        details: {
+          format: "gguf",
+          family: "llama",
+          parameter_size: "3.2B",
+          quantization_level: "Q4_K_M",
+        },
         model_info: { "general.architecture": "llama", "llama.context_length": 131072 },
         capabilities: ["completion", "tools"],
       });
@@ -194,12 +226,23 @@ export async function startScriptedOllama(options: { scenario: Scenario; port?: 
       if (turn.error && turn.status) return sendJson(response, turn.status, { error: turn.error });
       if (body.stream === false) {
         const chunks = chatChunks(body, turn);
-        const content = (turn.content ?? "");
+        const content = turn.content ?? "";
         const final = chunks.at(-1) as Record<string, unknown>;
-        const toolChunk = chunks.find((chunk) => "tool_calls" in ((chunk as { message: object }).message ?? {}));
+        const toolChunk = chunks.find(
+          (chunk) => "tool_calls" in ((chunk as { message: object }).message ?? {}),
+        );
         return sendJson(response, 200, {
           ...final,
-          message: { role: "assistant", content, ...(toolChunk ? { tool_calls: (toolChunk as { message: { tool_calls: unknown } }).message.tool_calls } : {}) },
+          message: {
+            role: "assistant",
+            content,
+            ...(toolChunk
+              ? {
+                  tool_calls: (toolChunk as { message: { tool_calls: unknown } }).message
+                    .tool_calls,
+                }
+              : {}),
+          },
         });
       }
       response.writeHead(200, { "content-type": "application/x-ndjson" });
@@ -211,7 +254,9 @@ export async function startScriptedOllama(options: { scenario: Scenario; port?: 
       response.end();
       return;
     }
-    sendJson(response, 404, { error: `404 page not found: ${request.method ?? "?"} ${url.pathname}` });
+    sendJson(response, 404, {
+      error: `404 page not found: ${request.method ?? "?"} ${url.pathname}`,
+    });
   }
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
@@ -237,7 +282,9 @@ if (import.meta.main) {
   const name = argument("scenario") ?? "echo";
   const scenario = SCENARIOS[name];
   if (!scenario) {
-    process.stderr.write(`Unknown scenario '${name}'. Known: ${Object.keys(SCENARIOS).join(", ")}\n`);
+    process.stderr.write(
+      `Unknown scenario '${name}'. Known: ${Object.keys(SCENARIOS).join(", ")}\n`,
+    );
     process.exit(2);
   }
   const server = await startScriptedOllama({ scenario, port: Number(argument("port") ?? "0") });

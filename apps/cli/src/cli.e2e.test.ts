@@ -8,7 +8,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCENARIOS, startScriptedOllama, type ScriptedOllama } from "@xzatoma/scripted-servers/ollama";
+import {
+  SCENARIOS,
+  startScriptedOllama,
+  type ScriptedOllama,
+} from "@xzatoma/scripted-servers/ollama";
 
 const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
 
@@ -18,7 +22,11 @@ interface Outcome {
   readonly stderr: string;
 }
 
-function xzatoma(args: readonly string[], env: Record<string, string> = {}): Promise<Outcome> {
+function xzatoma(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  onSpawn?: (child: ReturnType<typeof spawn>) => void,
+): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: workspace,
@@ -31,6 +39,7 @@ function xzatoma(args: readonly string[], env: Record<string, string> = {}): Pro
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
+    onSpawn?.(child);
   });
 }
 
@@ -58,7 +67,13 @@ afterAll(async () => {
 describe("xzatoma run", () => {
   it("makes two tool calls over the workspace and prints the final answer", async () => {
     const before = twoTools.requests.length;
-    const outcome = await xzatoma(["run", "--prompt", "What is this project?", "--host", twoTools.url]);
+    const outcome = await xzatoma([
+      "run",
+      "--prompt",
+      "What is this project?",
+      "--host",
+      twoTools.url,
+    ]);
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toBe("README.md begins with: # Acme rockets (after 2 tool calls)\n");
     expect(outcome.stderr).toBe("→ list_directory .\n→ read_file README.md\n");
@@ -70,23 +85,46 @@ describe("xzatoma run", () => {
       "# Acme rockets\n\nBuilds rockets.\n",
     ]);
     expect(requests[0]!.messages[0]).toMatchObject({ role: "system" });
-    expect(requests[0]!.tools?.map((tool) => tool.function.name)).toEqual(["read_file", "list_directory"]);
+    expect(requests[0]!.tools?.map((tool) => tool.function.name)).toEqual([
+      "read_file",
+      "list_directory",
+    ]);
   });
 
   it("prints the event stream as JSON lines with --json", async () => {
-    const outcome = await xzatoma(["run", "--prompt", "What is this project?", "--json"], { OLLAMA_HOST: twoTools.url });
+    const outcome = await xzatoma(["run", "--prompt", "What is this project?", "--json"], {
+      OLLAMA_HOST: twoTools.url,
+    });
     expect(outcome.code).toBe(0);
-    const events = outcome.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string });
+    const events = outcome.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string });
     expect(events[0]).toMatchObject({ type: "run-started", input: "What is this project?" });
     expect(events.filter((event) => event.type === "tool-result")).toHaveLength(2);
-    expect(events.at(-1)).toMatchObject({ type: "finished", stopReason: "completed", turns: 3, toolCalls: 2 });
+    expect(events.at(-1)).toMatchObject({
+      type: "finished",
+      stopReason: "completed",
+      turns: 3,
+      toolCalls: 2,
+    });
   });
 
   it("stops a model that never finishes at --max-turns, with exit 1 and a clear message", async () => {
     const before = forever.requests.length;
-    const outcome = await xzatoma(["run", "--prompt", "loop", "--host", forever.url, "--max-turns", "4"]);
+    const outcome = await xzatoma([
+      "run",
+      "--prompt",
+      "loop",
+      "--host",
+      forever.url,
+      "--max-turns",
+      "4",
+    ]);
     expect(outcome.code).toBe(1);
-    expect(outcome.stderr).toContain("xzatoma: stopped: no final answer after 4 model requests (raise it with --max-turns).");
+    expect(outcome.stderr).toContain(
+      "xzatoma: stopped: no final answer after 4 model requests (raise it with --max-turns).",
+    );
     expect(forever.requests.length - before).toBe(4);
   });
 
@@ -105,12 +143,48 @@ describe("xzatoma run", () => {
   });
 });
 
+describe("xzatoma run interrupted", () => {
+  it("cancels the model request on Ctrl-C and exits 130", async () => {
+    const slow = await startScriptedOllama({
+      scenario: () => ({ content: "too late", delayMs: 10_000 }),
+    });
+    try {
+      const outcome = await xzatoma(
+        ["run", "--prompt", "wait", "--host", slow.url],
+        {},
+        (child) => {
+          const poll = setInterval(() => {
+            if (slow.requests.length > 0) {
+              clearInterval(poll);
+              child.kill("SIGINT");
+            }
+          }, 10);
+        },
+      );
+      expect(outcome.code).toBe(130);
+      expect(outcome.stdout).toBe("");
+      expect(outcome.stderr).toBe("xzatoma: interrupted.\n");
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe("xzatoma usage", () => {
   it.each([
     [["run"], "required option '-p, --prompt <text>' not specified"],
-    [["run", "--prompt", "x", "--max-turns", "zero"], "--max-turns must be a positive whole number, got 'zero'."],
-    [["run", "--prompt", "x", "--provider", "gpt"], "--provider: unknown provider 'gpt'. Supported: ollama."],
-    [["run", "--prompt", "x", "--workspace", "no/such/dir"], "--workspace: 'no/such/dir' is not a directory."],
+    [
+      ["run", "--prompt", "x", "--max-turns", "zero"],
+      "--max-turns must be a positive whole number, got 'zero'.",
+    ],
+    [
+      ["run", "--prompt", "x", "--provider", "gpt"],
+      "--provider: unknown provider 'gpt'. Supported: ollama.",
+    ],
+    [
+      ["run", "--prompt", "x", "--workspace", "no/such/dir"],
+      "--workspace: 'no/such/dir' is not a directory.",
+    ],
     [["launch"], "unknown command 'launch'"],
     [[], "no command given"],
   ])("%j is a usage error with exit 2", async (args, message) => {

@@ -1,4 +1,8 @@
-import { Command, CommanderError, InvalidArgumentError as CommanderInvalidArgument } from "commander";
+import {
+  Command,
+  CommanderError,
+  InvalidArgumentError as CommanderInvalidArgument,
+} from "commander";
 import { ExitCode } from "./exit-codes.js";
 import { UsageError } from "./usage-error.js";
 import { version } from "./version.js";
@@ -7,7 +11,9 @@ function positiveInteger(flag: string) {
   return (value: string): number => {
     const number = Number(value);
     if (!Number.isInteger(number) || number < 1) {
-      throw new CommanderInvalidArgument(`${flag} must be a positive whole number, got '${value}'.`);
+      throw new CommanderInvalidArgument(
+        `${flag} must be a positive whole number, got '${value}'.`,
+      );
     }
     return number;
   };
@@ -16,7 +22,9 @@ function positiveInteger(flag: string) {
 /** Builds the command tree. Command modules load only when their command runs. */
 function createProgram(setExitCode: (code: number) => void): Command {
   const program = new Command("xzatoma")
-    .description("An autonomous AI agent for the terminal: give it a goal, it uses tools to reach it.")
+    .description(
+      "An autonomous AI agent for the terminal: give it a goal, it uses tools to reach it.",
+    )
     .version(`xzatoma ${version}`, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .showSuggestionAfterError(true)
@@ -25,16 +33,30 @@ function createProgram(setExitCode: (code: number) => void): Command {
 
   program
     .command("run")
-    .description("Run the agent once on a prompt and print its answer (no questions asked: read-only tools only).")
+    .description(
+      "Run the agent once on a prompt and print its answer (no questions asked: read-only tools only).",
+    )
     .requiredOption("-p, --prompt <text>", "what the agent should do")
     .option("--json", "print the event stream as JSON lines instead of text")
     .option("--provider <name>", "model provider (supported: ollama)", "ollama")
     .option("-m, --model <name>", "model name (default: llama3.2:latest)")
     .option("--host <url>", "Ollama server URL (default: OLLAMA_HOST, then http://localhost:11434)")
     .option("-w, --workspace <dir>", "directory the tools may use (default: the current directory)")
-    .option("--max-turns <n>", "stop after this many model requests (default 50)", positiveInteger("--max-turns"))
-    .option("--max-tool-calls <n>", "stop after this many tool calls (default 200)", positiveInteger("--max-tool-calls"))
-    .option("--timeout <seconds>", "stop after this many seconds (default 300)", positiveInteger("--timeout"))
+    .option(
+      "--max-turns <n>",
+      "stop after this many model requests (default 50)",
+      positiveInteger("--max-turns"),
+    )
+    .option(
+      "--max-tool-calls <n>",
+      "stop after this many tool calls (default 200)",
+      positiveInteger("--max-tool-calls"),
+    )
+    .option(
+      "--timeout <seconds>",
+      "stop after this many seconds (default 300)",
+      positiveInteger("--timeout"),
+    )
     .addHelpText(
       "after",
       "\nExit codes: 0 answered, 1 failed or stopped by a limit, 2 usage error, 130 interrupted.\n" +

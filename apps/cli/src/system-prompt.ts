@@ -1,5 +1,8 @@
 /** The system prompt of `xzatoma run`, naming the workspace so the model can orient itself. */
-export function createSystemPrompt(options: { workspace: string; toolNames: readonly string[] }): string {
+export function createSystemPrompt(options: {
+  workspace: string;
+  toolNames: readonly string[];
+}): string {
   return [
     "You are XZatoma, an autonomous agent working in a terminal on the user's behalf.",
     `You work in the workspace ${options.workspace}; every path you pass to a tool is relative to it.`,

@@ -3,7 +3,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const BIN = fileURLToPath(new URL("../bin/xzatoma-watcher.js", import.meta.url));
-const BUILD_EVENT = fileURLToPath(new URL("../../../packages/xzepr/src/__fixtures__/build_success_event.json", import.meta.url));
+const BUILD_EVENT = fileURLToPath(
+  new URL("../../../packages/xzepr/src/__fixtures__/build_success_event.json", import.meta.url),
+);
 
 function watcher(...args: string[]) {
   const result = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8" });
@@ -12,7 +14,9 @@ function watcher(...args: string[]) {
 
 describe("xzatoma-watcher check-event", () => {
   it("accepts a recorded XZepr event that passes the filters", () => {
-    expect(watcher("check-event", BUILD_EVENT, "--success-only", "--event-type", "build.success")).toEqual({
+    expect(
+      watcher("check-event", BUILD_EVENT, "--success-only", "--event-type", "build.success"),
+    ).toEqual({
       code: 0,
       stdout: `accepted: ${BUILD_EVENT} (build.success)\n`,
       stderr: "",
@@ -20,7 +24,13 @@ describe("xzatoma-watcher check-event", () => {
   });
 
   it("says why an event is skipped, as JSON when asked", () => {
-    const result = watcher("check-event", BUILD_EVENT, "--event-type", "deployment.success", "--json");
+    const result = watcher(
+      "check-event",
+      BUILD_EVENT,
+      "--event-type",
+      "deployment.success",
+      "--json",
+    );
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual({
       file: BUILD_EVENT,
@@ -32,7 +42,9 @@ describe("xzatoma-watcher check-event", () => {
 
   it("reports usage errors with exit 2", () => {
     expect(watcher("check-event").code).toBe(2);
-    expect(watcher("check-event", BUILD_EVENT, "--source-pattern", "([").stderr).toContain("filters.source_pattern");
+    expect(watcher("check-event", BUILD_EVENT, "--source-pattern", "([").stderr).toContain(
+      "filters.source_pattern",
+    );
     expect(watcher("serve").stderr).toContain("unknown command 'serve'");
   });
 });

@@ -46,7 +46,12 @@ async function checkEvent(args: string[]): Promise<number> {
   };
   const report = (verdict: { accepted: boolean; reason?: string; type?: string }) => {
     if (values.json) process.stdout.write(`${JSON.stringify({ file, ...verdict })}\n`);
-    else process.stdout.write(verdict.accepted ? `accepted: ${file} (${verdict.type ?? ""})\n` : `skipped: ${file}: ${verdict.reason ?? ""}\n`);
+    else
+      process.stdout.write(
+        verdict.accepted
+          ? `accepted: ${file} (${verdict.type ?? ""})\n`
+          : `skipped: ${file}: ${verdict.reason ?? ""}\n`,
+      );
     return verdict.accepted ? 0 : 1;
   };
   let text: string;
@@ -66,7 +71,11 @@ async function checkEvent(args: string[]): Promise<number> {
   try {
     const event = parseXzeprEvent(text);
     const reason = filter(event);
-    return report(reason === undefined ? { accepted: true, type: event.type } : { accepted: false, reason, type: event.type });
+    return report(
+      reason === undefined
+        ? { accepted: true, type: event.type }
+        : { accepted: false, reason, type: event.type },
+    );
   } catch (error) {
     return report({ accepted: false, reason: (error as Error).message });
   }
@@ -93,6 +102,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
   }
-  process.stderr.write(`${HELP}\nerror: ${command === undefined ? "no command given" : `unknown command '${command}'`}\n`);
+  process.stderr.write(
+    `${HELP}\nerror: ${command === undefined ? "no command given" : `unknown command '${command}'`}\n`,
+  );
   return 2;
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { estimateMessageTokens, estimateMessagesTokens, estimateTextTokens } from "./estimate-tokens.js";
+import {
+  estimateMessageTokens,
+  estimateMessagesTokens,
+  estimateTextTokens,
+} from "./estimate-tokens.js";
 import { assistantMessage, userMessage } from "./message.js";
 
 describe("token estimate", () => {

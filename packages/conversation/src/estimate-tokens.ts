@@ -20,7 +20,8 @@ export function estimateMessageTokens(message: Message): number {
   let tokens = estimateTextTokens(message.content);
   if (message.role === "assistant") {
     for (const call of message.toolCalls) {
-      tokens += estimateTextTokens(call.name) + estimateTextTokens(JSON.stringify(call.input) ?? "");
+      tokens +=
+        estimateTextTokens(call.name) + estimateTextTokens(JSON.stringify(call.input) ?? "");
     }
   }
   return tokens;

@@ -28,7 +28,9 @@ export function resolveAgentLimits(overrides: Partial<AgentLimits> = {}): AgentL
   const limits = { ...DEFAULT_AGENT_LIMITS, ...overrides };
   for (const [key, value] of Object.entries(limits)) {
     if (!Number.isInteger(value) || value < 1) {
-      throw new InvalidArgumentError(`Agent limit '${key}' must be a positive integer, got ${String(value)}.`);
+      throw new InvalidArgumentError(
+        `Agent limit '${key}' must be a positive integer, got ${String(value)}.`,
+      );
     }
   }
   return limits;

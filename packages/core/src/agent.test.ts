@@ -51,7 +51,12 @@ describe("Agent loop", () => {
   it("returns the final answer with usage totals", async () => {
     const agent = new Agent({ model: replies({ text: "All done." }) });
     const result = await agent.run("hello");
-    expect(result).toMatchObject({ stopReason: "completed", text: "All done.", turns: 1, toolCalls: 0 });
+    expect(result).toMatchObject({
+      stopReason: "completed",
+      text: "All done.",
+      turns: 1,
+      toolCalls: 0,
+    });
     expect(result.usage).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
   });
 
@@ -63,7 +68,9 @@ describe("Agent loop", () => {
       return { text: "The tool said hi." };
     });
     const { events, onEvent } = collect();
-    const result = await new Agent({ model, tools: [echo], systemPrompt: "be brief" }).run("go", { onEvent });
+    const result = await new Agent({ model, tools: [echo], systemPrompt: "be brief" }).run("go", {
+      onEvent,
+    });
     expect(result).toMatchObject({ stopReason: "completed", turns: 2, toolCalls: 1 });
     expect(seen).toEqual(["echo: hi"]);
     expect(model.doStreamCalls[0]?.prompt[0]).toEqual({ role: "system", content: "be brief" });
@@ -82,14 +89,30 @@ describe("Agent loop", () => {
       "usage",
       "finished",
     ]);
-    expect(events.at(-1)).toMatchObject({ type: "finished", stopReason: "completed", usage: { totalTokens: 30 } });
+    expect(events.at(-1)).toMatchObject({
+      type: "finished",
+      stopReason: "completed",
+      usage: { totalTokens: 30 },
+    });
   });
 
   it.each([
     ["a thrown tool error", { name: "boom", input: {} }, "Error: 'boom' failed: disk on fire"],
-    ["invalid tool input", { name: "echo", input: { text: 42 } }, "Error: Invalid input for 'echo': text:"],
-    ["input that is not JSON", { name: "echo", input: "{not json" }, "Error: The arguments for 'echo' are not valid JSON"],
-    ["an unknown tool name", { name: "rm_rf", input: {} }, "Error: There is no tool named 'rm_rf'. Available tools: echo, boom"],
+    [
+      "invalid tool input",
+      { name: "echo", input: { text: 42 } },
+      "Error: Invalid input for 'echo': text:",
+    ],
+    [
+      "input that is not JSON",
+      { name: "echo", input: "{not json" },
+      "Error: The arguments for 'echo' are not valid JSON",
+    ],
+    [
+      "an unknown tool name",
+      { name: "rm_rf", input: {} },
+      "Error: There is no tool named 'rm_rf'. Available tools: echo, boom",
+    ],
   ])("feeds %s back to the model, which recovers", async (_label, call, expected) => {
     const seen: string[] = [];
     const model = scriptedModel((index, options) => {
@@ -103,9 +126,17 @@ describe("Agent loop", () => {
   });
 
   it("stops at maxTurns when the model never stops calling tools", async () => {
-    const model = replies({ text: "working", toolCalls: [{ name: "echo", input: { text: "again" } }] });
+    const model = replies({
+      text: "working",
+      toolCalls: [{ name: "echo", input: { text: "again" } }],
+    });
     const result = await new Agent({ model, tools: [echo], limits: { maxTurns: 3 } }).run("loop");
-    expect(result).toMatchObject({ stopReason: "max-turns", turns: 3, toolCalls: 3, text: "working" });
+    expect(result).toMatchObject({
+      stopReason: "max-turns",
+      turns: 3,
+      toolCalls: 3,
+      text: "working",
+    });
     expect(model.doStreamCalls).toHaveLength(3);
   });
 
@@ -126,14 +157,20 @@ describe("Agent loop", () => {
       execute: async () => toolSuccess(String(++executed)),
     });
     const model = replies({ toolCalls: [{ name: "count", input: {} }] });
-    const result = await new Agent({ model, tools: [counted], limits: { maxToolCalls: 2 } }).run("go");
+    const result = await new Agent({ model, tools: [counted], limits: { maxToolCalls: 2 } }).run(
+      "go",
+    );
     expect(result).toMatchObject({ stopReason: "tool-budget", toolCalls: 2 });
     expect(executed).toBe(2);
   });
 
   it("stops when one response asks for too many tool calls", async () => {
     const calls = [1, 2, 3].map((n) => ({ name: "echo", input: { text: String(n) } }));
-    const agent = new Agent({ model: replies({ toolCalls: calls }), tools: [echo], limits: { maxToolCallsPerStep: 2 } });
+    const agent = new Agent({
+      model: replies({ toolCalls: calls }),
+      tools: [echo],
+      limits: { maxToolCallsPerStep: 2 },
+    });
     const result = await agent.run("go");
     expect(result).toMatchObject({ stopReason: "tool-calls-per-step", toolCalls: 0 });
     expect(agent.messages.filter((message) => message.role === "tool")).toHaveLength(3);
@@ -141,7 +178,11 @@ describe("Agent loop", () => {
 
   it("stops after too many tool-only responses in a row", async () => {
     const model = replies({ toolCalls: [{ name: "echo", input: { text: "x" } }] });
-    const result = await new Agent({ model, tools: [echo], limits: { maxConsecutiveToolSteps: 4 } }).run("go");
+    const result = await new Agent({
+      model,
+      tools: [echo],
+      limits: { maxConsecutiveToolSteps: 4 },
+    }).run("go");
     expect(result).toMatchObject({ stopReason: "consecutive-tool-steps", turns: 4 });
   });
 
@@ -159,7 +200,9 @@ describe("Agent loop", () => {
         }),
     });
     const model = replies({ toolCalls: [{ name: "slow", input: {} }] });
-    const result = await new Agent({ model, tools: [slow] }).run("go", { signal: controller.signal });
+    const result = await new Agent({ model, tools: [slow] }).run("go", {
+      signal: controller.signal,
+    });
     expect(result.stopReason).toBe("aborted");
     expect(model.doStreamCalls).toHaveLength(1);
   });
@@ -167,23 +210,33 @@ describe("Agent loop", () => {
   it("refuses a write tool when no approval handler exists, and runs it when approved", async () => {
     const script = () =>
       scriptedModel((index, options) =>
-        index === 0 ? { toolCalls: [{ name: "remove", input: { path: "a.txt" } }] } : { text: lastToolText(options.prompt) },
+        index === 0
+          ? { toolCalls: [{ name: "remove", input: { path: "a.txt" } }] }
+          : { text: lastToolText(options.prompt) },
       );
     const refused = await new Agent({ model: script(), tools: [remove] }).run("go");
     expect(refused.text).toContain("was not approved (no one is available to approve it)");
 
     const { events, onEvent } = collect();
-    const approved = await new Agent({ model: script(), tools: [remove], approve: () => ({ approved: true }) }).run("go", {
+    const approved = await new Agent({
+      model: script(),
+      tools: [remove],
+      approve: () => ({ approved: true }),
+    }).run("go", {
       onEvent,
     });
     expect(approved.text).toBe("removed a.txt");
     expect(events.map((event) => event.type)).toContain("approval-requested");
-    expect(events.find((event) => event.type === "approval-answered")).toMatchObject({ approved: true });
+    expect(events.find((event) => event.type === "approval-answered")).toMatchObject({
+      approved: true,
+    });
   });
 
   it("treats an approval handler that throws as a refusal", async () => {
     const model = scriptedModel((index, options) =>
-      index === 0 ? { toolCalls: [{ name: "remove", input: { path: "a" } }] } : { text: lastToolText(options.prompt) },
+      index === 0
+        ? { toolCalls: [{ name: "remove", input: { path: "a" } }] }
+        : { text: lastToolText(options.prompt) },
     );
     const approve = () => {
       throw new Error("terminal closed");
@@ -194,10 +247,20 @@ describe("Agent loop", () => {
 
   it("ends with stop reason 'error' and a coded error when the model stream fails", async () => {
     const { events, onEvent } = collect();
-    const result = await new Agent({ model: replies({ error: "model exploded" }) }).run("go", { onEvent });
+    const result = await new Agent({ model: replies({ error: "model exploded" }) }).run("go", {
+      onEvent,
+    });
     expect(result.stopReason).toBe("error");
-    expect(result.error).toEqual({ code: "PROVIDER_ERROR", message: "The model stream failed: model exploded" });
-    expect(events.map((event) => event.type)).toEqual(["run-started", "turn-started", "error", "finished"]);
+    expect(result.error).toEqual({
+      code: "PROVIDER_ERROR",
+      message: "The model stream failed: model exploded",
+    });
+    expect(events.map((event) => event.type)).toEqual([
+      "run-started",
+      "turn-started",
+      "error",
+      "finished",
+    ]);
   });
 
   it("continues the conversation across runs and yields events from stream()", async () => {
@@ -214,12 +277,19 @@ describe("Agent loop", () => {
     expect(next.value.text).toBe("answer 1");
     expect(types.at(0)).toBe("run-started");
     expect(types.at(-1)).toBe("finished");
-    expect(agent.messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(agent.messages.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
     expect(model.doStreamCalls[1]?.prompt).toHaveLength(3);
   });
 
   it("rejects invalid limits and empty input", async () => {
-    expect(() => new Agent({ model: replies({ text: "x" }), limits: { maxTurns: 0 } })).toThrow(/maxTurns/);
+    expect(() => new Agent({ model: replies({ text: "x" }), limits: { maxTurns: 0 } })).toThrow(
+      /maxTurns/,
+    );
     await expect(new Agent({ model: replies({ text: "x" }) }).run("  ")).rejects.toThrow(/empty/);
   });
 });

@@ -15,7 +15,13 @@ import {
 } from "@xzatoma/conversation";
 import type { AgentEvent, AgentEventError } from "./agent-event.js";
 import { resolveAgentLimits, type AgentLimits, type StopReason } from "./agent-limits.js";
-import { describeError, InvalidArgumentError, isXzatomaError, ProviderError, XzatomaError } from "./errors.js";
+import {
+  describeError,
+  InvalidArgumentError,
+  isXzatomaError,
+  ProviderError,
+  XzatomaError,
+} from "./errors.js";
 import { toModelPrompt, toModelTools } from "./model-prompt.js";
 import { createToolRegistry, type ApprovalHandler, type ToolRegistry } from "./tool-registry.js";
 import { toolResultToModelText } from "./tool-result.js";
@@ -129,7 +135,8 @@ export class Agent {
       this.#registry = options.tools as ToolRegistry;
     } else {
       this.#registry = createToolRegistry();
-      for (const tool of (options.tools as readonly Tool[] | undefined) ?? []) this.#registry.register(tool);
+      for (const tool of (options.tools as readonly Tool[] | undefined) ?? [])
+        this.#registry.register(tool);
     }
   }
 
@@ -150,8 +157,12 @@ export class Agent {
 
   /** Runs the agent on `input` and resolves with how the run ended. Never rejects for model or tool failures. */
   async run(input: string, options: AgentRunOptions = {}): Promise<AgentResult> {
-    if (this.#running) throw new InvalidArgumentError("This agent is already running; wait for the current run to finish.");
-    if (input.trim() === "") throw new InvalidArgumentError("The input is empty: give the agent something to do.");
+    if (this.#running)
+      throw new InvalidArgumentError(
+        "This agent is already running; wait for the current run to finish.",
+      );
+    if (input.trim() === "")
+      throw new InvalidArgumentError("The input is empty: give the agent something to do.");
     this.#running = true;
     try {
       return await this.#execute(input, options);
@@ -161,7 +172,10 @@ export class Agent {
   }
 
   /** Runs the agent and yields its events as they happen; the generator's return value is the result. */
-  async *stream(input: string, options: Omit<AgentRunOptions, "onEvent"> = {}): AsyncGenerator<AgentEvent, AgentResult> {
+  async *stream(
+    input: string,
+    options: Omit<AgentRunOptions, "onEvent"> = {},
+  ): AsyncGenerator<AgentEvent, AgentResult> {
     const queue: AgentEvent[] = [];
     let wake: (() => void) | undefined;
     let finished = false;
@@ -226,18 +240,27 @@ export class Agent {
 
         if (response.toolCalls.length === 0) {
           if (response.text.trim() === "") {
-            throw new XzatomaError("EMPTY_RESPONSE", "The model returned neither text nor tool calls.");
+            throw new XzatomaError(
+              "EMPTY_RESPONSE",
+              "The model returned neither text nor tool calls.",
+            );
           }
           stopReason = "completed";
           break;
         }
 
         if (response.toolCalls.length > limits.maxToolCallsPerStep) {
-          this.#refuseCalls(response.toolCalls, `more than ${limits.maxToolCallsPerStep} tool calls in one response`);
+          this.#refuseCalls(
+            response.toolCalls,
+            `more than ${limits.maxToolCallsPerStep} tool calls in one response`,
+          );
           throw new StopRun("tool-calls-per-step");
         }
         if (toolCalls + response.toolCalls.length > limits.maxToolCalls) {
-          this.#refuseCalls(response.toolCalls, `the run's budget of ${limits.maxToolCalls} tool calls is used up`);
+          this.#refuseCalls(
+            response.toolCalls,
+            `the run's budget of ${limits.maxToolCalls} tool calls is used up`,
+          );
           throw new StopRun("tool-budget");
         }
 
@@ -248,7 +271,8 @@ export class Agent {
         }
 
         consecutiveToolSteps = response.text.trim() === "" ? consecutiveToolSteps + 1 : 0;
-        if (consecutiveToolSteps >= limits.maxConsecutiveToolSteps) throw new StopRun("consecutive-tool-steps");
+        if (consecutiveToolSteps >= limits.maxConsecutiveToolSteps)
+          throw new StopRun("consecutive-tool-steps");
       }
     } catch (caught) {
       const reason = controller.signal.aborted ? controller.signal.reason : caught;
@@ -287,7 +311,9 @@ export class Agent {
       }));
     } catch (error) {
       if (signal.aborted || isXzatomaError(error)) throw error;
-      throw new ProviderError(`The model request failed: ${describeError(error)}`, { cause: error });
+      throw new ProviderError(`The model request failed: ${describeError(error)}`, {
+        cause: error,
+      });
     }
 
     let text = "";
@@ -305,7 +331,11 @@ export class Agent {
             onText(part.delta);
             break;
           case "tool-call":
-            toolCalls.push({ id: part.toolCallId, name: part.toolName, input: parseToolInput(part.input) });
+            toolCalls.push({
+              id: part.toolCallId,
+              name: part.toolName,
+              input: parseToolInput(part.input),
+            });
             break;
           case "finish":
             usage = toUsage(part.usage);
@@ -313,7 +343,9 @@ export class Agent {
           case "error":
             throw isXzatomaError(part.error)
               ? part.error
-              : new ProviderError(`The model stream failed: ${describeError(part.error)}`, { cause: part.error });
+              : new ProviderError(`The model stream failed: ${describeError(part.error)}`, {
+                  cause: part.error,
+                });
           default:
             break;
         }
@@ -333,7 +365,13 @@ export class Agent {
     signal: AbortSignal,
     emit: (event: AgentEvent) => void,
   ): Promise<void> {
-    emit({ type: "tool-call-requested", turn, toolCallId: call.id, toolName: call.name, input: call.input });
+    emit({
+      type: "tool-call-requested",
+      turn,
+      toolCallId: call.id,
+      toolName: call.name,
+      input: call.input,
+    });
     const startedAt = performance.now();
     const result = await this.#registry.execute(
       {
@@ -346,13 +384,26 @@ export class Agent {
         ...(this.#approve ? { approve: this.#approve } : {}),
         onApprovalRequested: (request) => emit({ type: "approval-requested", turn, ...request }),
         onApprovalAnswered: (request, decision) =>
-          emit({ type: "approval-answered", turn, toolCallId: request.toolCallId, toolName: request.toolName, ...decision }),
+          emit({
+            type: "approval-answered",
+            turn,
+            toolCallId: request.toolCallId,
+            toolName: request.toolName,
+            ...decision,
+          }),
         onProgress: (progress) =>
           emit({ type: "tool-progress", turn, toolCallId: call.id, message: progress.message }),
       },
     );
     const durationMs = Math.round(performance.now() - startedAt);
-    emit({ type: "tool-result", turn, toolCallId: call.id, toolName: call.name, result, durationMs });
+    emit({
+      type: "tool-result",
+      turn,
+      toolCallId: call.id,
+      toolName: call.name,
+      result,
+      durationMs,
+    });
     this.#messages.push(
       toolMessage({
         toolCallId: call.id,

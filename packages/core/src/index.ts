@@ -1,4 +1,10 @@
-export { Agent, type AgentOptions, type AgentResult, type AgentRunOptions, type ModelCallSettings } from "./agent.js";
+export {
+  Agent,
+  type AgentOptions,
+  type AgentResult,
+  type AgentRunOptions,
+  type ModelCallSettings,
+} from "./agent.js";
 export type { AgentEvent, AgentEventError, AgentEventType } from "./agent-event.js";
 export {
   DEFAULT_AGENT_LIMITS,

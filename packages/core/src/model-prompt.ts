@@ -42,7 +42,9 @@ export function toModelPrompt(messages: readonly Message[]): LanguageModelV4Prom
 }
 
 /** Converts tool specifications into the AI SDK's function tools. */
-export function toModelTools(specifications: readonly ToolSpecification[]): LanguageModelV4FunctionTool[] {
+export function toModelTools(
+  specifications: readonly ToolSpecification[],
+): LanguageModelV4FunctionTool[] {
   return specifications.map((specification) => ({
     type: "function",
     name: specification.name,

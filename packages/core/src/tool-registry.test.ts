@@ -14,7 +14,9 @@ describe("tool registry", () => {
       defineTool({
         name: "greet",
         description: "Greets.",
-        inputSchema: z.object({ name: z.string().describe("who"), loud: z.boolean().default(false) }).strict(),
+        inputSchema: z
+          .object({ name: z.string().describe("who"), loud: z.boolean().default(false) })
+          .strict(),
         access: "read",
         execute: async ({ name }) => toolSuccess(name),
       }),
@@ -48,7 +50,13 @@ describe("tool registry", () => {
     }
     expect(isXzatomaError(caught) && caught.code).toBe("TOOL_ALREADY_REGISTERED");
     expect(() =>
-      defineTool({ name: "bad name", description: "", inputSchema: z.object({}), access: "read", execute: async () => toolSuccess("") }),
+      defineTool({
+        name: "bad name",
+        description: "",
+        inputSchema: z.object({}),
+        access: "read",
+        execute: async () => toolSuccess(""),
+      }),
     ).toThrow(/invalid/);
   });
 
@@ -63,7 +71,10 @@ describe("tool registry", () => {
         execute: async () => toolSuccess("aaaaaaaaa€€€"),
       }),
     );
-    const result = await registry.execute({ toolCallId: "1", toolName: "big", input: "{}" }, { signal });
+    const result = await registry.execute(
+      { toolCallId: "1", toolName: "big", input: "{}" },
+      { signal },
+    );
     expect(result.output).toBe("aaaaaaaaa");
     expect(result.truncated).toBe(true);
     expect(result.metadata).toMatchObject({ originalBytes: 18, shownBytes: 9 });
@@ -83,7 +94,10 @@ describe("tool registry", () => {
           new Promise(() => context.signal.addEventListener("abort", () => (sawAbort = true))),
       }),
     );
-    const result = await registry.execute({ toolCallId: "1", toolName: "stuck", input: "" }, { signal });
+    const result = await registry.execute(
+      { toolCallId: "1", toolName: "stuck", input: "" },
+      { signal },
+    );
     expect(result.success).toBe(false);
     expect(result.error).toContain("did not finish within 20 ms");
     expect(sawAbort).toBe(true);

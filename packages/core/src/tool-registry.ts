@@ -46,7 +46,9 @@ export interface ApprovalDecision {
 }
 
 /** Decides whether a tool call may run. */
-export type ApprovalHandler = (request: ApprovalRequest) => Promise<ApprovalDecision> | ApprovalDecision;
+export type ApprovalHandler = (
+  request: ApprovalRequest,
+) => Promise<ApprovalDecision> | ApprovalDecision;
 
 /** Hooks the registry calls while it executes a tool call. */
 export interface ToolExecutionHooks {
@@ -100,7 +102,9 @@ async function withTimeout<T>(
   });
   const aborted = new Promise<never>((_, reject) => {
     if (controller.signal.aborted) reject(controller.signal.reason);
-    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), {
+      once: true,
+    });
   });
   try {
     return await Promise.race([run(controller.signal), timeout, aborted]);
@@ -123,7 +127,11 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   const tools = new Map<string, Tool>();
   let specificationCache: ToolSpecification[] | undefined;
 
-  async function runTool(tool: Tool, call: ToolCallRequest, hooks: ToolExecutionHooks): Promise<ToolResult> {
+  async function runTool(
+    tool: Tool,
+    call: ToolCallRequest,
+    hooks: ToolExecutionHooks,
+  ): Promise<ToolResult> {
     let rawInput: unknown;
     try {
       rawInput = call.input.trim() === "" ? {} : JSON.parse(call.input);
@@ -181,7 +189,8 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
           { timedOut: true },
         );
       }
-      if (hooks.signal.aborted) return toolFailure(`'${call.toolName}' was cancelled.`, { cancelled: true });
+      if (hooks.signal.aborted)
+        return toolFailure(`'${call.toolName}' was cancelled.`, { cancelled: true });
       return toolFailure(`'${call.toolName}' failed: ${describeError(error)}`);
     }
   }
@@ -189,7 +198,10 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   return {
     register(tool) {
       if (tools.has(tool.name)) {
-        throw new XzatomaError("TOOL_ALREADY_REGISTERED", `A tool named '${tool.name}' is already registered.`);
+        throw new XzatomaError(
+          "TOOL_ALREADY_REGISTERED",
+          `A tool named '${tool.name}' is already registered.`,
+        );
       }
       tools.set(tool.name, tool);
       specificationCache = undefined;
@@ -209,7 +221,9 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       const tool = tools.get(call.toolName);
       if (!tool) {
         const available = [...tools.keys()].join(", ") || "none";
-        return toolFailure(`There is no tool named '${call.toolName}'. Available tools: ${available}.`);
+        return toolFailure(
+          `There is no tool named '${call.toolName}'. Available tools: ${available}.`,
+        );
       }
       const result = await runTool(tool, call, hooks);
       return truncateToolResult(result, maxOutputBytes);

@@ -16,7 +16,9 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /** The data directory: `XZATOMA_HOME`, else `~/.xzatoma`. */
 export function resolveDataHome(inputs: Omit<DataPathInputs, "storagePath">): string {
-  return path.resolve(nonEmpty(inputs.env["XZATOMA_HOME"]) ?? path.join(inputs.homeDir, ".xzatoma"));
+  return path.resolve(
+    nonEmpty(inputs.env["XZATOMA_HOME"]) ?? path.join(inputs.homeDir, ".xzatoma"),
+  );
 }
 
 /**

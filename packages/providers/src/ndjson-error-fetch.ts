@@ -8,7 +8,10 @@ type Fetch = typeof globalThis.fetch;
  * run would end as an empty answer. This fetch wrapper turns that line into a stream
  * error carrying a {@link ProviderError}, which the agent reports with its message.
  */
-export function createNdjsonErrorFetch(providerName: string, inner: Fetch = globalThis.fetch): Fetch {
+export function createNdjsonErrorFetch(
+  providerName: string,
+  inner: Fetch = globalThis.fetch,
+): Fetch {
   return async (input, init) => {
     const response = await inner(input, init);
     const type = response.headers.get("content-type") ?? "";
@@ -16,7 +19,10 @@ export function createNdjsonErrorFetch(providerName: string, inner: Fetch = glob
     const decoder = new TextDecoder();
     const encoder = new TextEncoder();
     let pending = "";
-    const inspect = (line: string, controller: TransformStreamDefaultController<Uint8Array>): boolean => {
+    const inspect = (
+      line: string,
+      controller: TransformStreamDefaultController<Uint8Array>,
+    ): boolean => {
       if (line.trim() === "") return true;
       try {
         const value = JSON.parse(line) as { error?: unknown; done?: unknown };
@@ -48,6 +54,10 @@ export function createNdjsonErrorFetch(providerName: string, inner: Fetch = glob
         },
       }),
     );
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }

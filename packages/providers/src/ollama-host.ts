@@ -16,7 +16,11 @@ export function normalizeOllamaHost(host: string): string {
 }
 
 /** Resolves the host: explicit option, then `OLLAMA_HOST`, then {@link DEFAULT_OLLAMA_HOST}. */
-export function resolveOllamaHost(option: string | undefined, env: Readonly<Record<string, string | undefined>>): string {
-  const chosen = option ?? (env["OLLAMA_HOST"]?.trim() ? env["OLLAMA_HOST"] : undefined) ?? DEFAULT_OLLAMA_HOST;
+export function resolveOllamaHost(
+  option: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  const chosen =
+    option ?? (env["OLLAMA_HOST"]?.trim() ? env["OLLAMA_HOST"] : undefined) ?? DEFAULT_OLLAMA_HOST;
   return normalizeOllamaHost(chosen);
 }

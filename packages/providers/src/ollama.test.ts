@@ -1,7 +1,11 @@
 import { createServer } from "node:net";
 import { Agent } from "@xzatoma/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { SCENARIOS, startScriptedOllama, type ScriptedOllama } from "@xzatoma/scripted-servers/ollama";
+import {
+  SCENARIOS,
+  startScriptedOllama,
+  type ScriptedOllama,
+} from "@xzatoma/scripted-servers/ollama";
 import { createOllamaModel } from "./ollama.js";
 import { normalizeOllamaHost, resolveOllamaHost } from "./ollama-host.js";
 
@@ -25,14 +29,18 @@ describe("Ollama host resolution", () => {
     expect(resolveOllamaHost(undefined, { OLLAMA_HOST: "b:2" })).toBe("http://b:2");
     expect(resolveOllamaHost(undefined, {})).toBe("http://localhost:11434");
     expect(normalizeOllamaHost("0.0.0.0:11434")).toBe("http://127.0.0.1:11434");
-    expect(normalizeOllamaHost("https://gpu.example/ollama/api/")).toBe("https://gpu.example/ollama");
+    expect(normalizeOllamaHost("https://gpu.example/ollama/api/")).toBe(
+      "https://gpu.example/ollama",
+    );
   });
 });
 
 describe("Ollama model against the scripted server", () => {
   it("streams an answer with usage over /api/chat", async () => {
     server = await startScriptedOllama({ scenario: SCENARIOS["echo"]! });
-    const agent = new Agent({ model: createOllamaModel({ host: server.url, model: "llama3.2:3b" }) });
+    const agent = new Agent({
+      model: createOllamaModel({ host: server.url, model: "llama3.2:3b" }),
+    });
     const result = await agent.run("hello there");
     expect(result).toMatchObject({ stopReason: "completed", text: "You said: hello there" });
     expect(result.usage.inputTokens).toBeGreaterThan(0);
@@ -54,11 +62,20 @@ describe("Ollama model against the scripted server", () => {
       scenario: (request) =>
         request.model === "ghost"
           ? { error: "model 'ghost' not found", status: 404 }
-          : { error: `registry.ollama.ai/library/${request.model} does not support tools`, status: 400 },
+          : {
+              error: `registry.ollama.ai/library/${request.model} does not support tools`,
+              status: 400,
+            },
     });
-    const missing = await new Agent({ model: createOllamaModel({ host: server.url, model: "ghost" }) }).run("hi");
-    expect(missing.error?.message).toBe("Ollama has no model 'ghost'. Pull it with 'ollama pull ghost', or choose another with --model.");
-    const toolless = await new Agent({ model: createOllamaModel({ host: server.url, model: "gemma:2b" }) }).run("hi");
+    const missing = await new Agent({
+      model: createOllamaModel({ host: server.url, model: "ghost" }),
+    }).run("hi");
+    expect(missing.error?.message).toBe(
+      "Ollama has no model 'ghost'. Pull it with 'ollama pull ghost', or choose another with --model.",
+    );
+    const toolless = await new Agent({
+      model: createOllamaModel({ host: server.url, model: "gemma:2b" }),
+    }).run("hi");
     expect(toolless.error?.message).toContain("cannot call tools");
   });
 
@@ -66,6 +83,9 @@ describe("Ollama model against the scripted server", () => {
     server = await startScriptedOllama({ scenario: () => ({ error: "out of memory" }) });
     const result = await new Agent({ model: createOllamaModel({ host: server.url }) }).run("hi");
     expect(result.stopReason).toBe("error");
-    expect(result.error).toEqual({ code: "PROVIDER_ERROR", message: "Ollama reported an error: out of memory" });
+    expect(result.error).toEqual({
+      code: "PROVIDER_ERROR",
+      message: "Ollama reported an error: out of memory",
+    });
   });
 });

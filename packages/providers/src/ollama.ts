@@ -49,7 +49,8 @@ export function createOllamaModel(options: OllamaModelOptions = {}): LanguageMod
   return withProviderErrors(provider(model), {
     providerName: "Ollama",
     baseUrl: host,
-    unreachableHint: "Start it with 'ollama serve', or point OLLAMA_HOST (or --host) at a running server.",
+    unreachableHint:
+      "Start it with 'ollama serve', or point OLLAMA_HOST (or --host) at a running server.",
     explain: explainOllamaError(model),
   });
 }

@@ -1,5 +1,14 @@
-import { APICallError, type LanguageModelV4, type LanguageModelV4StreamPart } from "@ai-sdk/provider";
-import { describeError, isXzatomaError, ProviderError, ProviderUnavailableError } from "@xzatoma/core";
+import {
+  APICallError,
+  type LanguageModelV4,
+  type LanguageModelV4StreamPart,
+} from "@ai-sdk/provider";
+import {
+  describeError,
+  isXzatomaError,
+  ProviderError,
+  ProviderUnavailableError,
+} from "@xzatoma/core";
 
 const CONNECTION_CODES = new Set([
   "ECONNREFUSED",
@@ -66,20 +75,28 @@ export function translateProviderError(error: unknown, wording: ProviderErrorWor
     const message = serverMessage(error);
     const explained = wording.explain?.(message, error.statusCode);
     const status = error.statusCode === undefined ? "" : ` (HTTP ${error.statusCode})`;
-    return new ProviderError(explained ?? `${wording.providerName} answered with an error${status}: ${message}`, {
-      cause: error,
-    });
+    return new ProviderError(
+      explained ?? `${wording.providerName} answered with an error${status}: ${message}`,
+      {
+        cause: error,
+      },
+    );
   }
   const message = describeError(error);
   const explained = wording.explain?.(message, undefined);
-  return new ProviderError(explained ?? `${wording.providerName} failed: ${message}`, { cause: error });
+  return new ProviderError(explained ?? `${wording.providerName} failed: ${message}`, {
+    cause: error,
+  });
 }
 
 /**
  * Wraps a model so every failure, thrown or streamed, arrives as an XZatoma error
  * worded for the user. The model's behaviour is otherwise unchanged.
  */
-export function withProviderErrors(model: LanguageModelV4, wording: ProviderErrorWording): LanguageModelV4 {
+export function withProviderErrors(
+  model: LanguageModelV4,
+  wording: ProviderErrorWording,
+): LanguageModelV4 {
   return {
     specificationVersion: "v4",
     provider: model.provider,
@@ -104,7 +121,11 @@ export function withProviderErrors(model: LanguageModelV4, wording: ProviderErro
       const stream = result.stream.pipeThrough(
         new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
           transform(part, controller) {
-            controller.enqueue(part.type === "error" ? { type: "error", error: translateProviderError(part.error, wording) } : part);
+            controller.enqueue(
+              part.type === "error"
+                ? { type: "error", error: translateProviderError(part.error, wording) }
+                : part,
+            );
           },
         }),
       );

@@ -35,7 +35,9 @@ describe("path guard", () => {
   it("resolves relative, absolute-inside and not-yet-existing paths", async () => {
     await expect(guard.resolve("src/a.txt")).resolves.toBe(path.join(root, "src", "a.txt"));
     await expect(guard.resolve(path.join(root, "src"))).resolves.toBe(path.join(root, "src"));
-    await expect(guard.resolve("new/dir/file.txt")).resolves.toBe(path.join(root, "new/dir/file.txt"));
+    await expect(guard.resolve("new/dir/file.txt")).resolves.toBe(
+      path.join(root, "new/dir/file.txt"),
+    );
     await expect(guard.resolve(".")).resolves.toBe(root);
     expect(guard.relative(path.join(root, "src", "a.txt"))).toBe("src/a.txt");
   });

@@ -10,6 +10,12 @@ export interface BuiltinToolsOptions {
 }
 
 /** Every built-in tool for one workspace, ready to register. */
-export function createBuiltinTools(workspace: WorkspaceContext, options: BuiltinToolsOptions = {}): Tool[] {
-  return [createReadFileTool(workspace, options.readFile), createListDirectoryTool(workspace, options.listDirectory)];
+export function createBuiltinTools(
+  workspace: WorkspaceContext,
+  options: BuiltinToolsOptions = {},
+): Tool[] {
+  return [
+    createReadFileTool(workspace, options.readFile),
+    createListDirectoryTool(workspace, options.listDirectory),
+  ];
 }

@@ -10,5 +10,9 @@ export {
   OUTLINE_THRESHOLD_LINES,
   type ReadFileToolOptions,
 } from "./read-file.js";
-export { createWorkspaceContext, type WorkspaceContext, type WorkspaceContextOptions } from "./workspace-context.js";
+export {
+  createWorkspaceContext,
+  type WorkspaceContext,
+  type WorkspaceContextOptions,
+} from "./workspace-context.js";
 export { createBuiltinTools, type BuiltinToolsOptions } from "./builtin-tools.js";

@@ -17,9 +17,14 @@ export interface ListDirectoryToolOptions {
 
 const inputSchema = z
   .object({
-    path: z.string().describe("Directory to list, relative to the workspace root ('.' for the root)"),
+    path: z
+      .string()
+      .describe("Directory to list, relative to the workspace root ('.' for the root)"),
     recursive: z.boolean().default(false).describe("List everything below the directory"),
-    pattern: z.string().optional().describe("Only entries whose file name matches, with * and ? wildcards"),
+    pattern: z
+      .string()
+      .optional()
+      .describe("Only entries whose file name matches, with * and ? wildcards"),
   })
   .strict();
 
@@ -27,7 +32,11 @@ const inputSchema = z
 export function wildcardToRegExp(pattern: string): RegExp {
   const source = [...pattern]
     .map((character) =>
-      character === "*" ? "[^/]*" : character === "?" ? "[^/]" : character.replace(/[\\^$.|+()[\]{}]/g, "\\$&"),
+      character === "*"
+        ? "[^/]*"
+        : character === "?"
+          ? "[^/]"
+          : character.replace(/[\\^$.|+()[\]{}]/g, "\\$&"),
     )
     .join("");
   return new RegExp(`^${source}$`);
@@ -40,7 +49,10 @@ interface Entry {
 }
 
 /** The `list_directory` tool: lists a directory inside the workspace, optionally recursively. */
-export function createListDirectoryTool(workspace: WorkspaceContext, options: ListDirectoryToolOptions = {}): Tool {
+export function createListDirectoryTool(
+  workspace: WorkspaceContext,
+  options: ListDirectoryToolOptions = {},
+): Tool {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_LIST_ENTRIES;
   return defineTool({
     name: "list_directory",
@@ -52,7 +64,8 @@ export function createListDirectoryTool(workspace: WorkspaceContext, options: Li
       if (!resolved.ok) return resolved.failure;
       try {
         const stats = await lstat(resolved.path);
-        if (!stats.isDirectory()) return toolFailure(`'${input.path}' is not a directory. Use read_file to read a file.`);
+        if (!stats.isDirectory())
+          return toolFailure(`'${input.path}' is not a directory. Use read_file to read a file.`);
       } catch (error) {
         return toolFailure(describeFsError(error, input.path));
       }
@@ -75,19 +88,32 @@ export function createListDirectoryTool(workspace: WorkspaceContext, options: Li
             break;
           }
           const size = kind === "file" ? (await lstat(absolute)).size : 0;
-          entries.push({ relative: path.relative(resolved.path, absolute).split(path.sep).join("/"), kind, size });
+          entries.push({
+            relative: path.relative(resolved.path, absolute).split(path.sep).join("/"),
+            kind,
+            size,
+          });
         }
       }
       entries.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
       const where = workspace.pathGuard.relative(resolved.path);
       if (entries.length === 0) {
-        return toolSuccess(matcher ? `No entries in '${where}' match '${input.pattern}'.` : `'${where}' is empty.`, {
-          entries: 0,
-        });
+        return toolSuccess(
+          matcher ? `No entries in '${where}' match '${input.pattern}'.` : `'${where}' is empty.`,
+          {
+            entries: 0,
+          },
+        );
       }
       const lines = entries.map((entry) => `${entry.relative} ${entry.kind} ${entry.size}`);
-      if (truncated) lines.push(`... listing stopped after ${maxEntries} entries; narrow it with path or pattern.`);
-      return toolSuccess(lines.join("\n"), { entries: entries.length, listingTruncated: truncated });
+      if (truncated)
+        lines.push(
+          `... listing stopped after ${maxEntries} entries; narrow it with path or pattern.`,
+        );
+      return toolSuccess(lines.join("\n"), {
+        entries: entries.length,
+        listingTruncated: truncated,
+      });
     },
   });
 }

@@ -32,7 +32,10 @@ function numbered(lines: readonly string[], firstNumber: number): string {
 }
 
 /** The `read_file` tool: reads a text file inside the workspace, whole, by line range, or as an outline. */
-export function createReadFileTool(workspace: WorkspaceContext, options: ReadFileToolOptions = {}): Tool {
+export function createReadFileTool(
+  workspace: WorkspaceContext,
+  options: ReadFileToolOptions = {},
+): Tool {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_READ_BYTES;
   return defineTool({
     name: "read_file",
@@ -51,7 +54,10 @@ export function createReadFileTool(workspace: WorkspaceContext, options: ReadFil
       }
       try {
         const stats = await handle.stat();
-        if (stats.isDirectory()) return toolFailure(`'${input.path}' is a directory. Use list_directory to see what it holds.`);
+        if (stats.isDirectory())
+          return toolFailure(
+            `'${input.path}' is a directory. Use list_directory to see what it holds.`,
+          );
         if (!stats.isFile()) return toolFailure(`'${input.path}' is not a regular file.`);
         if (stats.size > maxFileBytes) {
           return toolFailure(
@@ -72,10 +78,17 @@ export function createReadFileTool(workspace: WorkspaceContext, options: ReadFil
           const start = input.start_line ?? 1;
           const end = Math.min(input.end_line ?? totalLines, totalLines);
           if (start > totalLines) {
-            return toolFailure(`start_line ${start} is past the end of '${input.path}', which has ${totalLines} lines.`);
+            return toolFailure(
+              `start_line ${start} is past the end of '${input.path}', which has ${totalLines} lines.`,
+            );
           }
-          if (start > end) return toolFailure(`start_line (${start}) must not be greater than end_line (${end}).`);
-          return toolSuccess(lines.slice(start - 1, end).join("\n"), { ...metadata, startLine: start, endLine: end });
+          if (start > end)
+            return toolFailure(`start_line (${start}) must not be greater than end_line (${end}).`);
+          return toolSuccess(lines.slice(start - 1, end).join("\n"), {
+            ...metadata,
+            startLine: start,
+            endLine: end,
+          });
         }
         if (totalLines > OUTLINE_THRESHOLD_LINES) {
           const head = numbered(lines.slice(0, OUTLINE_EDGE_LINES), 1);

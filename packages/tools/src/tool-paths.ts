@@ -2,14 +2,17 @@ import { isXzatomaError, toolFailure, type ToolResult } from "@xzatoma/core";
 import type { WorkspaceContext } from "./workspace-context.js";
 
 /** A guarded path, or the failure the model reads when the guard refused it. */
-export type GuardedPath = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly failure: ToolResult };
+export type GuardedPath =
+  | { readonly ok: true; readonly path: string }
+  | { readonly ok: false; readonly failure: ToolResult };
 
 /** Resolves a tool's path argument through the workspace's path guard. */
 export async function guardPath(workspace: WorkspaceContext, input: string): Promise<GuardedPath> {
   try {
     return { ok: true, path: await workspace.pathGuard.resolve(input) };
   } catch (error) {
-    if (isXzatomaError(error)) return { ok: false, failure: toolFailure(error.message, { refused: true }) };
+    if (isXzatomaError(error))
+      return { ok: false, failure: toolFailure(error.message, { refused: true }) };
     throw error;
   }
 }

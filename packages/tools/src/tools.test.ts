@@ -10,11 +10,21 @@ let base: string;
 let root: string;
 const signal = new AbortController().signal;
 
-async function call(name: string, input: Record<string, unknown>, maxFileBytes?: number): Promise<ToolResult> {
+async function call(
+  name: string,
+  input: Record<string, unknown>,
+  maxFileBytes?: number,
+): Promise<ToolResult> {
   const registry = createToolRegistry();
-  const tools = createBuiltinTools(createWorkspaceContext({ root }), maxFileBytes ? { readFile: { maxFileBytes } } : {});
+  const tools = createBuiltinTools(
+    createWorkspaceContext({ root }),
+    maxFileBytes ? { readFile: { maxFileBytes } } : {},
+  );
   for (const tool of tools) registry.register(tool);
-  return registry.execute({ toolCallId: "1", toolName: name, input: JSON.stringify(input) }, { signal });
+  return registry.execute(
+    { toolCallId: "1", toolName: name, input: JSON.stringify(input) },
+    { signal },
+  );
 }
 
 beforeEach(async () => {
@@ -33,8 +43,12 @@ afterEach(async () => {
 
 describe("read_file", () => {
   it("reads a whole file and line ranges, open-ended included", async () => {
-    expect((await call("read_file", { path: "README.md" })).output).toBe("line 1\nline 2\nline 3\n");
-    expect((await call("read_file", { path: "README.md", start_line: 2, end_line: 3 })).output).toBe("line 2\nline 3");
+    expect((await call("read_file", { path: "README.md" })).output).toBe(
+      "line 1\nline 2\nline 3\n",
+    );
+    expect(
+      (await call("read_file", { path: "README.md", start_line: 2, end_line: 3 })).output,
+    ).toBe("line 2\nline 3");
     expect((await call("read_file", { path: "README.md", start_line: 3 })).output).toBe("line 3");
     expect((await call("read_file", { path: "README.md", end_line: 1 })).output).toBe("line 1");
   });
@@ -43,14 +57,23 @@ describe("read_file", () => {
     expect((await call("read_file", { path: "README.md", start_line: 9 })).error).toBe(
       "start_line 9 is past the end of 'README.md', which has 3 lines.",
     );
-    expect((await call("read_file", { path: "README.md", start_line: 3, end_line: 2 })).error).toContain("must not be greater");
-    expect((await call("read_file", { path: "nope.txt" })).error).toContain("'nope.txt' does not exist");
+    expect(
+      (await call("read_file", { path: "README.md", start_line: 3, end_line: 2 })).error,
+    ).toContain("must not be greater");
+    expect((await call("read_file", { path: "nope.txt" })).error).toContain(
+      "'nope.txt' does not exist",
+    );
     expect((await call("read_file", { path: "src" })).error).toContain("is a directory");
-    expect((await call("read_file", { path: "README.md" }, 5)).error).toContain("more than the limit of 5");
+    expect((await call("read_file", { path: "README.md" }, 5)).error).toContain(
+      "more than the limit of 5",
+    );
   });
 
   it("returns an outline for long files and refuses binary files", async () => {
-    await writeFile(path.join(root, "long.txt"), Array.from({ length: 600 }, (_, i) => `row ${i + 1}`).join("\n"));
+    await writeFile(
+      path.join(root, "long.txt"),
+      Array.from({ length: 600 }, (_, i) => `row ${i + 1}`).join("\n"),
+    );
     const outline = await call("read_file", { path: "long.txt" });
     expect(outline.metadata).toMatchObject({ outline: true, totalLines: 600 });
     expect(outline.output).toContain("1 row 1\n");
@@ -91,14 +114,22 @@ describe("list_directory", () => {
       "src/deep/util.ts",
       "src/index.ts",
     ]);
-    const typescript = await call("list_directory", { path: "src", recursive: true, pattern: "*.ts" });
+    const typescript = await call("list_directory", {
+      path: "src",
+      recursive: true,
+      pattern: "*.ts",
+    });
     expect(typescript.output).toBe("deep/util.ts file 8\nindex.ts file 11");
-    expect((await call("list_directory", { path: ".", pattern: "*.rs" })).output).toBe("No entries in '.' match '*.rs'.");
+    expect((await call("list_directory", { path: ".", pattern: "*.rs" })).output).toBe(
+      "No entries in '.' match '*.rs'.",
+    );
   });
 
   it("refuses to list outside the workspace and explains a file path", async () => {
     expect((await call("list_directory", { path: ".." })).success).toBe(false);
-    expect((await call("list_directory", { path: "README.md" })).error).toContain("is not a directory");
+    expect((await call("list_directory", { path: "README.md" })).error).toContain(
+      "is not a directory",
+    );
     expect((await call("list_directory", { path: "missing" })).error).toContain("does not exist");
   });
 });

@@ -4,7 +4,10 @@ import { describe, expect, it } from "vitest";
 import { createEventFilter, EventFilterError } from "./event-filter.js";
 
 const event = parseXzeprEvent(
-  readFileSync(new URL("../../xzepr/src/__fixtures__/build_success_event.json", import.meta.url), "utf8"),
+  readFileSync(
+    new URL("../../xzepr/src/__fixtures__/build_success_event.json", import.meta.url),
+    "utf8",
+  ),
 );
 
 describe("event filter", () => {
@@ -24,13 +27,21 @@ describe("event filter", () => {
     expect(createEventFilter({ eventTypes: ["deployment.success"] })(event)).toBe(
       "type 'build.success' is not one of deployment.success",
     );
-    expect(createEventFilter({ successOnly: true })({ ...event, success: false })).toBe("the event did not succeed");
-    expect(createEventFilter({ sourcePattern: "github" })(event)).toContain("does not match /github/");
-    expect(createEventFilter({ package: "other" })(event)).toBe("package 'xzatoma-demo' is not 'other'");
+    expect(createEventFilter({ successOnly: true })({ ...event, success: false })).toBe(
+      "the event did not succeed",
+    );
+    expect(createEventFilter({ sourcePattern: "github" })(event)).toContain(
+      "does not match /github/",
+    );
+    expect(createEventFilter({ package: "other" })(event)).toBe(
+      "package 'xzatoma-demo' is not 'other'",
+    );
   });
 
   it("refuses an invalid source pattern when built, naming the key", () => {
     expect(() => createEventFilter({ sourcePattern: "([" })).toThrow(EventFilterError);
-    expect(() => createEventFilter({ sourcePattern: "([" })).toThrow(/filters\.source_pattern: '\(\[' is not a valid/);
+    expect(() => createEventFilter({ sourcePattern: "([" })).toThrow(
+      /filters\.source_pattern: '\(\[' is not a valid/,
+    );
   });
 });

@@ -41,11 +41,14 @@ export function createEventFilter(options: EventFilterOptions): EventFilter {
       );
     }
   }
-  const types = options.eventTypes && options.eventTypes.length > 0 ? new Set(options.eventTypes) : undefined;
+  const types =
+    options.eventTypes && options.eventTypes.length > 0 ? new Set(options.eventTypes) : undefined;
   return (event) => {
     if (options.successOnly && !event.success) return "the event did not succeed";
-    if (types && !types.has(event.type)) return `type '${event.type}' is not one of ${[...types].join(", ")}`;
-    if (source && !source.test(event.source)) return `source '${event.source}' does not match ${String(source)}`;
+    if (types && !types.has(event.type))
+      return `type '${event.type}' is not one of ${[...types].join(", ")}`;
+    if (source && !source.test(event.source))
+      return `source '${event.source}' does not match ${String(source)}`;
     if (options.platformId !== undefined && event.platform_id !== options.platformId) {
       return `platform_id '${event.platform_id}' is not '${options.platformId}'`;
     }

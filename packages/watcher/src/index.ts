@@ -1,1 +1,6 @@
-export { createEventFilter, EventFilterError, type EventFilter, type EventFilterOptions } from "./event-filter.js";
+export {
+  createEventFilter,
+  EventFilterError,
+  type EventFilter,
+  type EventFilterOptions,
+} from "./event-filter.js";

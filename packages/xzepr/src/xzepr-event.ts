@@ -7,7 +7,9 @@ const XZATOMA_ERROR = Symbol.for("xzatoma.error");
  * CloudEvents 1.0 attribute value. XZepr writes the spec release (`1.0.1`) instead of
  * `1.0`; every 1.0.x release is accepted and read as 1.0.
  */
-const specVersion = z.string().regex(/^1\.0(\.\d+)?$/, "must be CloudEvents 1.0 (\"1.0\" or a 1.0.x release)");
+const specVersion = z
+  .string()
+  .regex(/^1\.0(\.\d+)?$/, 'must be CloudEvents 1.0 ("1.0" or a 1.0.x release)');
 
 /** One event entity as XZepr stores it. */
 export const xzeprEventEntitySchema = z.looseObject({
@@ -76,7 +78,8 @@ export class XzeprEventError extends Error {
  * Throws {@link XzeprEventError} naming each invalid field.
  */
 export function parseXzeprEvent(value: string | Uint8Array): XzeprEvent {
-  const text = typeof value === "string" ? value : new TextDecoder("utf-8", { fatal: true }).decode(value);
+  const text =
+    typeof value === "string" ? value : new TextDecoder("utf-8", { fatal: true }).decode(value);
   if (text.trim() === "") throw new XzeprEventError("The event is empty.");
   let json: unknown;
   try {
@@ -86,7 +89,9 @@ export function parseXzeprEvent(value: string | Uint8Array): XzeprEvent {
   }
   const parsed = xzeprEventSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(event)"}: ${issue.message}`);
+    const issues = parsed.error.issues.map(
+      (issue) => `${issue.path.join(".") || "(event)"}: ${issue.message}`,
+    );
     throw new XzeprEventError(`The event is not an XZepr event: ${issues.join("; ")}`, issues);
   }
   return parsed.data;

@@ -23,12 +23,21 @@ const eslint = new ESLint({
   ],
 });
 
-async function boundaryErrors(fromPackage: string, importedPackage: string, name: string): Promise<string[]> {
+async function boundaryErrors(
+  fromPackage: string,
+  importedPackage: string,
+  name: string,
+): Promise<string[]> {
   const file = path.join(root, fromPackage, "src", "boundary-probe.ts");
-  const [result] = await eslint.lintText(`import { ${name} } from "${importedPackage}";\nexport const probe = ${name};\n`, {
-    filePath: file,
-  });
-  return (result?.messages ?? []).map((message) => `${message.ruleId ?? "parser"}: ${message.message}`);
+  const [result] = await eslint.lintText(
+    `import { ${name} } from "${importedPackage}";\nexport const probe = ${name};\n`,
+    {
+      filePath: file,
+    },
+  );
+  return (result?.messages ?? []).map(
+    (message) => `${message.ruleId ?? "parser"}: ${message.message}`,
+  );
 }
 
 describe("import direction", () => {

@@ -40,9 +40,20 @@ export function installTarballs(tarballs: readonly string[], projectDirectory: s
     path.join(projectDirectory, "package.json"),
     `${JSON.stringify({ name: "xzatoma-install-check", private: true, type: "module" }, null, 2)}\n`,
   );
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--engine-strict=false", ...tarballs], {
-    cwd: projectDirectory,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, npm_config_update_notifier: "false" },
-  });
+  execFileSync(
+    "npm",
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      "--engine-strict=false",
+      ...tarballs,
+    ],
+    {
+      cwd: projectDirectory,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, npm_config_update_notifier: "false" },
+    },
+  );
 }

@@ -6,7 +6,11 @@ import { promisify } from "node:util";
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SCENARIOS, startScriptedOllama, type ScriptedOllama } from "@xzatoma/scripted-servers/ollama";
+import {
+  SCENARIOS,
+  startScriptedOllama,
+  type ScriptedOllama,
+} from "@xzatoma/scripted-servers/ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_PACKAGES, installTarballs, packPackages } from "./pack-and-install.js";
 
@@ -44,7 +48,9 @@ describe("the packed packages installed with npm", () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain("Usage: xzatoma");
     expect(help.stdout).toContain("run [options]");
-    expect(execFileSync(process.execPath, [bin, "--version"], { encoding: "utf8" })).toMatch(/^xzatoma \d+\.\d+\.\d+\n$/);
+    expect(execFileSync(process.execPath, [bin, "--version"], { encoding: "utf8" })).toMatch(
+      /^xzatoma \d+\.\d+\.\d+\n$/,
+    );
   });
 
   it("let a ten-line program embed the agent with a provider and the built-in tools", async () => {
@@ -60,6 +66,8 @@ describe("the packed packages installed with npm", () => {
       timeout: 60_000,
     });
     expect(run.stderr).toBe("");
-    expect(run.stdout).toBe("README.md begins with: Embedded XZatoma works. (after 2 tool calls)\n");
+    expect(run.stdout).toBe(
+      "README.md begins with: Embedded XZatoma works. (after 2 tool calls)\n",
+    );
   });
 });

@@ -1,6 +1,12 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import { Agent, isLimitStop, isXzatomaError, type AgentEvent, type AgentResult } from "@xzatoma/core";
+import {
+  Agent,
+  isLimitStop,
+  isXzatomaError,
+  type AgentEvent,
+  type AgentResult,
+} from "@xzatoma/core";
 import { createOllamaModel } from "@xzatoma/providers";
 import { createBuiltinTools, createWorkspaceContext } from "@xzatoma/tools";
 import { exitCodeForStop, ExitCode } from "../exit-codes.js";
@@ -32,7 +38,8 @@ function resolveWorkspace(option: string | undefined): string {
   } catch {
     isDirectory = false;
   }
-  if (!isDirectory) throw new UsageError(`--workspace: '${option ?? workspace}' is not a directory.`);
+  if (!isDirectory)
+    throw new UsageError(`--workspace: '${option ?? workspace}' is not a directory.`);
   return workspace;
 }
 
@@ -62,7 +69,9 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   if (prompt.trim() === "") throw new UsageError("--prompt: the prompt is empty.");
   const provider = options.provider ?? "ollama";
   if (!SUPPORTED_PROVIDERS.includes(provider)) {
-    throw new UsageError(`--provider: unknown provider '${provider}'. Supported: ${SUPPORTED_PROVIDERS.join(", ")}.`);
+    throw new UsageError(
+      `--provider: unknown provider '${provider}'. Supported: ${SUPPORTED_PROVIDERS.join(", ")}.`,
+    );
   }
   const workspace = createWorkspaceContext({ root: resolveWorkspace(options.workspace) });
   const tools = createBuiltinTools(workspace);
@@ -73,7 +82,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const agent = new Agent({
     model,
     tools,
-    systemPrompt: createSystemPrompt({ workspace: workspace.root, toolNames: tools.map((tool) => tool.name) }),
+    systemPrompt: createSystemPrompt({
+      workspace: workspace.root,
+      toolNames: tools.map((tool) => tool.name),
+    }),
     limits: {
       ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
       ...(options.maxToolCalls ? { maxToolCalls: options.maxToolCalls } : {}),
@@ -83,7 +95,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
 
   const render: (event: AgentEvent) => void = options.json
     ? createJsonRenderer(process.stdout)
-    : createTextRenderer({ stdout: process.stdout, stderr: process.stderr, color: Boolean(process.stderr.isTTY) });
+    : createTextRenderer({
+        stdout: process.stdout,
+        stderr: process.stderr,
+        color: Boolean(process.stderr.isTTY),
+      });
 
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();

@@ -44,7 +44,8 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         options.stderr.write(dim(`→ ${event.toolName} ${summarise(event.input)}\n`));
         break;
       case "tool-result":
-        if (!event.result.success) options.stderr.write(red(`  ✗ ${event.result.error ?? "failed"}\n`));
+        if (!event.result.success)
+          options.stderr.write(red(`  ✗ ${event.result.error ?? "failed"}\n`));
         break;
       case "finished":
         endLine();

@@ -4,7 +4,11 @@ import { MockLanguageModelV4 } from "ai/test";
 /** One scripted model response: text, tool calls, or a stream error. */
 export interface ScriptedReply {
   readonly text?: string;
-  readonly toolCalls?: readonly { readonly name: string; readonly input: unknown; readonly id?: string }[];
+  readonly toolCalls?: readonly {
+    readonly name: string;
+    readonly input: unknown;
+    readonly id?: string;
+  }[];
   readonly error?: string;
   /** Never finishes until the request is aborted. */
   readonly hang?: boolean;
@@ -20,7 +24,8 @@ function partsFor(reply: ScriptedReply, callIndex: number): LanguageModelV4Strea
   if (reply.error) return [...parts, { type: "error", error: new Error(reply.error) }];
   if (reply.text) {
     parts.push({ type: "text-start", id: "t" });
-    for (const word of reply.text.split(/(?<= )/)) parts.push({ type: "text-delta", id: "t", delta: word });
+    for (const word of reply.text.split(/(?<= )/))
+      parts.push({ type: "text-delta", id: "t", delta: word });
     parts.push({ type: "text-end", id: "t" });
   }
   (reply.toolCalls ?? []).forEach((call, index) => {
@@ -43,7 +48,9 @@ function partsFor(reply: ScriptedReply, callIndex: number): LanguageModelV4Strea
  * A mock model that answers from a script. `next(call, options)` returns the reply
  * for the n-th request (0-based), so a test can also inspect what the agent sent.
  */
-export function scriptedModel(next: (call: number, options: LanguageModelV4CallOptions) => ScriptedReply) {
+export function scriptedModel(
+  next: (call: number, options: LanguageModelV4CallOptions) => ScriptedReply,
+) {
   let calls = 0;
   return new MockLanguageModelV4({
     doStream: async (options) => {
@@ -54,7 +61,9 @@ export function scriptedModel(next: (call: number, options: LanguageModelV4CallO
         start(controller) {
           if (reply.hang) {
             controller.enqueue({ type: "stream-start", warnings: [] });
-            options.abortSignal?.addEventListener("abort", () => controller.error(options.abortSignal?.reason));
+            options.abortSignal?.addEventListener("abort", () =>
+              controller.error(options.abortSignal?.reason),
+            );
             return;
           }
           for (const part of parts) controller.enqueue(part);

@@ -6,7 +6,12 @@
 const XZATOMA_ERROR = Symbol.for("xzatoma.error");
 
 /** Why a path was refused. */
-export type PathRefusal = "outside-workspace" | "symlink-escape" | "system-path" | "invalid-path";
+export type PathRefusal =
+  | "outside-workspace"
+  | "symlink-escape"
+  | "system-path"
+  | "invalid-path"
+  | "protected";
 
 /**
  * A path argument that does not resolve inside the workspace root. The message is
@@ -21,6 +26,24 @@ export class PathOutsideWorkspaceError extends Error {
     message: string,
     readonly path: string,
     readonly refusal: PathRefusal,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A write to a path that stays unwritable even inside the workspace: git hooks and config,
+ * shell startup files, the agent's own config, audit log and history database.
+ */
+export class PathProtectedError extends Error {
+  readonly [XZATOMA_ERROR] = true;
+  readonly code = "PATH_PROTECTED";
+  override readonly name = "PathProtectedError";
+  readonly refusal: PathRefusal = "protected";
+
+  constructor(
+    message: string,
+    readonly path: string,
   ) {
     super(message);
   }

@@ -1,9 +1,10 @@
+import { constants } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPathGuard, type PathGuard } from "./path-guard.js";
-import { PathOutsideWorkspaceError } from "./path-guard-error.js";
+import { PathOutsideWorkspaceError, PathProtectedError } from "./path-guard-error.js";
 
 let base: string;
 let root: string;
@@ -69,5 +70,46 @@ describe("path guard", () => {
     expect(await refusal("  ")).toBe("invalid-path");
     await symlink("/proc/self", path.join(root, "proc-link"));
     expect(await refusal("proc-link/environ")).toBe("system-path");
+  });
+});
+
+describe("path guard for writes", () => {
+  it("refuses protected paths inside the workspace and configured ones", async () => {
+    await mkdir(path.join(root, ".git", "hooks"), { recursive: true });
+    const config = path.join(root, "xz-config.yaml");
+    const guarded = createPathGuard({ root, protectedPaths: [config] });
+    for (const target of [
+      ".git/hooks/pre-commit",
+      ".git/config",
+      ".bashrc",
+      "sub/.zshrc",
+      ".vscode/tasks.json",
+      "xz-config.yaml",
+      ".git",
+    ]) {
+      const error = await guarded.resolveForWrite(target).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error, target).toBeInstanceOf(PathProtectedError);
+    }
+    await expect(guarded.resolveForWrite(".git/objects/ab")).resolves.toBe(
+      path.join(root, ".git/objects/ab"),
+    );
+    await expect(guarded.resolve(".git/config")).resolves.toBe(path.join(root, ".git/config"));
+  });
+
+  it("opens files without following a final symlink and reports what was opened", async () => {
+    const opened = await guard.open("src/a.txt", constants.O_RDONLY);
+    expect(opened.path).toBe(path.join(root, "src", "a.txt"));
+    await opened.handle.close();
+    await symlink(path.join(root, "src", "a.txt"), path.join(root, "alias.txt"));
+    // The guard resolves the alias to its real target, which is inside: opening it is fine.
+    const viaAlias = await guard.open("alias.txt", constants.O_RDONLY);
+    expect(viaAlias.path).toBe(path.join(root, "src", "a.txt"));
+    await viaAlias.handle.close();
+    await expect(
+      guard.open(".git/config", constants.O_WRONLY | constants.O_CREAT),
+    ).rejects.toBeInstanceOf(PathProtectedError);
   });
 });

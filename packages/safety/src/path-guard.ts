@@ -1,12 +1,24 @@
-import { realpathSync } from "node:fs";
-import { lstat, realpath } from "node:fs/promises";
+import { constants, realpathSync } from "node:fs";
+import { lstat, open, readlink, realpath, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { PathOutsideWorkspaceError } from "./path-guard-error.js";
+import { PathOutsideWorkspaceError, PathProtectedError } from "./path-guard-error.js";
+import { isProtectedPath } from "./protected-paths.js";
 
 /** Options of {@link createPathGuard}. */
 export interface PathGuardOptions {
   /** The workspace root. It must exist; symlinks in it are resolved once, here. */
   readonly root: string;
+  /**
+   * More paths that stay unwritable (files, or directories with everything below): the
+   * agent's own config, audit log and history database. Resolved once, here.
+   */
+  readonly protectedPaths?: readonly string[];
+}
+
+/** A file opened through the guard, with the real path of what was actually opened. */
+export interface GuardedFile {
+  readonly handle: FileHandle;
+  readonly path: string;
 }
 
 /** Resolves path arguments of tools against one workspace root. */
@@ -21,6 +33,21 @@ export interface PathGuard {
    * pseudo-filesystem, or contains a NUL byte.
    */
   resolve(input: string): Promise<string>;
+  /**
+   * Like {@link PathGuard.resolve}, and also refuses protected paths with
+   * {@link PathProtectedError}: git hooks and config, shell startup files, editor
+   * auto-run files and the configured `protectedPaths`.
+   */
+  resolveForWrite(input: string): Promise<string>;
+  /** Whether writing the real path `absolute` is refused. */
+  isProtected(absolute: string): boolean;
+  /**
+   * Opens a file through the guard: resolves `input`, opens it without following a final
+   * symlink, then checks the path of the descriptor actually opened (via `/proc/self/fd`
+   * where the platform has it), so a path swapped between the check and the open is
+   * refused. `flags` are `fs.open` flags; writes also get the protected-path check.
+   */
+  open(input: string, flags: number, mode?: number): Promise<GuardedFile>;
   /** The path of `absolute` relative to the root, with `/` separators (`.` for the root). */
   relative(absolute: string): string;
 }
@@ -75,6 +102,14 @@ async function realpathOfDeepestAncestor(target: string): Promise<string> {
  */
 export function createPathGuard(options: PathGuardOptions): PathGuard {
   const root = realpathSync(path.resolve(options.root));
+  const extraProtected = (options.protectedPaths ?? []).map((entry) => {
+    const absolute = path.resolve(root, entry);
+    try {
+      return realpathSync(absolute);
+    } catch {
+      return absolute;
+    }
+  });
 
   async function resolve(input: string): Promise<string> {
     if (input.includes("\0")) {
@@ -131,5 +166,42 @@ export function createPathGuard(options: PathGuardOptions): PathGuard {
     return relativePath === "" ? "." : relativePath.split(path.sep).join("/");
   }
 
-  return { root, resolve, relative };
+  const isProtected = (absolute: string) => isProtectedPath(root, absolute, extraProtected);
+
+  async function resolveForWrite(input: string): Promise<string> {
+    const real = await resolve(input);
+    if (isProtected(real)) {
+      throw new PathProtectedError(
+        `'${input}' is protected: it can run code later (git hooks or config, shell startup files, editor tasks) or belongs to XZatoma itself. It cannot be changed by a tool.`,
+        input,
+      );
+    }
+    return real;
+  }
+
+  async function openChecked(input: string, flags: number, mode?: number): Promise<GuardedFile> {
+    const writing =
+      (flags & (constants.O_WRONLY | constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC)) !==
+      0;
+    const resolved = writing ? await resolveForWrite(input) : await resolve(input);
+    const handle = await open(resolved, flags | constants.O_NOFOLLOW, mode);
+    let opened: string;
+    try {
+      opened = await readlink(`/proc/self/fd/${handle.fd}`);
+    } catch {
+      // No /proc (not Linux): O_NOFOLLOW on the resolved real path is the best the platform offers.
+      opened = resolved;
+    }
+    if (!isInside(root, opened) || (writing && isProtected(opened))) {
+      await handle.close();
+      throw new PathOutsideWorkspaceError(
+        `'${input}' changed while it was being opened and now points outside the workspace; it was not used.`,
+        input,
+        "symlink-escape",
+      );
+    }
+    return { handle, path: opened };
+  }
+
+  return { root, resolve, resolveForWrite, isProtected, open: openChecked, relative };
 }

@@ -23,7 +23,12 @@ import {
   XzatomaError,
 } from "./errors.js";
 import { toModelPrompt, toModelTools } from "./model-prompt.js";
-import { createToolRegistry, type ApprovalHandler, type ToolRegistry } from "./tool-registry.js";
+import {
+  createToolRegistry,
+  type ApprovalHandler,
+  type ToolAuditSink,
+  type ToolRegistry,
+} from "./tool-registry.js";
 import { toolResultToModelText } from "./tool-result.js";
 import type { Tool } from "./tool.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "./usage.js";
@@ -46,6 +51,8 @@ export interface AgentOptions {
   readonly limits?: Partial<AgentLimits>;
   /** Asked before any tool call that does more than read. Without it such calls are refused. */
   readonly approve?: ApprovalHandler;
+  /** Receives one entry per tool-call decision and per executed call. */
+  readonly audit?: ToolAuditSink;
   /** Earlier messages to continue from (system messages excluded). */
   readonly history?: readonly Message[];
   readonly callSettings?: ModelCallSettings;
@@ -120,6 +127,7 @@ export class Agent {
   readonly #limits: AgentLimits;
   readonly #systemPrompt: string | undefined;
   readonly #approve: ApprovalHandler | undefined;
+  readonly #audit: ToolAuditSink | undefined;
   readonly #callSettings: ModelCallSettings;
   readonly #messages: Message[];
   #running = false;
@@ -129,6 +137,7 @@ export class Agent {
     this.#limits = resolveAgentLimits(options.limits);
     this.#systemPrompt = options.systemPrompt;
     this.#approve = options.approve;
+    this.#audit = options.audit;
     this.#callSettings = options.callSettings ?? {};
     this.#messages = (options.history ?? []).filter((message) => message.role !== "system");
     if (options.tools && !Array.isArray(options.tools)) {
@@ -382,6 +391,7 @@ export class Agent {
       {
         signal,
         ...(this.#approve ? { approve: this.#approve } : {}),
+        ...(this.#audit ? { audit: this.#audit } : {}),
         onApprovalRequested: (request) => emit({ type: "approval-requested", turn, ...request }),
         onApprovalAnswered: (request, decision) =>
           emit({

@@ -25,8 +25,11 @@ export {
 } from "./errors.js";
 export { toModelPrompt, toModelTools } from "./model-prompt.js";
 export {
+  defaultAssessment,
   defineTool,
   type Tool,
+  type ToolAssessment,
+  type ToolVerdict,
   type ToolAccess,
   type ToolDefinition,
   type ToolExecutionContext,
@@ -42,6 +45,8 @@ export {
   type ToolCallRequest,
   type ToolExecutionHooks,
   type ToolRegistry,
+  type ToolAuditEntry,
+  type ToolAuditSink,
   type ToolRegistryOptions,
   type ToolSpecification,
 } from "./tool-registry.js";

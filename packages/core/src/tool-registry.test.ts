@@ -103,3 +103,83 @@ describe("tool registry", () => {
     expect(sawAbort).toBe(true);
   });
 });
+
+describe("tool judgement and approval", () => {
+  const writeTool = (verdict: "allow" | "confirm" | "block") =>
+    defineTool({
+      name: "touch",
+      description: "",
+      inputSchema: z.object({ path: z.string() }),
+      access: "write",
+      assess: ({ path }) => ({ verdict, reason: `touching ${path}`, summary: `touch ${path}` }),
+      execute: async ({ path }) => toolSuccess(`touched ${path}`),
+    });
+
+  it("never runs or asks about a blocked call, and audits the refusal", async () => {
+    const registry = createToolRegistry();
+    registry.register(writeTool("block"));
+    const asked: string[] = [];
+    const audit: unknown[] = [];
+    const result = await registry.execute(
+      { toolCallId: "1", toolName: "touch", input: '{"path":"x"}' },
+      {
+        signal,
+        approve: (request) => (asked.push(request.toolName), { approved: true }),
+        audit: (entry) => audit.push(entry),
+      },
+    );
+    expect(result.error).toBe(
+      "Refused: touching x This call will not run in any mode; do not retry it.",
+    );
+    expect(asked).toEqual([]);
+    expect(audit).toEqual([
+      {
+        kind: "decision",
+        toolCallId: "1",
+        toolName: "touch",
+        verdict: "block",
+        approved: false,
+        reason: "touching x",
+      },
+    ]);
+  });
+
+  it("asks with the tool's judgement and summary, and audits decision and execution", async () => {
+    const registry = createToolRegistry();
+    registry.register(writeTool("confirm"));
+    const audit: { kind: string }[] = [];
+    let summary: string | undefined;
+    const result = await registry.execute(
+      { toolCallId: "2", toolName: "touch", input: '{"path":"y"}' },
+      {
+        signal,
+        approve: (request) => ((summary = request.summary), { approved: true }),
+        audit: (entry) => audit.push(entry),
+      },
+    );
+    expect(result.output).toBe("touched y");
+    expect(summary).toBe("touch y");
+    expect(audit.map((entry) => entry.kind)).toEqual(["decision", "execution"]);
+  });
+
+  it("treats a judgement that throws as a block", async () => {
+    const registry = createToolRegistry();
+    registry.register(
+      defineTool({
+        name: "shaky",
+        description: "",
+        inputSchema: z.object({}),
+        access: "read",
+        assess: () => {
+          throw new Error("parser crashed");
+        },
+        execute: async () => toolSuccess("ran"),
+      }),
+    );
+    const result = await registry.execute(
+      { toolCallId: "3", toolName: "shaky", input: "{}" },
+      { signal },
+    );
+    expect(result.error).toContain("Refused: the safety check failed: parser crashed");
+  });
+});

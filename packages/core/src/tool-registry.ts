@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { describeError, XzatomaError } from "./errors.js";
-import type { Tool, ToolAccess, ToolProgress } from "./tool.js";
+import {
+  defaultAssessment,
+  type Tool,
+  type ToolAccess,
+  type ToolAssessment,
+  type ToolProgress,
+  type ToolVerdict,
+} from "./tool.js";
 import { toolFailure, truncateToolResult, type ToolResult } from "./tool-result.js";
 
 /** Defaults of {@link ToolRegistryOptions}. */
@@ -30,12 +37,17 @@ export interface ToolCallRequest {
   readonly input: string;
 }
 
-/** A request for permission to run a tool call that does more than read. */
+/** A request for permission to run a tool call that does more than plainly read. */
 export interface ApprovalRequest {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly access: ToolAccess;
   readonly input: unknown;
+  /** The tool's own judgement of the call (`allow` or `confirm`; `block` never asks). */
+  readonly verdict: ToolVerdict;
+  readonly reason: string;
+  /** What will happen, for the person asked. */
+  readonly summary?: string;
 }
 
 /** The answer to an {@link ApprovalRequest}. */
@@ -50,11 +62,36 @@ export type ApprovalHandler = (
   request: ApprovalRequest,
 ) => Promise<ApprovalDecision> | ApprovalDecision;
 
+/** One line of the audit trail: a decision about a call, or a call that ran. */
+export type ToolAuditEntry =
+  | {
+      readonly kind: "decision";
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly verdict: ToolVerdict;
+      readonly approved: boolean;
+      readonly reason: string;
+    }
+  | {
+      readonly kind: "execution";
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly success: boolean;
+      readonly durationMs: number;
+    };
+
+/** Receives the audit trail of tool calls. */
+export type ToolAuditSink = (entry: ToolAuditEntry) => void;
+
 /** Hooks the registry calls while it executes a tool call. */
 export interface ToolExecutionHooks {
   readonly signal: AbortSignal;
-  /** Asked before any call whose tool's access is not `read`. Without it such calls are refused. */
+  /**
+   * Asked before any call that is not a plain read (a `read` tool judged `allow`).
+   * Without it such calls are refused.
+   */
   readonly approve?: ApprovalHandler;
+  readonly audit?: ToolAuditSink;
   readonly onApprovalRequested?: (request: ApprovalRequest) => void;
   readonly onApprovalAnswered?: (request: ApprovalRequest, decision: ApprovalDecision) => void;
   readonly onProgress?: (progress: ToolProgress) => void;
@@ -138,20 +175,48 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     } catch {
       return toolFailure(
         `The arguments for '${call.toolName}' are not valid JSON. Send one JSON object that matches the tool's schema.`,
+        { invalidInput: true },
       );
     }
     const parsed = tool.inputSchema.safeParse(rawInput);
     if (!parsed.success) {
       return toolFailure(
         `Invalid input for '${call.toolName}': ${formatIssues(parsed.error)}. Fix the arguments and call the tool again.`,
+        { invalidInput: true },
       );
     }
-    if (tool.access !== "read") {
+    let assessment: ToolAssessment;
+    try {
+      assessment = (await tool.assess?.(parsed.data)) ?? defaultAssessment(tool);
+    } catch (error) {
+      // A judgement that fails is a refusal, never a permission.
+      assessment = { verdict: "block", reason: `the safety check failed: ${describeError(error)}` };
+    }
+    const audit = (approved: boolean, reason: string) =>
+      hooks.audit?.({
+        kind: "decision",
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        verdict: assessment.verdict,
+        approved,
+        reason,
+      });
+    if (assessment.verdict === "block") {
+      audit(false, assessment.reason);
+      return toolFailure(
+        `Refused: ${assessment.reason} This call will not run in any mode; do not retry it.`,
+        { refused: true },
+      );
+    }
+    if (!(assessment.verdict === "allow" && tool.access === "read")) {
       const request: ApprovalRequest = {
         toolCallId: call.toolCallId,
         toolName: call.toolName,
         access: tool.access,
         input: parsed.data,
+        verdict: assessment.verdict,
+        reason: assessment.reason,
+        ...(assessment.summary === undefined ? {} : { summary: assessment.summary }),
       };
       hooks.onApprovalRequested?.(request);
       let decision: ApprovalDecision;
@@ -164,11 +229,15 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         decision = { approved: false, reason: `approval failed: ${describeError(error)}` };
       }
       hooks.onApprovalAnswered?.(request, decision);
+      audit(decision.approved, decision.reason ?? assessment.reason);
       if (!decision.approved) {
         return toolFailure(
           `The call to '${call.toolName}' was not approved (${decision.reason ?? "refused"}). Do not retry it; continue another way or explain what you need.`,
+          { refused: true },
         );
       }
+    } else {
+      audit(true, assessment.reason);
     }
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
     try {
@@ -225,7 +294,17 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
           `There is no tool named '${call.toolName}'. Available tools: ${available}.`,
         );
       }
+      const startedAt = performance.now();
       const result = await runTool(tool, call, hooks);
+      if (!result.metadata["refused"] && !result.metadata["invalidInput"] && hooks.audit) {
+        hooks.audit({
+          kind: "execution",
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          success: result.success,
+          durationMs: Math.round(performance.now() - startedAt),
+        });
+      }
       return truncateToolResult(result, maxOutputBytes);
     },
   };

@@ -7,6 +7,22 @@ import type { ToolResult } from "./tool-result.js";
  */
 export type ToolAccess = "read" | "write" | "execute" | "network";
 
+/**
+ * How risky one call is, judged by the tool from its input before anything runs:
+ * `allow` (plainly safe), `confirm` (a person should say yes), `block` (never runs).
+ * The approval policy combines it with the chat, safety and execution modes.
+ */
+export type ToolVerdict = "allow" | "confirm" | "block";
+
+/** A tool's judgement of one call. */
+export interface ToolAssessment {
+  readonly verdict: ToolVerdict;
+  /** Why, in one sentence a person or the model can act on. */
+  readonly reason: string;
+  /** Exactly what will happen, as shown to the person asked to confirm (a command, a diff summary). */
+  readonly summary?: string;
+}
+
 /** Progress a long-running tool reports while it works. */
 export interface ToolProgress {
   readonly message: string;
@@ -31,6 +47,11 @@ export interface Tool<Input = unknown> {
   readonly access: ToolAccess;
   /** Overrides the registry's default timeout for this tool, in milliseconds. */
   readonly timeoutMs?: number;
+  /**
+   * Judges one call before it runs. Without it, `read` tools are `allow` and every other
+   * access is `confirm`. A judgement that throws counts as `block`.
+   */
+  assess?(input: Input): Promise<ToolAssessment> | ToolAssessment;
   execute(input: Input, context: ToolExecutionContext): Promise<ToolResult>;
 }
 
@@ -41,6 +62,7 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   readonly inputSchema: Schema;
   readonly access: ToolAccess;
   readonly timeoutMs?: number;
+  assess?(input: z.output<Schema>): Promise<ToolAssessment> | ToolAssessment;
   execute(input: z.output<Schema>, context: ToolExecutionContext): Promise<ToolResult>;
 }
 
@@ -68,4 +90,11 @@ export function defineTool<Schema extends z.ZodType>(
     );
   }
   return definition as unknown as Tool<z.output<Schema>>;
+}
+
+/** The judgement of a tool that has no `assess`: reading is fine, anything else asks. */
+export function defaultAssessment(tool: Pick<Tool, "name" | "access">): ToolAssessment {
+  return tool.access === "read"
+    ? { verdict: "allow", reason: `${tool.name} only reads.` }
+    : { verdict: "confirm", reason: `${tool.name} has ${tool.access} access.` };
 }

@@ -1,0 +1,183 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createToolRegistry, type ToolResult } from "@xzatoma/core";
+import { createAuditLog, createSandbox, type Sandbox } from "@xzatoma/safety";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTerminalTool, type CommandJudge } from "./terminal.js";
+import { createWorkspaceContext } from "./workspace-context.js";
+
+let base: string;
+let root: string;
+const signal = new AbortController().signal;
+const letEverythingThrough: CommandJudge = {
+  check: async () => ({ verdict: "allow", reason: "test policy" }),
+};
+
+async function run(
+  command: string,
+  options: { sandbox?: Sandbox; judge?: CommandJudge; timeoutSeconds?: number; cwd?: string } = {},
+): Promise<ToolResult> {
+  const registry = createToolRegistry();
+  const auditLog = createAuditLog({ path: path.join(base, "audit.log") });
+  registry.register(
+    createTerminalTool(createWorkspaceContext({ root }), {
+      commandPolicy: options.judge ?? letEverythingThrough,
+      sandbox: options.sandbox ?? createSandbox(),
+      auditLog,
+      ...(options.timeoutSeconds ? { timeoutSeconds: options.timeoutSeconds } : {}),
+    }),
+  );
+  return registry.execute(
+    {
+      toolCallId: "1",
+      toolName: "terminal",
+      input: JSON.stringify({ command, ...(options.cwd ? { cwd: options.cwd } : {}) }),
+    },
+    { signal, approve: () => ({ approved: true }) },
+  );
+}
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-term-")));
+  root = path.join(base, "ws");
+  await mkdir(path.join(root, ".git"), { recursive: true });
+  await writeFile(path.join(root, ".git", "config"), "[core]\n");
+  await writeFile(path.join(root, "README.md"), "hello\n");
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe("terminal", () => {
+  it("runs a command in the workspace and reports exit code and output, audited", async () => {
+    const result = await run("cat README.md; echo oops >&2");
+    expect(result.success).toBe(true);
+    expect(result.output).toBe("exit code 0\n--- stdout ---\nhello\n\n--- stderr ---\noops\n\n");
+    expect(result.metadata).toMatchObject({ exitCode: 0, sandboxed: true });
+    expect(await readFile(path.join(base, "audit.log"), "utf8")).toMatch(
+      new RegExp(
+        ` \\| ${root} \\| cat README\\.md; echo oops >&2 \\| exit:0 \\| \\d+\\.\\d{3}s \\| sandbox\\n$`,
+      ),
+    );
+  });
+
+  it("reports a non-zero exit as a failure the model can read", async () => {
+    const result = await run("ls missing-file");
+    expect(result.success).toBe(false);
+    expect(result.error).toMatch(
+      /^The command exited with code 2\.\n--- stderr ---\nls: cannot access 'missing-file'/,
+    );
+  });
+
+  it("gives commands no standard input, so `cat` alone returns at once", async () => {
+    const result = await run("cat", { timeoutSeconds: 5 });
+    expect(result.output).toBe("exit code 0\n");
+  });
+
+  it("does not pass the agent's secrets in the environment", async () => {
+    process.env["XZ_TEST_SECRET_TOKEN"] = "s3cr3t-value";
+    try {
+      const result = await run("env");
+      expect(result.output).not.toContain("s3cr3t-value");
+      expect(result.output).toContain(
+        "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+      );
+    } finally {
+      delete process.env["XZ_TEST_SECRET_TOKEN"];
+    }
+  });
+
+  it("refuses a working directory outside the workspace", async () => {
+    const result = await run("ls", { cwd: ".." });
+    expect(result.error).toContain("is outside the workspace");
+  });
+
+  it("does not run what the policy blocks", async () => {
+    const judge: CommandJudge = {
+      check: async () => ({ verdict: "block", reason: "rm -rf / destroys the disk." }),
+    };
+    await writeFile(path.join(root, "keep.txt"), "x");
+    const result = await run("rm -f keep.txt", { judge });
+    expect(result.error).toBe(
+      "Refused: rm -rf / destroys the disk. This call will not run in any mode; do not retry it.",
+    );
+    expect(existsSync(path.join(root, "keep.txt"))).toBe(true);
+  });
+
+  for (const kind of ["bubblewrap", "none"] as const) {
+    it(`kills the whole process group on timeout, grandchildren included (sandbox: ${kind})`, async () => {
+      const sandbox = kind === "none" ? createSandbox({ disabled: true }) : createSandbox();
+      const tick = path.join(root, "tick");
+      const started = performance.now();
+      const result = await run(`(while true; do date +%s%N > tick; sleep 0.05; done) & sleep 30`, {
+        sandbox,
+        timeoutSeconds: 1,
+      });
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(result.error).toContain(
+        "The command was stopped after 1 s, with everything it started.",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = (await stat(tick)).mtimeMs;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect((await stat(tick)).mtimeMs).toBe(before);
+    });
+  }
+});
+
+describe("terminal in the sandbox, when the policy let a command through", () => {
+  let canary: Server;
+  let connections = 0;
+  let canaryPort = 0;
+
+  beforeEach(async () => {
+    canary = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => canary.listen(0, "127.0.0.1", resolve));
+    canaryPort = (canary.address() as { port: number }).port;
+  });
+  afterEach(async () => {
+    await new Promise((resolve) => canary.close(resolve));
+  });
+  afterAll(() => {
+    expect(connections).toBe(0);
+  });
+
+  it("cannot write outside the workspace", async () => {
+    const outside = path.join("/var/tmp", `xz-sandbox-canary-${process.pid}.txt`);
+    const result = await run(`echo pwned > ${outside}`);
+    expect(result.success).toBe(false);
+    expect(result.error).toContain("Read-only file system");
+    expect(existsSync(outside)).toBe(false);
+  });
+
+  it("keeps writes to /tmp private to the command", async () => {
+    const result = await run(`echo pwned > ${path.join(base, "outside.txt")}`);
+    expect(result.success).toBe(true);
+    expect(existsSync(path.join(base, "outside.txt"))).toBe(false);
+  });
+
+  it("cannot change protected files inside the workspace", async () => {
+    const result = await run("echo '[core] fsmonitor = id' >> .git/config");
+    expect(result.success).toBe(false);
+    expect(await readFile(path.join(root, ".git", "config"), "utf8")).toBe("[core]\n");
+  });
+
+  it("has no network", async () => {
+    const result = await run(`echo hi > /dev/tcp/127.0.0.1/${canaryPort}`);
+    expect(result.success).toBe(false);
+    expect(connections).toBe(0);
+  });
+
+  it("can write inside the workspace", async () => {
+    const result = await run("echo made > made.txt");
+    expect(result.success).toBe(true);
+    expect(await readFile(path.join(root, "made.txt"), "utf8")).toBe("made\n");
+  });
+});

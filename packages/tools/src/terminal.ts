@@ -1,0 +1,215 @@
+import {
+  defineTool,
+  toolFailure,
+  toolSuccess,
+  type Tool,
+  type ToolAssessment,
+} from "@xzatoma/core";
+import type { AuditLog, Sandbox } from "@xzatoma/safety";
+import { execa } from "execa";
+import { lstat } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { TERMINAL_DESCRIPTION } from "./descriptions/terminal.js";
+import { guardPath } from "./tool-paths.js";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+/** Judges a command: the command policy of `@xzatoma/safety` fits this shape. */
+export interface CommandJudge {
+  check(
+    command: string,
+  ): Promise<{ readonly verdict: "allow" | "confirm" | "block"; readonly reason: string }>;
+}
+
+/** Options of {@link createTerminalTool}. */
+export interface TerminalToolOptions {
+  /** Judges every command before it runs. Required: there is no terminal without a policy. */
+  readonly commandPolicy: CommandJudge;
+  /** Confines commands; see `createSandbox` in `@xzatoma/safety`. */
+  readonly sandbox: Sandbox;
+  /** Receives one line per executed command. */
+  readonly auditLog?: AuditLog;
+  /** Default 30 s; the model may ask for up to `maxTimeoutSeconds`. */
+  readonly timeoutSeconds?: number;
+  readonly maxTimeoutSeconds?: number;
+  /** Default 10 MB and 1 MB, as in the seeds. */
+  readonly maxStdoutBytes?: number;
+  readonly maxStderrBytes?: number;
+  /** Allow network access inside the sandbox. Default false. */
+  readonly network?: boolean;
+  /** Existing paths that stay read-only inside the sandbox (added to the workspace's protected ones). */
+  readonly readOnlyPaths?: readonly string[];
+}
+
+/** The environment commands get: a fixed trusted PATH and nothing secret from the agent's own. */
+export function sanitizedEnvironment(
+  workspace: string,
+  source: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const environment: Record<string, string> = {
+    PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    HOME: workspace,
+    TMPDIR: "/tmp",
+    TERM: "dumb",
+    NO_COLOR: "1",
+    PAGER: "cat",
+    GIT_PAGER: "cat",
+    GIT_TERMINAL_PROMPT: "0",
+  };
+  for (const name of ["LANG", "LC_ALL", "LC_CTYPE", "TZ"]) {
+    const value = source[name];
+    if (value !== undefined) environment[name] = value;
+  }
+  return environment;
+}
+
+const inputSchema = z
+  .object({
+    command: z.string().min(1).describe("The command, as typed in bash"),
+    cwd: z.string().default(".").describe("Working directory relative to the workspace root"),
+    timeout_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Stop the command after this many seconds"),
+  })
+  .strict();
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function section(name: string, text: string, truncated: boolean, limit: number): string {
+  if (text === "" && !truncated) return "";
+  const note = truncated ? `\n[${name} cut at ${limit} bytes]` : "";
+  return `--- ${name} ---\n${text}${note}\n`;
+}
+
+/**
+ * The `terminal` tool: runs a command that the command policy judged, inside the sandbox,
+ * with a sanitised environment and no standard input, and kills its whole process group
+ * on timeout or cancellation.
+ */
+export function createTerminalTool(
+  workspace: WorkspaceContext,
+  options: TerminalToolOptions,
+): Tool {
+  const defaultTimeout = options.timeoutSeconds ?? 30;
+  const maxTimeout = options.maxTimeoutSeconds ?? 600;
+  const maxStdout = options.maxStdoutBytes ?? 10 * 1024 * 1024;
+  const maxStderr = options.maxStderrBytes ?? 1024 * 1024;
+  const readOnlyPaths = [
+    ...[".git/hooks", ".git/config", ".vscode/tasks.json"].map((entry) =>
+      path.join(workspace.root, entry),
+    ),
+    ...(options.readOnlyPaths ?? []),
+  ];
+
+  return defineTool({
+    name: "terminal",
+    description: TERMINAL_DESCRIPTION,
+    inputSchema,
+    access: "execute",
+    // The registry waits for the command's own timeout; this only bounds a stuck kill.
+    timeoutMs: (maxTimeout + 10) * 1000,
+    async assess(input): Promise<ToolAssessment> {
+      const decision = await options.commandPolicy.check(input.command);
+      return {
+        verdict: decision.verdict,
+        reason: decision.reason,
+        summary: `${input.command}  (in ${input.cwd})`,
+      };
+    },
+    async execute(input, context) {
+      const resolved = await guardPath(workspace, input.cwd);
+      if (!resolved.ok) return resolved.failure;
+      try {
+        if (!(await lstat(resolved.path)).isDirectory())
+          return toolFailure(`cwd '${input.cwd}' is not a directory.`);
+      } catch {
+        return toolFailure(`cwd '${input.cwd}' does not exist.`);
+      }
+      const timeoutSeconds = Math.min(input.timeout_seconds ?? defaultTimeout, maxTimeout);
+      // The text was parsed and judged by the command policy before it gets here.
+      const { file, args } = options.sandbox.wrap(
+        ["/bin/bash", "--noprofile", "--norc", "-c", input.command],
+        {
+          workspace: workspace.root,
+          cwd: resolved.path,
+          readOnlyPaths,
+          network: options.network ?? false,
+        },
+      );
+      const startedAt = performance.now();
+      const subprocess = execa(file, args, {
+        cwd: resolved.path,
+        env: sanitizedEnvironment(workspace.root),
+        extendEnv: false,
+        stdin: "ignore",
+        detached: true,
+        reject: false,
+        encoding: "utf8",
+        stripFinalNewline: false,
+        maxBuffer: { stdout: maxStdout, stderr: maxStderr },
+      });
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup(subprocess.pid);
+      }, timeoutSeconds * 1000);
+      const onAbort = () => killGroup(subprocess.pid);
+      context.signal.addEventListener("abort", onAbort, { once: true });
+      const result = await subprocess;
+      clearTimeout(timer);
+      context.signal.removeEventListener("abort", onAbort);
+      // Background jobs the command left behind die with it.
+      killGroup(subprocess.pid);
+      const durationMs = Math.round(performance.now() - startedAt);
+      const exitCode =
+        timedOut || result.isMaxBuffer || context.signal.aborted ? null : (result.exitCode ?? null);
+      options.auditLog?.record({
+        kind: "command",
+        workingDirectory: resolved.path,
+        command: input.command,
+        exitCode,
+        durationMs,
+        sandboxed: options.sandbox.kind !== "none",
+      });
+      const stdout = String(result.stdout ?? "");
+      const stderr = String(result.stderr ?? "");
+      const stdoutCut = result.isMaxBuffer && Buffer.byteLength(stdout) >= maxStdout;
+      const stderrCut = result.isMaxBuffer && !stdoutCut;
+      const body =
+        section("stdout", stdout, stdoutCut, maxStdout) +
+        section("stderr", stderr, stderrCut, maxStderr);
+      const metadata = {
+        exitCode: exitCode ?? -1,
+        durationMs,
+        sandboxed: options.sandbox.kind !== "none",
+      };
+      if (timedOut) {
+        return toolFailure(
+          `The command was stopped after ${timeoutSeconds} s, with everything it started.\n${body}`,
+          metadata,
+        );
+      }
+      if (context.signal.aborted)
+        return toolFailure(`The command was cancelled.\n${body}`, metadata);
+      if (result.isMaxBuffer) {
+        return toolFailure(
+          `The command produced too much output and was stopped.\n${body}`,
+          metadata,
+        );
+      }
+      if (exitCode !== 0)
+        return toolFailure(`The command exited with code ${String(exitCode)}.\n${body}`, metadata);
+      return toolSuccess(`exit code 0\n${body}`, metadata);
+    },
+  });
+}

@@ -59,3 +59,16 @@ export {
   type ToolResult,
 } from "./tool-result.js";
 export { addUsage, EMPTY_USAGE, type Usage } from "./usage.js";
+export {
+  createPlanProgress,
+  parsePlan,
+  parsePlanText,
+  PlanError,
+  planFormatOf,
+  planToPrompt,
+  type Plan,
+  type PlanFormat,
+  type PlanInstruction,
+  type PlanProgress,
+  type PlanShape,
+} from "./plan/index.js";

@@ -29,7 +29,8 @@ const moduleBoundaries = {
         "scope:xzepr",
       ],
     },
-    { sourceTag: "type:lib", notDependOnLibsWithTags: ["type:app"] },
+    { sourceTag: "scope:example", onlyDependOnLibsWithTags: ["scope:core", "scope:safety", "scope:conversation"] },
+    { sourceTag: "type:lib", notDependOnLibsWithTags: ["type:app", "type:example"] },
     { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:lib"] },
   ],
 };

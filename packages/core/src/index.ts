@@ -72,3 +72,10 @@ export {
   type PlanProgress,
   type PlanShape,
 } from "./plan/index.js";
+export {
+  loadToolPackage,
+  ToolPackageError,
+  type LoadToolPackageOptions,
+  type ToolPackageContext,
+  type ToolPackageModule,
+} from "./tool-package.js";

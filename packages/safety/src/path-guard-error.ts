@@ -7,11 +7,7 @@ const XZATOMA_ERROR = Symbol.for("xzatoma.error");
 
 /** Why a path was refused. */
 export type PathRefusal =
-  | "outside-workspace"
-  | "symlink-escape"
-  | "system-path"
-  | "invalid-path"
-  | "protected";
+  "outside-workspace" | "symlink-escape" | "system-path" | "invalid-path" | "protected";
 
 /**
  * A path argument that does not resolve inside the workspace root. The message is

@@ -1,0 +1,58 @@
+import { constants } from "node:fs";
+import {
+  defineTool,
+  isXzatomaError,
+  parsePlan,
+  planToPrompt,
+  toolFailure,
+  toolSuccess,
+  type Tool,
+} from "@xzatoma/core";
+import { z } from "zod";
+import { PLAN_DESCRIPTION } from "./descriptions/plan.js";
+import { describeFsError } from "./tool-paths.js";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+const MAX_PLAN_BYTES = 1024 * 1024;
+
+/** The `plan` tool: reads and validates a plan file inside the workspace. */
+export function createPlanTool(workspace: WorkspaceContext): Tool {
+  return defineTool({
+    name: "plan",
+    description: PLAN_DESCRIPTION,
+    inputSchema: z
+      .object({
+        path: z.string().describe("Path of the plan file, relative to the workspace root"),
+      })
+      .strict(),
+    access: "read",
+    async execute({ path }) {
+      let text: string;
+      try {
+        const opened = await workspace.pathGuard.open(path, constants.O_RDONLY);
+        try {
+          const stats = await opened.handle.stat();
+          if (!stats.isFile()) return toolFailure(`'${path}' is not a file.`);
+          if (stats.size > MAX_PLAN_BYTES)
+            return toolFailure(`'${path}' is larger than 1 MiB; that is not a plan.`);
+          text = await opened.handle.readFile("utf8");
+        } finally {
+          await opened.handle.close();
+        }
+      } catch (error) {
+        if (isXzatomaError(error)) return toolFailure(error.message, { refused: true });
+        return toolFailure(describeFsError(error, path));
+      }
+      try {
+        const plan = parsePlan(text, path);
+        return toolSuccess(planToPrompt(plan), {
+          shape: plan.shape,
+          instructions: plan.instructions.length,
+        });
+      } catch (error) {
+        if (isXzatomaError(error)) return toolFailure(error.message);
+        throw error;
+      }
+    },
+  });
+}

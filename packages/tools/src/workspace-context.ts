@@ -12,6 +12,11 @@ export interface WorkspaceContext {
 export interface WorkspaceContextOptions {
   /** The workspace root; it must exist. */
   readonly root: string;
+  /**
+   * Paths that stay unwritable even inside the root, besides the built-in ones (git hooks
+   * and config, shell startup files): the agent's own config, audit log and history DB.
+   */
+  readonly protectedPaths?: readonly string[];
 }
 
 /**
@@ -19,6 +24,9 @@ export interface WorkspaceContextOptions {
  * two workspaces in one process each get their own.
  */
 export function createWorkspaceContext(options: WorkspaceContextOptions): WorkspaceContext {
-  const pathGuard = createPathGuard({ root: options.root });
+  const pathGuard = createPathGuard({
+    root: options.root,
+    ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
+  });
   return { root: pathGuard.root, pathGuard };
 }

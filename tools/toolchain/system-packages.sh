@@ -1,0 +1,30 @@
+# shellcheck shell=bash
+# Installs the system packages XZatoma's tests use, with apt-get, when they are missing:
+#   bubblewrap  the sandbox terminal commands run in (tests assert it is there)
+# Usage: source tools/toolchain/system-packages.sh [extra-package ...]
+# Without root or apt-get it says what to install and carries on.
+
+xz_system_packages() {
+  local wanted=(bubblewrap "$@") missing=() package binary
+  for package in "${wanted[@]}"; do
+    case "$package" in
+      bubblewrap) binary=bwrap ;;
+      ripgrep) binary=rg ;;
+      *) binary="$package" ;;
+    esac
+    command -v "$binary" >/dev/null 2>&1 || missing+=("$package")
+  done
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    printf 'xzatoma-setup: please install %s (for example: sudo apt-get install %s)\n' "${missing[*]}" "${missing[*]}" >&2
+    return 0
+  fi
+  printf 'xzatoma-setup: installing %s with apt-get\n' "${missing[*]}" >&2
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 ||
+      printf 'xzatoma-setup: apt-get could not install %s\n' "${missing[*]}" >&2
+  fi
+}
+
+xz_system_packages "$@"

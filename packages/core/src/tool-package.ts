@@ -47,7 +47,8 @@ function isTool(value: unknown): value is Tool {
     typeof candidate.name === "string" &&
     typeof candidate.description === "string" &&
     typeof candidate.execute === "function" &&
-    typeof (candidate.inputSchema as { safeParse?: unknown } | undefined)?.safeParse === "function" &&
+    typeof (candidate.inputSchema as { safeParse?: unknown } | undefined)?.safeParse ===
+      "function" &&
     ["read", "write", "execute", "network"].includes(candidate.access as string)
   );
 }
@@ -59,21 +60,30 @@ function isTool(value: unknown): value is Tool {
  * @example
  * const tools = await loadToolPackage("@acme/notes-tools", { context: { root, options: { directory: "notes" } } });
  */
-export async function loadToolPackage(packageName: string, options: LoadToolPackageOptions): Promise<Tool[]> {
+export async function loadToolPackage(
+  packageName: string,
+  options: LoadToolPackageOptions,
+): Promise<Tool[]> {
   const from = options.resolveFrom ?? options.context.root;
   let resolved: string;
   try {
     resolved = createRequire(path.join(from, "package.json")).resolve(packageName);
   } catch (error) {
-    throw new ToolPackageError(packageName, `not found from ${from}; install it there (npm install ${packageName}).`, {
-      cause: error,
-    });
+    throw new ToolPackageError(
+      packageName,
+      `not found from ${from}; install it there (npm install ${packageName}).`,
+      {
+        cause: error,
+      },
+    );
   }
   let module: Partial<ToolPackageModule>;
   try {
     module = (await import(pathToFileURL(resolved).href)) as Partial<ToolPackageModule>;
   } catch (error) {
-    throw new ToolPackageError(packageName, `failed to load: ${describeError(error)}`, { cause: error });
+    throw new ToolPackageError(packageName, `failed to load: ${describeError(error)}`, {
+      cause: error,
+    });
   }
   if (typeof module.createTools !== "function") {
     throw new ToolPackageError(packageName, "it does not export a createTools(context) function.");
@@ -82,9 +92,12 @@ export async function loadToolPackage(packageName: string, options: LoadToolPack
   try {
     tools = await module.createTools(options.context);
   } catch (error) {
-    throw new ToolPackageError(packageName, `createTools failed: ${describeError(error)}`, { cause: error });
+    throw new ToolPackageError(packageName, `createTools failed: ${describeError(error)}`, {
+      cause: error,
+    });
   }
-  if (!Array.isArray(tools)) throw new ToolPackageError(packageName, "createTools must return an array of tools.");
+  if (!Array.isArray(tools))
+    throw new ToolPackageError(packageName, "createTools must return an array of tools.");
   tools.forEach((tool: unknown, index) => {
     if (!isTool(tool)) {
       throw new ToolPackageError(packageName, `item ${index} is not a tool made with defineTool.`);

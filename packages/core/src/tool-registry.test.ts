@@ -183,3 +183,37 @@ describe("tool judgement and approval", () => {
     expect(result.error).toContain("Refused: the safety check failed: parser crashed");
   });
 });
+
+describe("edited approvals", () => {
+  const echoTool = defineTool({
+    name: "shell",
+    description: "",
+    inputSchema: z.object({ command: z.string() }).strict(),
+    access: "execute",
+    assess: ({ command }) =>
+      command.includes("rm")
+        ? { verdict: "block", reason: `'${command}' deletes files.` }
+        : { verdict: "confirm", reason: "runs a command" },
+    execute: async ({ command }) => toolSuccess(`ran ${command}`),
+  });
+
+  it("runs the input the person edited, judged again", async () => {
+    const registry = createToolRegistry();
+    registry.register(echoTool);
+    const result = await registry.execute(
+      { toolCallId: "1", toolName: "shell", input: '{"command":"ls -la /"}' },
+      { signal, approve: () => ({ approved: true, editedInput: { command: "ls -la" } }) },
+    );
+    expect(result.output).toBe("ran ls -la");
+  });
+
+  it("still refuses an edit that the tool blocks", async () => {
+    const registry = createToolRegistry();
+    registry.register(echoTool);
+    const result = await registry.execute(
+      { toolCallId: "1", toolName: "shell", input: '{"command":"ls"}' },
+      { signal, approve: () => ({ approved: true, editedInput: { command: "rm -rf /" } }) },
+    );
+    expect(result.error).toBe("Refused: 'rm -rf /' deletes files. The edited call will not run.");
+  });
+});

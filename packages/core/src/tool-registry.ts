@@ -55,6 +55,11 @@ export interface ApprovalDecision {
   readonly approved: boolean;
   /** Shown to the model when the call is refused. */
   readonly reason?: string;
+  /**
+   * The input the person edited before approving (for example a corrected command). It is
+   * validated and judged again; a `block` still refuses it.
+   */
+  readonly editedInput?: unknown;
 }
 
 /** Decides whether a tool call may run. */
@@ -185,6 +190,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         { invalidInput: true },
       );
     }
+    let input: unknown = parsed.data;
     let assessment: ToolAssessment;
     try {
       assessment = (await tool.assess?.(parsed.data)) ?? defaultAssessment(tool);
@@ -236,6 +242,30 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
           { refused: true },
         );
       }
+      if (decision.editedInput !== undefined) {
+        const edited = tool.inputSchema.safeParse(decision.editedInput);
+        if (!edited.success) {
+          return toolFailure(
+            `The edited input for '${call.toolName}' is invalid: ${formatIssues(edited.error)}.`,
+            {
+              refused: true,
+            },
+          );
+        }
+        let second: ToolAssessment;
+        try {
+          second = (await tool.assess?.(edited.data)) ?? defaultAssessment(tool);
+        } catch (error) {
+          second = { verdict: "block", reason: `the safety check failed: ${describeError(error)}` };
+        }
+        if (second.verdict === "block") {
+          audit(false, second.reason);
+          return toolFailure(`Refused: ${second.reason} The edited call will not run.`, {
+            refused: true,
+          });
+        }
+        input = edited.data;
+      }
     } else {
       audit(true, assessment.reason);
     }
@@ -243,7 +273,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     try {
       return await withTimeout(
         (signal) =>
-          tool.execute(parsed.data, {
+          tool.execute(input, {
             signal,
             toolCallId: call.toolCallId,
             reportProgress: (progress) => hooks.onProgress?.(progress),

@@ -1,0 +1,79 @@
+/** A line typed at the chat prompt that is a command rather than a message. */
+export type SlashCommand =
+  | { readonly kind: "mode"; readonly mode: "planning" | "write" }
+  | { readonly kind: "safety"; readonly safety: "safe" | "yolo" }
+  | { readonly kind: "status" }
+  | { readonly kind: "context"; readonly summary: boolean }
+  | { readonly kind: "models" }
+  | { readonly kind: "model"; readonly name: string }
+  | { readonly kind: "clear" }
+  | { readonly kind: "help" }
+  | { readonly kind: "exit" }
+  | { readonly kind: "unknown"; readonly text: string; readonly message: string };
+
+/** The help text of the chat commands. */
+export const SLASH_HELP = `Commands:
+  /mode planning|write   switch mode (also /planning, /write); the conversation is kept
+  /safe, /yolo           confirm dangerous operations, or do not ask (blocks still hold)
+  /status                mode, safety, model, workspace and usage
+  /context               tokens used and left in the context window
+  /context summary       replace older turns by a summary written by the model
+  /models                list the provider's models
+  /model NAME            switch model, keeping the conversation
+  /clear                 start a new conversation
+  /help                  this help
+  exit                   leave (also Ctrl-D, or Ctrl-C twice)`;
+
+/** Parses a chat line; returns undefined for an ordinary message. */
+export function parseSlashCommand(line: string): SlashCommand | undefined {
+  const text = line.trim();
+  if (text === "exit" || text === "quit" || text === "/exit" || text === "/quit")
+    return { kind: "exit" };
+  if (!text.startsWith("/")) return undefined;
+  const [name = "", ...rest] = text.slice(1).split(/\s+/);
+  const argument = rest.join(" ");
+  switch (name.toLowerCase()) {
+    case "mode":
+      if (argument === "planning" || argument === "write") return { kind: "mode", mode: argument };
+      return { kind: "unknown", text, message: "Usage: /mode planning|write" };
+    case "planning":
+    case "write":
+      return { kind: "mode", mode: name.toLowerCase() as "planning" | "write" };
+    case "safe":
+    case "yolo":
+      return { kind: "safety", safety: name.toLowerCase() as "safe" | "yolo" };
+    case "status":
+      return { kind: "status" };
+    case "context":
+      if (argument === "" || argument === "info") return { kind: "context", summary: false };
+      if (argument === "summary") return { kind: "context", summary: true };
+      return { kind: "unknown", text, message: "Usage: /context [summary]" };
+    case "models":
+      return { kind: "models" };
+    case "model":
+      return argument === ""
+        ? { kind: "unknown", text, message: "Usage: /model NAME (see /models)" }
+        : { kind: "model", name: argument };
+    case "clear":
+      return { kind: "clear" };
+    case "help":
+    case "?":
+      return { kind: "help" };
+    default:
+      return {
+        kind: "unknown",
+        text,
+        message: `Unknown command '/${name}'. Type /help for the list.`,
+      };
+  }
+}
+
+/** The prompt: `[PLANNING][SAFE][ollama: llama3.2:3b] >>> `. */
+export function formatPrompt(state: {
+  mode: string;
+  safety: string;
+  provider: string;
+  model: string;
+}): string {
+  return `[${state.mode.toUpperCase()}][${state.safety.toUpperCase()}][${state.provider}: ${state.model}] >>> `;
+}

@@ -73,6 +73,8 @@ export type ToolAuditEntry =
       readonly kind: "decision";
       readonly toolCallId: string;
       readonly toolName: string;
+      /** What the call would do: the tool's summary, else its input as JSON (at most 500 characters). */
+      readonly subject: string;
       readonly verdict: ToolVerdict;
       readonly approved: boolean;
       readonly reason: string;
@@ -198,11 +200,14 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       // A judgement that fails is a refusal, never a permission.
       assessment = { verdict: "block", reason: `the safety check failed: ${describeError(error)}` };
     }
+    const subject = (assessed: ToolAssessment, value: unknown) =>
+      (assessed.summary ?? JSON.stringify(value) ?? "").slice(0, 500);
     const audit = (approved: boolean, reason: string) =>
       hooks.audit?.({
         kind: "decision",
         toolCallId: call.toolCallId,
         toolName: call.toolName,
+        subject: subject(assessment, input),
         verdict: assessment.verdict,
         approved,
         reason,

@@ -137,6 +137,7 @@ describe("tool judgement and approval", () => {
         kind: "decision",
         toolCallId: "1",
         toolName: "touch",
+        subject: "touch x",
         verdict: "block",
         approved: false,
         reason: "touching x",

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { createApprovalHandler } from "./approval-handler.js";
+import type { SessionModes } from "./session-modes.js";
+
+const request = (verdict: "allow" | "confirm", access: "write" | "execute" = "execute") => ({
+  toolCallId: "1",
+  toolName: access === "execute" ? "terminal" : "write_file",
+  access,
+  input: {},
+  verdict,
+  reason: "runs make.",
+});
+
+describe("session approval", () => {
+  it("refuses what needs a person in restricted mode, and allows it in full autonomous mode", async () => {
+    const modes: SessionModes = {
+      chatMode: "write",
+      safetyMode: "safe",
+      executionMode: "restricted",
+    };
+    const handler = createApprovalHandler(modes);
+    expect(await handler(request("confirm"))).toMatchObject({ approved: false });
+    modes.executionMode = "full";
+    expect(await handler(request("confirm"))).toMatchObject({ approved: true });
+  });
+
+  it("asks the person when the policy says confirm, and follows the answer", async () => {
+    const modes: SessionModes = {
+      chatMode: "write",
+      safetyMode: "safe",
+      executionMode: "interactive",
+    };
+    const asked: string[] = [];
+    const handler = createApprovalHandler(modes, async (call) => {
+      asked.push(call.toolName);
+      return { approved: false, reason: "the user said no" };
+    });
+    expect(await handler(request("allow"))).toEqual({
+      approved: false,
+      reason: "the user said no",
+    });
+    expect(asked).toEqual(["terminal"]);
+    modes.chatMode = "planning";
+    expect(await handler(request("allow", "write"))).toMatchObject({
+      approved: false,
+      reason: expect.stringContaining("planning mode"),
+    });
+    expect(asked).toHaveLength(1);
+  });
+});

@@ -1,0 +1,37 @@
+import type { AgentEvent, AgentResult, ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
+
+/** What the REPL shows in its prompt. */
+export interface ChatState {
+  readonly mode: "planning" | "write";
+  readonly safety: "safe" | "yolo";
+  readonly provider: string;
+  readonly model: string;
+}
+
+/**
+ * Everything the REPL needs from the agent side. The REPL does terminal I/O only; the
+ * engine owns the agent, the tools, the modes and persistence.
+ */
+export interface ChatEngine {
+  state(): ChatState;
+  /** Runs one turn of the conversation (mentions expanded by the engine). */
+  send(
+    text: string,
+    options: {
+      signal: AbortSignal;
+      onEvent: (event: AgentEvent) => void;
+      onNotice: (message: string) => void;
+    },
+  ): Promise<AgentResult>;
+  setMode(mode: "planning" | "write"): string;
+  setSafety(safety: "safe" | "yolo"): string;
+  setModel(name: string): Promise<string>;
+  listModels(): Promise<string>;
+  status(): string;
+  context(): string;
+  summarize(signal: AbortSignal): Promise<string>;
+  clear(): string;
+  /** Installs the function that asks the person to confirm a call. */
+  setConfirm(confirm: (request: ApprovalRequest) => Promise<ApprovalDecision>): void;
+  close(): Promise<void>;
+}

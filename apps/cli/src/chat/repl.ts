@@ -1,0 +1,252 @@
+import { createInterface, type Interface } from "node:readline";
+import type { AgentEvent, ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
+import { createMarkdownStream } from "../render/markdown-stream.js";
+import { createSpinner } from "../render/spinner.js";
+import type { ChatEngine } from "./chat-engine.js";
+import { formatPrompt, parseSlashCommand, SLASH_HELP } from "./slash-command.js";
+
+/** Options of {@link runRepl}. */
+export interface ReplOptions {
+  readonly engine: ChatEngine;
+  readonly input: NodeJS.ReadableStream;
+  readonly output: NodeJS.WriteStream | NodeJS.WritableStream;
+  readonly color: boolean;
+  /** Prints every event as JSON to this function (`--verbose`). */
+  readonly trace?: (event: AgentEvent) => void;
+  readonly banner?: string;
+}
+
+function summarise(input: unknown): string {
+  if (input === null || typeof input !== "object") return String(input);
+  const text = Object.values(input as Record<string, unknown>)
+    .map((value) => (typeof value === "string" ? value : JSON.stringify(value)))
+    .join(" ");
+  return text.length > 70 ? `${text.slice(0, 69)}…` : text;
+}
+
+function question(rl: Interface, prompt: string, prefill = ""): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const onClose = () => resolve(undefined);
+    rl.once("close", onClose);
+    rl.question(prompt, (answer) => {
+      rl.off("close", onClose);
+      resolve(answer);
+    });
+    if (prefill !== "") rl.write(prefill);
+  });
+}
+
+/**
+ * The interactive chat loop. Ctrl-C cancels the running turn and keeps the session; at an
+ * idle prompt a second Ctrl-C (or Ctrl-D, or `exit`) leaves. Resolves when the session ends.
+ */
+export async function runRepl(options: ReplOptions): Promise<void> {
+  const { engine, output, color } = options;
+  const write = (text: string) => output.write(text);
+  const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[22m` : text);
+  const red = (text: string) => (color ? `\x1b[31m${text}\x1b[39m` : text);
+  const rl = createInterface({
+    input: options.input,
+    output,
+    terminal: Boolean((output as NodeJS.WriteStream).isTTY),
+  });
+  const spinner = createSpinner(output, Boolean((output as NodeJS.WriteStream).isTTY));
+  let running: AbortController | undefined;
+  let confirming = false;
+  let lastInterrupt = 0;
+  let closed = false;
+
+  engine.setConfirm(async (request: ApprovalRequest): Promise<ApprovalDecision> => {
+    spinner.stop();
+    confirming = true;
+    try {
+      const what = request.summary ?? JSON.stringify(request.input);
+      write(`\n? ${request.toolName} wants to: ${what}\n  ${dim(request.reason)}\n`);
+      for (;;) {
+        const answer = (await question(rl, "  [a]pprove, [e]dit, [r]eject? "))
+          ?.trim()
+          .toLowerCase();
+        if (
+          answer === undefined ||
+          answer === "r" ||
+          answer === "reject" ||
+          answer === "n" ||
+          answer === "no"
+        ) {
+          return { approved: false, reason: "the user rejected it" };
+        }
+        if (answer === "a" || answer === "approve" || answer === "y" || answer === "yes")
+          return { approved: true, reason: "approved by the user" };
+        if (answer === "e" || answer === "edit") {
+          const input = request.input as Record<string, unknown>;
+          const field = typeof input["command"] === "string" ? "command" : undefined;
+          const current = field ? String(input[field]) : JSON.stringify(request.input);
+          const edited = await question(rl, "  edit> ", current);
+          if (edited === undefined || edited.trim() === "")
+            return { approved: false, reason: "the user rejected it" };
+          if (field)
+            return {
+              approved: true,
+              reason: "edited by the user",
+              editedInput: { ...input, [field]: edited },
+            };
+          try {
+            return {
+              approved: true,
+              reason: "edited by the user",
+              editedInput: JSON.parse(edited) as unknown,
+            };
+          } catch {
+            write(red("  That is not valid JSON.\n"));
+            continue;
+          }
+        }
+      }
+    } finally {
+      confirming = false;
+    }
+  });
+
+  const render = (event: AgentEvent, markdown: ReturnType<typeof createMarkdownStream>) => {
+    options.trace?.(event);
+    switch (event.type) {
+      case "turn-started":
+        spinner.start("thinking…");
+        break;
+      case "text-delta":
+        spinner.stop();
+        markdown.write(event.delta);
+        break;
+      case "tool-call-requested":
+        spinner.stop();
+        markdown.end();
+        write(dim(`→ ${event.toolName} ${summarise(event.input)}\n`));
+        break;
+      case "tool-result":
+        if (!event.result.success)
+          write(red(`  ✗ ${(event.result.error ?? "failed").split("\n")[0] ?? ""}\n`));
+        break;
+      case "finished":
+        spinner.stop();
+        markdown.end();
+        break;
+      default:
+        break;
+    }
+  };
+
+  async function handleLine(line: string): Promise<boolean> {
+    const command = parseSlashCommand(line);
+    if (command) {
+      switch (command.kind) {
+        case "exit":
+          return false;
+        case "help":
+          write(`${SLASH_HELP}\n`);
+          break;
+        case "mode":
+          write(`${engine.setMode(command.mode)}\n`);
+          break;
+        case "safety":
+          write(`${engine.setSafety(command.safety)}\n`);
+          break;
+        case "status":
+          write(`${engine.status()}\n`);
+          break;
+        case "context":
+          if (command.summary) {
+            running = new AbortController();
+            try {
+              write(`${await engine.summarize(running.signal)}\n`);
+            } finally {
+              running = undefined;
+            }
+          } else {
+            write(`${engine.context()}\n`);
+          }
+          break;
+        case "models":
+          write(`${await engine.listModels()}\n`);
+          break;
+        case "model":
+          write(`${await engine.setModel(command.name)}\n`);
+          break;
+        case "clear":
+          write(`${engine.clear()}\n`);
+          break;
+        case "unknown":
+          write(`${command.message}\n`);
+          break;
+      }
+      return true;
+    }
+    if (line.trim() === "") return true;
+    running = new AbortController();
+    const markdown = createMarkdownStream(output, { color });
+    try {
+      const result = await engine.send(line, {
+        signal: running.signal,
+        onEvent: (event) => render(event, markdown),
+        onNotice: (message) => write(dim(`${message}\n`)),
+      });
+      if (result.stopReason === "aborted") write(dim("(cancelled)\n"));
+      else if (result.stopReason === "error" && result.error)
+        write(red(`error [${result.error.code}]: ${result.error.message}\n`));
+      else if (result.stopReason !== "completed") write(red(`stopped: ${result.stopReason}\n`));
+    } catch (error) {
+      write(red(`error: ${error instanceof Error ? error.message : String(error)}\n`));
+    } finally {
+      spinner.stop();
+      markdown.end();
+      running = undefined;
+    }
+    return true;
+  }
+
+  if (options.banner) write(`${options.banner}\n`);
+  return new Promise<void>((resolve) => {
+    const finish = () => {
+      if (closed) return;
+      closed = true;
+      running?.abort();
+      spinner.stop();
+      void engine.close().finally(resolve);
+    };
+    rl.on("SIGINT", () => {
+      if (running) {
+        running.abort();
+        return;
+      }
+      if (confirming) return;
+      const now = Date.now();
+      if (now - lastInterrupt < 2000) {
+        rl.close();
+        return;
+      }
+      lastInterrupt = now;
+      write(dim("\n(press Ctrl-C again or Ctrl-D to leave)\n"));
+      rl.prompt();
+    });
+    rl.on("close", finish);
+    let busy = false;
+    rl.on("line", (line) => {
+      if (confirming) return;
+      if (busy) {
+        write(dim("(busy: wait for the answer, or press Ctrl-C to cancel it)\n"));
+        return;
+      }
+      busy = true;
+      void handleLine(line).then((keepGoing) => {
+        busy = false;
+        if (!keepGoing) {
+          rl.close();
+          return;
+        }
+        rl.setPrompt(formatPrompt(engine.state()));
+        rl.prompt();
+      });
+    });
+    rl.setPrompt(formatPrompt(engine.state()));
+    rl.prompt();
+  });
+}

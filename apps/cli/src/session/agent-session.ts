@@ -1,0 +1,186 @@
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import {
+  Agent,
+  type AgentLimits,
+  type AgentResult,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type Tool,
+  type ToolAuditSink,
+} from "@xzatoma/core";
+import { estimateMessagesTokens, type Message } from "@xzatoma/conversation";
+import { isToolAvailable } from "@xzatoma/safety";
+import type { ChatEngine, ChatState } from "../chat/chat-engine.js";
+import { createApprovalHandler } from "./approval-handler.js";
+import type { SessionModes } from "./session-modes.js";
+
+/** Loads @mentions of a message into its prompt. */
+export interface MentionExpander {
+  load(
+    text: string,
+  ): Promise<{
+    prompt: string;
+    loaded: readonly string[];
+    failed: readonly { mention: string; reason: string }[];
+  }>;
+}
+
+/** Records each finished turn (persistence). */
+export interface TurnRecorder {
+  record(messages: readonly Message[], result: AgentResult, state: ChatState): void;
+  clear(): void;
+}
+
+/** Options of {@link createAgentSession}. */
+export interface AgentSessionOptions {
+  readonly provider: string;
+  readonly model: string;
+  readonly createModel: (model: string) => LanguageModelV4;
+  readonly listModels: () => Promise<string>;
+  /** Context window of the current model, for `/context`. */
+  readonly contextWindow: (model: string) => number;
+  /** Every tool; the chat mode decides which are registered. */
+  readonly tools: readonly Tool[];
+  readonly modes: SessionModes;
+  readonly systemPrompt: string;
+  readonly limits?: Partial<AgentLimits>;
+  readonly audit?: ToolAuditSink;
+  readonly mentions?: MentionExpander;
+  readonly recorder?: TurnRecorder;
+  readonly history?: readonly Message[];
+  readonly workspace: string;
+}
+
+/**
+ * A chat session: one conversation that survives mode, safety and model switches. A mode
+ * switch rebuilds the agent with the tools of the new mode and the same conversation,
+ * custom tool packages included.
+ */
+export function createAgentSession(
+  options: AgentSessionOptions,
+): ChatEngine & { readonly messages: readonly Message[] } {
+  const modes = options.modes;
+  let model = options.model;
+  let confirm: ((request: ApprovalRequest) => Promise<ApprovalDecision>) | undefined;
+  let lastUsage: { inputTokens: number; atMessages: number } | undefined;
+  let totals = { inputTokens: 0, outputTokens: 0 };
+  const approve = createApprovalHandler(modes, (request) =>
+    confirm
+      ? confirm(request)
+      : Promise.resolve({ approved: false, reason: "no one is available to confirm it" }),
+  );
+
+  const build = (history: readonly Message[]) =>
+    new Agent({
+      model: options.createModel(model),
+      tools: options.tools.filter((tool) => isToolAvailable(modes.chatMode, tool.access)),
+      systemPrompt: options.systemPrompt,
+      approve,
+      history,
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.audit ? { audit: options.audit } : {}),
+    });
+  let agent = build(options.history ?? []);
+
+  const state = (): ChatState => ({
+    mode: modes.chatMode,
+    safety: modes.safetyMode,
+    provider: options.provider,
+    model,
+  });
+
+  const tokensInContext = () => {
+    const messages = agent.messages;
+    if (!lastUsage)
+      return estimateMessagesTokens(messages) + Math.ceil(options.systemPrompt.length / 4);
+    return lastUsage.inputTokens + estimateMessagesTokens(messages.slice(lastUsage.atMessages));
+  };
+
+  return {
+    get messages() {
+      return agent.messages;
+    },
+    state,
+    async send(text, run) {
+      let prompt = text;
+      if (options.mentions) {
+        const expanded = await options.mentions.load(text);
+        prompt = expanded.prompt;
+        if (expanded.loaded.length > 0)
+          run.onNotice(
+            `Loaded ${expanded.loaded.length} mention(s): ${expanded.loaded.join(", ")}`,
+          );
+        for (const failure of expanded.failed)
+          run.onNotice(`Could not load ${failure.mention}: ${failure.reason}`);
+      }
+      const before = agent.messages.length;
+      const result = await agent.run(prompt, {
+        signal: run.signal,
+        onEvent: (event) => {
+          if (event.type === "usage") {
+            lastUsage = { inputTokens: event.usage.inputTokens, atMessages: agent.messages.length };
+            totals = {
+              inputTokens: event.totals.inputTokens,
+              outputTokens: event.totals.outputTokens,
+            };
+          }
+          run.onEvent(event);
+        },
+      });
+      options.recorder?.record(agent.messages.slice(before), result, state());
+      return result;
+    },
+    setMode(mode) {
+      if (modes.chatMode === mode) return `Already in ${mode} mode.`;
+      modes.chatMode = mode;
+      agent = build(agent.messages);
+      const count = agent.tools.names().length;
+      return `Switched to ${mode} mode (${count} tools${mode === "planning" ? ", read-only" : ""}); the conversation is kept.`;
+    },
+    setSafety(safety) {
+      modes.safetyMode = safety;
+      return safety === "yolo"
+        ? "YOLO mode: operations that would ask first now run without asking. Blocked operations stay blocked."
+        : "Safe mode: dangerous operations ask first.";
+    },
+    async setModel(name) {
+      options.createModel(name);
+      model = name;
+      agent = build(agent.messages);
+      return `Switched to model ${name} (${options.contextWindow(name)} token context); the conversation is kept.`;
+    },
+    listModels: () => options.listModels(),
+    status() {
+      return [
+        `mode: ${modes.chatMode}   safety: ${modes.safetyMode}   execution: ${modes.executionMode}`,
+        `model: ${options.provider}: ${model}`,
+        `workspace: ${options.workspace}`,
+        `tools: ${agent.tools.names().join(", ")}`,
+        `messages: ${agent.messages.length}   tokens used so far: ${totals.inputTokens} in, ${totals.outputTokens} out`,
+      ].join("\n");
+    },
+    context() {
+      const window = options.contextWindow(model);
+      const used = tokensInContext();
+      const left = Math.max(0, window - used);
+      const percent = window > 0 ? Math.round((used / window) * 100) : 0;
+      return `Context: ${used} tokens used, ${left} left of ${window} (${percent}%)${lastUsage ? "" : " (estimated)"}`;
+    },
+    async summarize() {
+      return "Summaries by the model arrive with conversation pruning.";
+    },
+    clear() {
+      lastUsage = undefined;
+      totals = { inputTokens: 0, outputTokens: 0 };
+      agent = build([]);
+      options.recorder?.clear();
+      return "Started a new conversation.";
+    },
+    setConfirm(next) {
+      confirm = next;
+    },
+    async close() {
+      // Nothing held open yet; persistence closes its database through the recorder's owner.
+    },
+  };
+}

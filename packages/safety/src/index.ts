@@ -43,3 +43,4 @@ export {
   type SandboxOptions,
   type SandboxRunOptions,
 } from "./sandbox.js";
+export * from "./url-guard/index.js";

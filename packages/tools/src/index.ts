@@ -16,3 +16,11 @@ export {
   type WorkspaceContextOptions,
 } from "./workspace-context.js";
 export { createBuiltinTools, type BuiltinToolsOptions } from "./builtin-tools.js";
+export * from "./fetch/index.js";
+export { createPlanTool } from "./plan-tool.js";
+export {
+  createTerminalTool,
+  sanitizedEnvironment,
+  type CommandJudge,
+  type TerminalToolOptions,
+} from "./terminal.js";

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { isDeniedAddress } from "./address-policy.js";
+
+describe("isDeniedAddress", () => {
+  it.each([
+    ["127.0.0.1", "loopback"],
+    ["127.255.255.254", "loopback"],
+    ["0.0.0.0", "unspecified"],
+    ["10.1.2.3", "private"],
+    ["172.31.255.255", "private"],
+    ["192.168.0.1", "private"],
+    ["100.64.0.1", "carrier-grade NAT"],
+    ["100.127.255.255", "carrier-grade NAT"],
+    ["169.254.1.1", "link-local"],
+    ["169.254.169.254", "metadata"],
+    ["100.100.100.200", "Alibaba"],
+    ["198.18.0.1", "benchmarking"],
+    ["198.19.255.255", "benchmarking"],
+    ["192.0.2.1", "documentation"],
+    ["198.51.100.7", "documentation"],
+    ["203.0.113.9", "documentation"],
+    ["224.0.0.251", "multicast"],
+    ["239.255.255.250", "multicast"],
+    ["255.255.255.255", "broadcast"],
+    ["240.0.0.1", "reserved"],
+    ["::", "unspecified"],
+    ["::1", "loopback"],
+    ["::7f00:1", "IPv4-compatible"],
+    ["::8.8.8.8", "IPv4-compatible"],
+    ["::ffff:127.0.0.1", "IPv4-mapped form of a loopback"],
+    ["::ffff:a9fe:a9fe", "metadata"],
+    ["::ffff:10.0.0.1", "IPv4-mapped form of a private"],
+    ["64:ff9b::a9fe:a9fe", "metadata"],
+    ["64:ff9b::c0a8:101", "NAT64 (64:ff9b::/96) form of a private"],
+    ["64:ff9b:1::1", "local-use NAT64"],
+    ["2002:0808:0808::1", "6to4"],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "Teredo"],
+    ["2001:2::1", "IETF protocol assignment"],
+    ["2001:db8::1", "documentation"],
+    ["3fff::1", "documentation"],
+    ["fc00::1", "unique local"],
+    ["fd00:ec2::254", "AWS metadata"],
+    ["fe80::1", "link-local"],
+    ["fe80::1%eth0", "zone id"],
+    ["fec0::1", "site-local"],
+    ["ff02::1", "multicast"],
+    ["100::1", "discard"],
+    ["5f00::1", "not a global unicast"],
+    ["4000::1", "not a global unicast"],
+    ["127.1", "not an IP address"],
+    ["0x7f000001", "not an IP address"],
+    ["localhost", "not an IP address"],
+    ["", "not an IP address"],
+    ["[::1]", "not an IP address"],
+    ["168.63.129.16", "Azure"],
+  ])("refuses %s (%s)", (address, why) => {
+    expect(isDeniedAddress(address)).toContain(why);
+  });
+
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "93.184.215.14",
+    "100.63.255.255",
+    "100.128.0.0",
+    "172.32.0.1",
+    "198.20.0.1",
+    "2606:4700:4700::1111",
+    "2a00:1450:4001:80b::200e",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+  ])("lets the public address %s through", (address) => {
+    expect(isDeniedAddress(address)).toBeUndefined();
+  });
+});

@@ -1,0 +1,175 @@
+import {
+  defineTool,
+  isXzatomaError,
+  toolFailure,
+  toolSuccess,
+  type Tool,
+  type ToolAssessment,
+  type ToolResult,
+} from "@xzatoma/core";
+import { z } from "zod";
+import type { WorkspaceContext } from "../workspace-context.js";
+import { FETCH_DESCRIPTION } from "./description.js";
+import { createPageCache, type PageCache, type PageCacheOptions } from "./page-cache.js";
+import { classifyPage, htmlToText, labelUntrusted, mediaType } from "./page-text.js";
+
+/** The static judgement of a URL: `checkUrl` of `@xzatoma/safety` fits this shape. */
+export interface UrlCheck {
+  readonly verdict: "allow" | "confirm" | "block";
+  readonly reason: string;
+  /** The normalised URL, when it parsed. */
+  readonly url?: string;
+}
+
+/** A response the guard let through: `GuardedResponse` of `@xzatoma/safety` fits this shape. */
+export interface FetchedPage {
+  readonly url: string;
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+  readonly bytes: number;
+  readonly truncated: boolean;
+  readonly redirects: readonly string[];
+}
+
+/**
+ * The guarded fetcher the tool uses: `createGuardedFetch` of `@xzatoma/safety` fits this
+ * shape. `fetch` throws an error carrying code `URL_BLOCKED` when the guard refuses.
+ */
+export interface UrlFetcher {
+  check(url: string): UrlCheck;
+  fetch(
+    url: string,
+    init?: { readonly signal?: AbortSignal; readonly confirmed?: boolean },
+  ): Promise<FetchedPage>;
+}
+
+/** Options of {@link createFetchTool}. */
+export interface FetchToolOptions {
+  /** Required: there is no fetch without the URL guard. */
+  readonly fetcher: UrlFetcher;
+  /** Responses larger than this are refused. Default 1 MiB (configure the guard the same). */
+  readonly maxBytes?: number;
+  /** Deadline for one fetch. Default 60 s. */
+  readonly timeoutMs?: number;
+  /** The session's page cache (24 h by default). */
+  readonly cache?: PageCacheOptions;
+}
+
+/** 1 MiB. */
+export const DEFAULT_FETCH_MAX_BYTES = 1024 * 1024;
+/** 60 s. */
+export const DEFAULT_FETCH_TIMEOUT_MS = 60_000;
+
+const inputSchema = z
+  .object({ url: z.string().min(1).describe("Absolute http:// or https:// URL to fetch") })
+  .strict();
+
+/**
+ * Judges a fetch before it runs, with the guard's static check: `block` never runs,
+ * `confirm` (a port other than 80 or 443) asks a person first.
+ */
+export function assessFetch(url: string, fetcher: Pick<UrlFetcher, "check">): ToolAssessment {
+  const decision = fetcher.check(url);
+  const target = decision.url ?? url.slice(0, 200);
+  if (decision.verdict === "block") {
+    return { verdict: "block", reason: `The URL guard refuses ${target}: ${decision.reason}.` };
+  }
+  return {
+    verdict: decision.verdict,
+    reason: `Fetch ${target}: ${decision.reason}.`,
+    summary: `GET ${target}`,
+  };
+}
+
+function describeRefusal(error: Error & { code: string }, url: string, maxBytes: number): string {
+  const refusal = (error as { refusal?: unknown }).refusal;
+  if (refusal === "too-large") {
+    return `The response from ${url} is larger than ${maxBytes} bytes, so it was not read. Fetch a smaller or more specific page.`;
+  }
+  if (refusal === "timeout") {
+    return `${url} did not answer completely in time, so the request was stopped. Try again later or fetch another page.`;
+  }
+  return `${error.message}. The URL guard judges where a URL really connects, so other spellings, redirects or IP forms of it are refused too; do not retry, continue without it or ask the user.`;
+}
+
+function render(page: FetchedPage): ToolResult {
+  const kind = classifyPage(page.contentType, page.body);
+  if (kind === "binary") {
+    const type = mediaType(page.contentType) || "unlabelled binary";
+    return toolFailure(
+      `${page.url} returned ${type} content, which is binary; fetch reads HTML, plain text and JSON only.`,
+    );
+  }
+  const text = kind === "html" ? htmlToText(page.body) : page.body;
+  return toolSuccess(labelUntrusted(page.url, text), {
+    url: page.url,
+    status: page.status,
+    contentType: mediaType(page.contentType),
+    bytes: page.bytes,
+    redirects: page.redirects.length,
+    cached: false,
+  });
+}
+
+/**
+ * The `fetch` tool: GETs a URL through the URL guard and returns its text, labelled as
+ * untrusted. It runs after the registry's approval step, so a `confirm` URL that reaches
+ * `execute` was approved.
+ */
+export function createFetchTool(_workspace: WorkspaceContext, options: FetchToolOptions): Tool {
+  const { fetcher } = options;
+  const maxBytes = options.maxBytes ?? DEFAULT_FETCH_MAX_BYTES;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  const cache: PageCache = createPageCache(options.cache);
+  return defineTool({
+    name: "fetch",
+    description: FETCH_DESCRIPTION,
+    inputSchema,
+    access: "network",
+    // Past the tool's own deadline, so its message is the one the model reads.
+    timeoutMs: timeoutMs + 5_000,
+    assess: ({ url }) => assessFetch(url, fetcher),
+    async execute({ url }, context) {
+      const decision = fetcher.check(url);
+      if (decision.verdict === "block" || decision.url === undefined) {
+        return toolFailure(`Refused: ${decision.reason}. Do not retry this URL.`, {
+          refused: true,
+        });
+      }
+      const cached = cache.get(decision.url);
+      if (cached !== undefined) {
+        return toolSuccess(cached.output, { ...cached.metadata, cached: true });
+      }
+      const deadline = AbortSignal.timeout(timeoutMs);
+      let page: FetchedPage;
+      try {
+        page = await fetcher.fetch(decision.url, {
+          signal: AbortSignal.any([context.signal, deadline]),
+          confirmed: true,
+        });
+      } catch (error) {
+        if (isXzatomaError(error) && error.code === "URL_BLOCKED") {
+          return toolFailure(describeRefusal(error, decision.url, maxBytes), { refused: true });
+        }
+        if (deadline.aborted) {
+          return toolFailure(`${decision.url} did not answer within ${timeoutMs / 1000} s.`);
+        }
+        const detail = error instanceof Error ? error.message : String(error);
+        return toolFailure(`Could not fetch ${decision.url}: ${detail}`);
+      }
+      if (page.bytes > maxBytes || page.truncated) {
+        return toolFailure(
+          `The response from ${page.url} is larger than ${maxBytes} bytes, so it was not read. Fetch a smaller or more specific page.`,
+        );
+      }
+      if (page.status >= 400) {
+        return toolFailure(`${page.url} answered HTTP ${page.status}.`, { status: page.status });
+      }
+      const result = render(page);
+      if (result.success)
+        cache.set(decision.url, { output: result.output, metadata: result.metadata });
+      return result;
+    },
+  });
+}

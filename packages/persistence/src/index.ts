@@ -1,1 +1,24 @@
 export { resolveDataHome, resolveHistoryDbPath, type DataPathInputs } from "./data-paths.js";
+export { openHistory, DEFAULT_BUSY_TIMEOUT_MS, type OpenHistoryOptions } from "./open-history.js";
+export type { History } from "./history.js";
+export type { ConversationOutcome, NewConversation } from "./conversations.js";
+export type { ConversationProgress, MessageToAppend } from "./messages.js";
+export { DEFAULT_PAGE_SIZE, type ConversationPage, type ConversationQuery } from "./queries.js";
+export type { EventOutcome, ProcessedEvent } from "./event-ledger.js";
+export type {
+  ConversationRecord,
+  ConversationTree,
+  ConversationWithMessages,
+  StoredMessage,
+} from "./records.js";
+export {
+  CONVERSATION_STATUSES,
+  type ConversationStatus,
+  type HistoryMessage,
+  type MessageRole,
+  type StoredToolCall,
+  type UsageTotals,
+} from "./model.js";
+export { statusForStopReason } from "./status.js";
+export { toRfc3339 } from "./time.js";
+export { AmbiguousConversationIdError, ConversationNotFoundError, HistoryError } from "./errors.js";

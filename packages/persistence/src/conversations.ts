@@ -1,0 +1,105 @@
+import { eq } from "drizzle-orm";
+import { resolveConversationId } from "./conversation-id.js";
+import { ConversationNotFoundError } from "./errors.js";
+import type { HistoryContext } from "./history-context.js";
+import type { ConversationStatus, UsageTotals } from "./model.js";
+import { toConversationRecord, type ConversationRecord } from "./records.js";
+import { conversations } from "./schema/index.js";
+import { toRfc3339 } from "./time.js";
+
+/** What `History.createConversation` needs to start a conversation. */
+export interface NewConversation {
+  /** The conversation that spawned this one, for subagents. Must exist. */
+  readonly parentId?: string;
+  /** The subagent's label. */
+  readonly label?: string;
+  readonly title: string;
+  readonly provider: string;
+  readonly model: string;
+  /** Default: now. */
+  readonly startedAt?: Date;
+}
+
+/** How a conversation ended, for `History.finishConversation`. */
+export interface ConversationOutcome {
+  readonly status: Exclude<ConversationStatus, "running">;
+  /** The agent's stop reason (`completed`, `max-turns`, `aborted`, ...). */
+  readonly stopReason?: string;
+  /** Usage totals of the whole conversation. */
+  readonly usage: UsageTotals;
+  /** Model requests of the whole conversation. */
+  readonly turns: number;
+  /** Default: now. */
+  readonly completedAt?: Date;
+}
+
+/** `History.createConversation`: inserts a `running` conversation, one level below its parent. */
+export function createConversation(
+  context: HistoryContext,
+  input: NewConversation,
+): ConversationRecord {
+  const now = context.now();
+  // Immediate: the parent cannot be deleted between the look-up and the insert.
+  return context.db.transaction(
+    (tx) => {
+      let depth = 0;
+      if (input.parentId !== undefined) {
+        const parent = tx
+          .select({ depth: conversations.depth })
+          .from(conversations)
+          .where(eq(conversations.id, input.parentId))
+          .get();
+        if (!parent) throw new ConversationNotFoundError(input.parentId);
+        depth = parent.depth + 1;
+      }
+      const row = tx
+        .insert(conversations)
+        .values({
+          id: context.newId(now),
+          parentId: input.parentId ?? null,
+          label: input.label === undefined ? null : context.redact(input.label),
+          depth,
+          title: context.redact(input.title),
+          provider: input.provider,
+          model: input.model,
+          status: "running",
+          startedAt: toRfc3339(input.startedAt ?? now),
+        })
+        .returning()
+        .get();
+      return toConversationRecord(row);
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** `History.finishConversation`: writes the outcome; throws for an unknown id. */
+export function finishConversation(
+  context: HistoryContext,
+  id: string,
+  outcome: ConversationOutcome,
+): void {
+  const result = context.db
+    .update(conversations)
+    .set({
+      status: outcome.status,
+      stopReason: outcome.stopReason ?? null,
+      completedAt: toRfc3339(outcome.completedAt ?? context.now()),
+      inputTokens: outcome.usage.inputTokens,
+      outputTokens: outcome.usage.outputTokens,
+      totalTokens: outcome.usage.totalTokens,
+      turns: outcome.turns,
+    })
+    .where(eq(conversations.id, id))
+    .run();
+  if (result.changes === 0) throw new ConversationNotFoundError(id);
+}
+
+/** `History.deleteConversation`: deletes by id or unique prefix; `false` when none matches. */
+export function deleteConversation(context: HistoryContext, idOrPrefix: string): boolean {
+  const id = resolveConversationId(context, idOrPrefix);
+  if (id === undefined) return false;
+  // Messages and subagent conversations go with it (ON DELETE CASCADE).
+  const result = context.db.delete(conversations).where(eq(conversations.id, id)).run();
+  return result.changes > 0;
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { openTempHistory, tempDbPath } from "./__fixtures__/temp-history.js";
+import { openHistory } from "./open-history.js";
+
+describe("processed-event ledger", () => {
+  it("records an event once: the first record wins", () => {
+    const history = openTempHistory();
+    const { id } = history.createConversation({ title: "plan", provider: "p", model: "m" });
+    expect(history.isEventProcessed("evt-1")).toBe(false);
+    expect(history.markEventProcessed("evt-1", { conversationId: id, outcome: "completed" })).toBe(
+      true,
+    );
+    expect(history.markEventProcessed("evt-1", { outcome: "failed" })).toBe(false);
+    expect(history.isEventProcessed("evt-1")).toBe(true);
+    expect(history.isEventProcessed("evt-2")).toBe(false);
+    expect(history.markEventProcessed("evt-2", { outcome: "skipped" })).toBe(true);
+  });
+
+  it("survives reopening and outlives the conversation it started", () => {
+    const file = tempDbPath();
+    const first = openHistory({ path: file });
+    const { id } = first.createConversation({ title: "plan", provider: "p", model: "m" });
+    first.markEventProcessed("evt-1", { conversationId: id, outcome: "completed" });
+    first.close();
+    const second = openTempHistory({ path: file });
+    expect(second.deleteConversation(id)).toBe(true);
+    expect(second.isEventProcessed("evt-1")).toBe(true);
+  });
+});

@@ -1,0 +1,166 @@
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { openTempHistory, SOME_USAGE, tempDbPath } from "./__fixtures__/temp-history.js";
+import type { HistoryMessage } from "./model.js";
+import { openHistory } from "./open-history.js";
+
+const user = (content: string): HistoryMessage => ({ role: "user", content });
+
+describe("messages", () => {
+  it("numbers appended messages after the last one and returns the numbers", () => {
+    const history = openTempHistory();
+    const { id } = history.createConversation({ title: "t", provider: "p", model: "m" });
+    expect(history.appendMessages(id, [{ message: user("a") }, { message: user("b") }])).toEqual([
+      0, 1,
+    ]);
+    expect(history.appendMessages(id, [])).toEqual([]);
+    expect(history.appendMessages(id, [{ message: user("c") }])).toEqual([2]);
+  });
+
+  it("keeps pruned flags as written and as marked later, and returns pruned messages", () => {
+    const history = openTempHistory();
+    const { id } = history.createConversation({ title: "t", provider: "p", model: "m" });
+    history.appendMessages(id, [
+      { message: user("old"), pruned: true },
+      { message: user("older") },
+      { message: user("recent") },
+      { message: user("latest") },
+    ]);
+    history.markPruned(id, [1, 2, 99]);
+    const messages = history.getConversation(id)?.messages ?? [];
+    expect(messages.map((m) => [m.message.content, m.pruned])).toEqual([
+      ["old", true],
+      ["older", true],
+      ["recent", true],
+      ["latest", false],
+    ]);
+    expect(history.getConversationTree(id)?.messages.map((m) => m.pruned)).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it("writes the turn's usage and turn count with its messages", () => {
+    const history = openTempHistory();
+    const { id } = history.createConversation({ title: "t", provider: "p", model: "m" });
+    history.appendMessages(id, [{ message: user("a") }], { usage: SOME_USAGE, turns: 1 });
+    expect(history.getConversation(id)).toMatchObject({ usage: SOME_USAGE, turns: 1 });
+  });
+
+  it("stores all of a turn or none of it", () => {
+    const history = openTempHistory();
+    const { id } = history.createConversation({ title: "t", provider: "p", model: "m" });
+    history.appendMessages(id, [{ message: user("turn 1") }], { turns: 1 });
+    // A message that cannot be serialised fails the insert after the first rows of the
+    // transaction (the progress update) were written.
+    const circular: Record<string, unknown> = {};
+    circular["self"] = circular;
+    const broken = { role: "user", content: "x", extra: circular } as unknown as HistoryMessage;
+    expect(() =>
+      history.appendMessages(id, [{ message: user("turn 2") }, { message: broken }], { turns: 2 }),
+    ).toThrow();
+    const stored = history.getConversation(id);
+    expect(stored?.messages.map((m) => m.message.content)).toEqual(["turn 1"]);
+    expect(stored?.turns).toBe(1);
+  });
+
+  it("makes each committed turn visible to a fresh connection while the writer stays open", () => {
+    const file = tempDbPath();
+    const writer = openTempHistory({ path: file });
+    const { id } = writer.createConversation({ title: "t", provider: "p", model: "m" });
+    writer.appendMessages(id, [{ message: user("turn 1") }]);
+
+    // A turn in flight (an open transaction of another writer) is not visible, and is
+    // lost when that writer dies; the committed turn is not.
+    const inFlight = new Database(file);
+    inFlight.exec("BEGIN IMMEDIATE");
+    inFlight
+      .prepare(
+        "INSERT INTO messages (conversation_id, sequence, role, message, created_at) VALUES (?, 1, 'user', ?, '2026-11-22T03:00:00Z')",
+      )
+      .run(id, JSON.stringify(user("turn 2")));
+
+    const reader = openHistory({ path: file, busyTimeoutMs: 100 });
+    expect(reader.getConversation(id)?.messages.map((m) => m.message.content)).toEqual(["turn 1"]);
+    inFlight.close(); // dies without committing
+    writer.appendMessages(id, [{ message: user("turn 2, again") }]);
+    expect(reader.getConversation(id)?.messages.map((m) => m.message.content)).toEqual([
+      "turn 1",
+      "turn 2, again",
+    ]);
+    reader.close();
+  });
+
+  it("applies the redact hook to every text before writing it", () => {
+    const file = tempDbPath();
+    const redact = (text: string) => text.replaceAll(/sk-[a-z0-9]+/g, "[REDACTED]");
+    const history = openTempHistory({ path: file, redact });
+    const { id } = history.createConversation({
+      title: "use sk-title1",
+      label: "sk-label1",
+      provider: "p",
+      model: "m",
+    });
+    history.appendMessages(id, [
+      { message: { role: "system", content: "key sk-system1" } },
+      { message: user("my key is sk-user1") },
+      {
+        message: {
+          role: "assistant",
+          content: "calling with sk-assistant1",
+          toolCalls: [
+            {
+              id: "c1",
+              name: "terminal",
+              input: {
+                command: "curl -H 'Authorization: sk-input1'",
+                args: ["sk-input2", 3, null],
+              },
+            },
+          ],
+        },
+      },
+      {
+        message: {
+          role: "tool",
+          toolCallId: "c1",
+          toolName: "terminal",
+          content: "echoed sk-tool1",
+          isError: false,
+        },
+      },
+    ]);
+
+    const db = new Database(file, { readonly: true });
+    const raw = [
+      ...(db.prepare("SELECT message FROM messages").pluck().all() as string[]),
+      ...(db.prepare("SELECT title || ' ' || label FROM conversations").pluck().all() as string[]),
+    ].join("\n");
+    db.close();
+    expect(raw).not.toMatch(/sk-[a-z]+1|sk-input2/);
+    expect(raw.match(/\[REDACTED\]/g)).toHaveLength(8);
+
+    const stored = history.getConversation(id)?.messages[2]?.message;
+    expect(stored).toEqual({
+      role: "assistant",
+      content: "calling with [REDACTED]",
+      toolCalls: [
+        {
+          id: "c1",
+          name: "terminal",
+          input: { command: "curl -H 'Authorization: [REDACTED]'", args: ["[REDACTED]", 3, null] },
+        },
+      ],
+    });
+  });
+
+  it("stores text unchanged without a redact hook", () => {
+    const history = openTempHistory();
+    const { id } = history.createConversation({ title: "sk-abc", provider: "p", model: "m" });
+    history.appendMessages(id, [{ message: user("sk-abc") }]);
+    expect(history.getConversation(id)?.messages[0]?.message.content).toBe("sk-abc");
+    expect(history.getConversation(id)?.title).toBe("sk-abc");
+  });
+});

@@ -1,0 +1,57 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
+import { HistoryError } from "./errors.js";
+import type { HistoryDatabase } from "./history-context.js";
+
+const MIGRATIONS_TABLE = "__drizzle_migrations";
+
+/**
+ * The migrations shipped with the package: `drizzle/` beside `dist/` (and beside `src/`
+ * in the workspace), found from this module's URL so it works from an installed tarball.
+ */
+export function defaultMigrationsFolder(): string {
+  return fileURLToPath(new URL("../drizzle", import.meta.url));
+}
+
+/**
+ * Brings the database's schema up to date with drizzle's migrator. Two processes that
+ * open a new file at once may race; the loser's `migrate` fails on tables the winner
+ * created, which is fine as long as every migration is then recorded.
+ */
+export function applyMigrations(db: HistoryDatabase, migrationsFolder: string): void {
+  if (!existsSync(`${migrationsFolder}/meta/_journal.json`)) {
+    throw new HistoryError(
+      "HISTORY_MIGRATIONS_MISSING",
+      `The history database migrations are missing: no ${migrationsFolder}/meta/_journal.json. ` +
+        "Ship the package's drizzle/ folder, or pass migrationsFolder to openHistory().",
+    );
+  }
+  try {
+    migrate(db, { migrationsFolder });
+  } catch (error) {
+    if (isUpToDate(db, migrationsFolder)) return;
+    throw new HistoryError(
+      "HISTORY_MIGRATION_FAILED",
+      `Could not migrate the history database ${db.$client.name}: ${String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+function isUpToDate(db: HistoryDatabase, migrationsFolder: string): boolean {
+  const latest = Math.max(
+    0,
+    ...readMigrationFiles({ migrationsFolder }).map((m) => m.folderMillis),
+  );
+  try {
+    const applied = db.get<{ latest: number | null }>(
+      sql`SELECT max(created_at) AS latest FROM ${sql.identifier(MIGRATIONS_TABLE)}`,
+    );
+    return Number(applied?.latest ?? 0) >= latest;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,87 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { openTempHistory, tempDbPath } from "./__fixtures__/temp-history.js";
+import { HistoryError } from "./errors.js";
+import { defaultMigrationsFolder } from "./migrations.js";
+import { openHistory } from "./open-history.js";
+
+function inspect(file: string): Database.Database {
+  return new Database(file, { readonly: true });
+}
+
+describe("openHistory", () => {
+  it("creates missing directories and applies the migrations to a new file", () => {
+    const file = path.join(path.dirname(tempDbPath()), "nested", "deeper", "history.db");
+    openHistory({ path: file }).close();
+    expect(existsSync(file)).toBe(true);
+    const db = inspect(file);
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all();
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        "__drizzle_migrations",
+        "conversations",
+        "messages",
+        "processed_events",
+      ]),
+    );
+    expect(db.prepare("SELECT count(*) FROM __drizzle_migrations").pluck().get()).toBe(1);
+    db.close();
+  });
+
+  it("is idempotent on reopen: no migration runs twice and the data stays", () => {
+    const file = tempDbPath();
+    const first = openHistory({ path: file });
+    const conversation = first.createConversation({ title: "kept", provider: "p", model: "m" });
+    first.close();
+    const second = openHistory({ path: file });
+    expect(second.getConversation(conversation.id)?.title).toBe("kept");
+    second.close();
+    const db = inspect(file);
+    expect(db.prepare("SELECT count(*) FROM __drizzle_migrations").pluck().get()).toBe(1);
+    db.close();
+  });
+
+  it("uses the WAL journal", () => {
+    const file = tempDbPath();
+    openTempHistory({ path: file }).createConversation({ title: "t", provider: "p", model: "m" });
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    const db = inspect(file);
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+  });
+
+  it("waits for another writer up to the busy timeout, then fails", () => {
+    const file = tempDbPath();
+    const history = openTempHistory({ path: file, busyTimeoutMs: 200 });
+    const other = new Database(file);
+    other.exec("BEGIN IMMEDIATE");
+    const started = performance.now();
+    expect(() => history.createConversation({ title: "t", provider: "p", model: "m" })).toThrow(
+      /locked|busy/i,
+    );
+    expect(performance.now() - started).toBeGreaterThanOrEqual(150);
+    other.exec("ROLLBACK");
+    other.close();
+    expect(history.createConversation({ title: "t", provider: "p", model: "m" }).title).toBe("t");
+  });
+
+  it("finds the migrations beside src/ and dist/, and names a missing folder", () => {
+    expect(existsSync(path.join(defaultMigrationsFolder(), "meta", "_journal.json"))).toBe(true);
+    const folder = path.join(path.dirname(tempDbPath()), "nowhere");
+    expect(() => openHistory({ path: tempDbPath(), migrationsFolder: folder })).toThrow(
+      HistoryError,
+    );
+    expect(() => openHistory({ path: tempDbPath(), migrationsFolder: folder })).toThrow(folder);
+  });
+
+  it("closes safely twice", () => {
+    const history = openHistory({ path: tempDbPath() });
+    history.close();
+    expect(() => history.close()).not.toThrow();
+  });
+});

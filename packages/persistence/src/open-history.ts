@@ -1,0 +1,91 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { monotonicFactory } from "ulid";
+import { createConversation, deleteConversation, finishConversation } from "./conversations.js";
+import { isEventProcessed, markEventProcessed } from "./event-ledger.js";
+import type { History } from "./history.js";
+import type { HistoryContext } from "./history-context.js";
+import { appendMessages, markPruned } from "./messages.js";
+import { applyMigrations, defaultMigrationsFolder } from "./migrations.js";
+import { getConversation, getConversationTree, listConversations } from "./queries.js";
+
+/** Default of {@link OpenHistoryOptions.busyTimeoutMs}. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/** Options of {@link openHistory}. */
+export interface OpenHistoryOptions {
+  /**
+   * The database file (see `resolveHistoryDbPath`). Missing directories are created.
+   * `":memory:"` gives a private in-memory database (no WAL).
+   */
+  readonly path: string;
+  /**
+   * Applied to every text before it is written: message content, strings in tool-call
+   * inputs, titles and labels. Pass `redactSecrets` of `@xzatoma/safety`. Default: none.
+   */
+  readonly redact?: (text: string) => string;
+  /** How long a write waits for another process's write to finish. Default 5000 ms. */
+  readonly busyTimeoutMs?: number;
+  /** The migrations folder. Default: the package's `drizzle/`; set it only when bundling. */
+  readonly migrationsFolder?: string;
+  /** The clock. Default: `new Date()`. */
+  readonly now?: () => Date;
+}
+
+/**
+ * Opens (creating if needed) the history database at `options.path`: WAL journal,
+ * foreign keys on, a busy timeout, and the package's migrations applied.
+ *
+ * @example
+ * const history = openHistory({ path: resolveHistoryDbPath({ env, homeDir }), redact: redactSecrets });
+ * const conversation = history.createConversation({ title, provider: "ollama", model });
+ * history.appendMessages(conversation.id, [{ message: userMessage(prompt) }]);
+ */
+export function openHistory(options: OpenHistoryOptions): History {
+  const inMemory = options.path === ":memory:";
+  const file = inMemory ? options.path : path.resolve(options.path);
+  if (!inMemory) mkdirSync(path.dirname(file), { recursive: true });
+  const client = new Database(file, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+  try {
+    // WAL: readers never block the writer, and a commit is one append to the log.
+    client.pragma("journal_mode = WAL");
+    // FULL: a committed turn survives a power cut too, for one fsync per turn.
+    client.pragma("synchronous = FULL");
+    client.pragma("foreign_keys = ON");
+    const db = drizzle({ client });
+    applyMigrations(db, options.migrationsFolder ?? defaultMigrationsFolder());
+    const now = options.now ?? (() => new Date());
+    const ulid = monotonicFactory();
+    const context: HistoryContext = {
+      db,
+      redact: options.redact ?? ((text) => text),
+      now,
+      newId: (createdAt) => ulid(createdAt.getTime()),
+    };
+    return createHistory(context, file);
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+}
+
+function createHistory(context: HistoryContext, file: string): History {
+  return {
+    path: file,
+    createConversation: (input) => createConversation(context, input),
+    appendMessages: (id, messages, progress) => appendMessages(context, id, messages, progress),
+    markPruned: (id, sequences) => markPruned(context, id, sequences),
+    finishConversation: (id, outcome) => finishConversation(context, id, outcome),
+    listConversations: (query) => listConversations(context, query),
+    getConversation: (idOrPrefix) => getConversation(context, idOrPrefix),
+    getConversationTree: (idOrPrefix) => getConversationTree(context, idOrPrefix),
+    deleteConversation: (idOrPrefix) => deleteConversation(context, idOrPrefix),
+    markEventProcessed: (eventId, event) => markEventProcessed(context, eventId, event),
+    isEventProcessed: (eventId) => isEventProcessed(context, eventId),
+    close: () => {
+      if (context.db.$client.open) context.db.$client.close();
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { homedir } from "node:os";
+import {
+  openHistory,
+  resolveHistoryDbPath,
+  type ConversationStatus,
+  type History,
+} from "@xzatoma/persistence";
+import { redactSecrets } from "@xzatoma/safety";
+import { ExitCode } from "../exit-codes.js";
+import { formatConversationLine, renderConversationTree } from "../history/render-conversation.js";
+import { UsageError } from "../usage-error.js";
+
+/** Options shared by the history commands. */
+export interface HistoryCommandOptions {
+  readonly storagePath?: string;
+  readonly json?: boolean;
+}
+
+/** Opens the history database the way every command does: `--storage-path`, `XZATOMA_HISTORY_DB`, `~/.xzatoma/history.db`. */
+export function openUserHistory(storagePath: string | undefined): History {
+  const path = resolveHistoryDbPath({
+    ...(storagePath ? { storagePath } : {}),
+    env: process.env,
+    homeDir: homedir(),
+  });
+  return openHistory({ path, redact: redactSecrets });
+}
+
+function parseDate(flag: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime()))
+    throw new UsageError(`${flag}: '${value}' is not a date (use 2026-11-22 or an RFC 3339 time).`);
+  return date;
+}
+
+const STATUSES = ["running", "completed", "failed", "stopped", "interrupted"];
+
+/** `xzatoma history list`. */
+export function historyList(
+  options: HistoryCommandOptions & {
+    limit?: number;
+    page?: number;
+    since?: string;
+    until?: string;
+    status?: string[];
+  },
+): number {
+  for (const status of options.status ?? []) {
+    if (!STATUSES.includes(status))
+      throw new UsageError(`--status: '${status}' is not one of ${STATUSES.join(", ")}.`);
+  }
+  const since = parseDate("--since", options.since);
+  const until = parseDate("--until", options.until);
+  const history = openUserHistory(options.storagePath);
+  try {
+    const limit = options.limit ?? 20;
+    const page = options.page ?? 1;
+    const result = history.listConversations({
+      limit,
+      offset: (page - 1) * limit,
+      parentId: null,
+      ...(since ? { since } : {}),
+      ...(until ? { until } : {}),
+      ...(options.status ? { status: options.status as ConversationStatus[] } : {}),
+    });
+    if (options.json) {
+      process.stdout.write(
+        `${JSON.stringify({ total: result.total, page, limit, items: result.items })}\n`,
+      );
+    } else if (result.items.length === 0) {
+      process.stdout.write("No conversations yet.\n");
+    } else {
+      for (const item of result.items) process.stdout.write(`${formatConversationLine(item)}\n`);
+      const shown = (page - 1) * limit + result.items.length;
+      process.stdout.write(
+        `(${shown} of ${result.total}${shown < result.total ? `; next: --page ${page + 1}` : ""})\n`,
+      );
+    }
+    return ExitCode.ok;
+  } finally {
+    history.close();
+  }
+}
+
+/** `xzatoma history show ID` and `xzatoma replay ID`: the conversation as it happened. */
+export function historyShow(id: string, options: HistoryCommandOptions): number {
+  const history = openUserHistory(options.storagePath);
+  try {
+    const tree = history.getConversationTree(id);
+    if (!tree) {
+      process.stderr.write(`error: no conversation '${id}'; see 'xzatoma history list'.\n`);
+      return ExitCode.failure;
+    }
+    if (options.json) process.stdout.write(`${JSON.stringify(tree)}\n`);
+    else process.stdout.write(`${renderConversationTree(tree)}\n`);
+    return ExitCode.ok;
+  } finally {
+    history.close();
+  }
+}
+
+/** `xzatoma history delete ID`. */
+export function historyDelete(id: string, options: HistoryCommandOptions): number {
+  const history = openUserHistory(options.storagePath);
+  try {
+    const deleted = history.deleteConversation(id);
+    if (options.json) process.stdout.write(`${JSON.stringify({ id, deleted })}\n`);
+    else
+      process.stdout.write(
+        deleted ? `Deleted conversation ${id}.\n` : `No conversation '${id}'.\n`,
+      );
+    return deleted ? ExitCode.ok : ExitCode.failure;
+  } finally {
+    history.close();
+  }
+}

@@ -1,0 +1,81 @@
+import { SELECTED_MODEL_KEY, type ValueKind } from "./value-kinds.js";
+
+/** One command-line option and the config key it sets. */
+export interface FlagMapping {
+  /** The property commander gives the option (`maxTurns` for `--max-turns`). */
+  readonly option: string;
+  /** The flag as typed, for messages and `sources` (`--max-turns`). */
+  readonly flag: string;
+  /** The key path it sets; {@link SELECTED_MODEL_KEY} means the selected provider's model. */
+  readonly key: string;
+  /** How a text value is read (commander's parsed numbers and booleans pass through). */
+  readonly kind: ValueKind;
+  /**
+   * Turns the option's value into the key's value; `undefined` means "leaves the key alone"
+   * (for switches such as `--yolo` that only mean something when given).
+   */
+  readonly toValue?: (value: unknown) => unknown;
+}
+
+/**
+ * The command-line options that set configuration keys, by commander property name.
+ * Options not listed here (`prompt`, `json`, `workspace`, ...) are not configuration and
+ * are ignored by the loader. Values that are `undefined` are ignored too; pass only the
+ * options the user typed (see `pickExplicitFlags`), not commander's defaults.
+ */
+export const FLAG_MAPPINGS: readonly FlagMapping[] = [
+  { option: "provider", flag: "--provider", key: "provider.type", kind: "text" },
+  { option: "model", flag: "--model", key: SELECTED_MODEL_KEY, kind: "text" },
+  { option: "host", flag: "--host", key: "provider.ollama.host", kind: "text" },
+  { option: "baseUrl", flag: "--base-url", key: "provider.openai.base_url", kind: "text" },
+  { option: "maxTurns", flag: "--max-turns", key: "agent.max_turns", kind: "number" },
+  { option: "timeout", flag: "--timeout", key: "agent.timeout_seconds", kind: "number" },
+  { option: "maxToolCalls", flag: "--max-tool-calls", key: "agent.max_tool_calls", kind: "number" },
+  { option: "mode", flag: "--mode", key: "agent.chat.default_mode", kind: "text" },
+  {
+    option: "safe",
+    flag: "--safe",
+    key: "agent.chat.default_safety",
+    kind: "text",
+    toValue: (value) => (value === true ? "safe" : undefined),
+  },
+  {
+    option: "yolo",
+    flag: "--yolo",
+    key: "agent.chat.default_safety",
+    kind: "text",
+    toValue: (value) => (value === true ? "yolo" : undefined),
+  },
+  {
+    option: "executionMode",
+    flag: "--execution-mode",
+    key: "agent.terminal.default_mode",
+    kind: "text",
+  },
+  { option: "sandbox", flag: "--no-sandbox", key: "agent.terminal.sandbox", kind: "boolean" },
+  { option: "network", flag: "--network", key: "agent.terminal.network", kind: "boolean" },
+  { option: "storagePath", flag: "--storage-path", key: "persistence.db_path", kind: "text" },
+  { option: "logLevel", flag: "--log-level", key: "logging.level", kind: "text" },
+  { option: "logFile", flag: "--log-file", key: "logging.file", kind: "text" },
+];
+
+/** What {@link pickExplicitFlags} needs of a commander `Command`. */
+export interface CommandOptionSource {
+  opts(): Record<string, unknown>;
+  getOptionValueSource(key: string): string | undefined;
+}
+
+/**
+ * The options the user actually typed: commander also reports defaults (`--provider`'s
+ * default, `true` for a `--no-sandbox` not given), which must not override the config file.
+ *
+ * @example
+ * const flags = pickExplicitFlags(command); // { maxTurns: 5 } for `--max-turns 5`
+ */
+export function pickExplicitFlags(command: CommandOptionSource): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(command.opts())) {
+    if (command.getOptionValueSource(name) === "cli") picked[name] = value;
+  }
+  return picked;
+}

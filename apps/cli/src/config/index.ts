@@ -1,0 +1,46 @@
+export {
+  ConfigError,
+  formatConfigProblem,
+  type ConfigProblem,
+  type ConfigSource,
+} from "./config-error.js";
+export type { ReadTextFile } from "./config-file.js";
+export { defaultConfigPath, resolveUserPath } from "./config-paths.js";
+export {
+  configFileSchema,
+  LOG_LEVELS,
+  PROVIDER_TYPES,
+  TERMINAL_MODES,
+  type ConfigFileShape,
+  type LogLevel,
+  type ProviderType,
+} from "./config-schema.js";
+export {
+  toAgentLimits,
+  toConfig,
+  toFileShape,
+  type ToolPackageEntry,
+  type XzatomaConfig,
+} from "./config-shape.js";
+export { ENV_MAPPINGS, type EnvMapping } from "./env-mapping.js";
+export {
+  FLAG_MAPPINGS,
+  pickExplicitFlags,
+  type CommandOptionSource,
+  type FlagMapping,
+} from "./flag-mapping.js";
+export { formatConfig, formatConfigJson, type FormatConfigOptions } from "./format-config.js";
+export {
+  loadConfig,
+  validateConfigFile,
+  type ConfigValidation,
+  type LoadConfigOptions,
+  type LoadedConfig,
+} from "./load-config.js";
+export {
+  DEFAULT_PROJECT_INSTRUCTIONS_MAX_BYTES,
+  loadProjectInstructions,
+  type ProjectInstructions,
+  type ProjectInstructionsOptions,
+} from "./project-instructions.js";
+export { SELECTED_MODEL_KEY, type ValueKind } from "./value-kinds.js";

@@ -1,0 +1,506 @@
+import { isXzatomaError } from "@xzatoma/core";
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConfigError, type ConfigProblem } from "./config-error.js";
+import { defaultConfigPath } from "./config-paths.js";
+import { toAgentLimits } from "./config-shape.js";
+import { loadConfig, validateConfigFile, type LoadConfigOptions } from "./load-config.js";
+
+let home: string;
+
+beforeEach(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), "xzatoma-config-"));
+});
+
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+/** Writes the default config file (XDG path under the temp home) and returns its path. */
+async function writeDefaultConfig(text: string): Promise<string> {
+  const file = defaultConfigPath({}, home);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, text);
+  return file;
+}
+
+async function problemsOf(options: Partial<LoadConfigOptions>): Promise<ConfigProblem[]> {
+  try {
+    await loadConfig({ env: {}, homeDir: home, cwd: home, ...options });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return [...(error as ConfigError).problems];
+  }
+  throw new Error("expected the configuration to be refused");
+}
+
+async function messageOf(options: Partial<LoadConfigOptions>): Promise<string> {
+  try {
+    await loadConfig({ env: {}, homeDir: home, cwd: home, ...options });
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error("expected the configuration to be refused");
+}
+
+describe("defaults", () => {
+  it("gives every key its default when there is no file, env or flag", async () => {
+    const loaded = await loadConfig({ env: {}, homeDir: home, cwd: home });
+    expect(loaded.configFileFound).toBe(false);
+    expect(loaded.configPath).toBe(path.join(home, ".config", "xzatoma", "config.yaml"));
+    expect(loaded.config).toEqual({
+      provider: {
+        type: "ollama",
+        ollama: {
+          host: "http://localhost:11434",
+          model: "llama3.2:latest",
+          requestTimeoutSeconds: 600,
+        },
+        openai: {
+          baseUrl: "https://api.openai.com/v1",
+          model: "gpt-4o-mini",
+          requestTimeoutSeconds: 600,
+          enableStreaming: true,
+        },
+        copilot: { model: "gpt-5-mini" },
+        local: {},
+      },
+      agent: {
+        maxTurns: 50,
+        timeoutSeconds: 300,
+        maxToolCalls: 200,
+        maxToolCallsPerStep: 16,
+        maxConsecutiveToolSteps: 25,
+        conversation: {
+          maxTokens: 100_000,
+          minRetainTurns: 5,
+          pruneThreshold: 0.8,
+          warningThreshold: 0.85,
+          criticalThreshold: 0.95,
+        },
+        tools: { maxOutputSize: 1_048_576, maxFileReadSize: 10_485_760, packages: [] },
+        terminal: {
+          defaultMode: "restricted",
+          timeoutSeconds: 30,
+          maxStdoutBytes: 10_485_760,
+          maxStderrBytes: 1_048_576,
+          allowlist: [],
+          customDenylist: [],
+          sandbox: true,
+          network: false,
+        },
+        fetch: {
+          timeoutSeconds: 60,
+          maxResponseSize: 1_048_576,
+          allowedPorts: [80, 443],
+          allowedHosts: [],
+        },
+        mentions: { maxFileSize: 10_485_760, urlCacheTtlSeconds: 86_400, maxUrlsPerRequest: 10 },
+        chat: { defaultMode: "planning", defaultSafety: "safe" },
+      },
+      persistence: {
+        enabled: true,
+        dataDir: path.join(home, ".xzatoma"),
+        dbPath: path.join(home, ".xzatoma", "history.db"),
+      },
+      logging: { level: "info", format: "text" },
+    });
+    expect(new Set(Object.values(loaded.sources))).toEqual(new Set(["default"]));
+    expect(Object.keys(loaded.sources)).toContain("agent.max_turns");
+    expect(Object.keys(loaded.sources)).toContain("persistence.db_path");
+    expect(toAgentLimits(loaded.config)).toEqual({
+      maxTurns: 50,
+      timeoutMs: 300_000,
+      maxToolCalls: 200,
+      maxToolCallsPerStep: 16,
+      maxConsecutiveToolSteps: 25,
+    });
+  });
+
+  it("uses $XDG_CONFIG_HOME when it is absolute, else ~/.config", () => {
+    expect(defaultConfigPath({ XDG_CONFIG_HOME: "/xdg" }, "/home/ada")).toBe(
+      "/xdg/xzatoma/config.yaml",
+    );
+    expect(defaultConfigPath({ XDG_CONFIG_HOME: "relative" }, "/home/ada")).toBe(
+      "/home/ada/.config/xzatoma/config.yaml",
+    );
+    expect(defaultConfigPath({}, "/home/ada")).toBe("/home/ada/.config/xzatoma/config.yaml");
+  });
+
+  it("reads the file at $XDG_CONFIG_HOME", async () => {
+    const xdg = path.join(home, "xdg");
+    await mkdir(path.join(xdg, "xzatoma"), { recursive: true });
+    await writeFile(path.join(xdg, "xzatoma", "config.yaml"), "agent:\n  max_turns: 7\n");
+    const loaded = await loadConfig({ env: { XDG_CONFIG_HOME: xdg }, homeDir: home });
+    expect(loaded.config.agent.maxTurns).toBe(7);
+    expect(loaded.configFileFound).toBe(true);
+  });
+});
+
+describe("precedence: defaults < file < environment < flags", () => {
+  it("lets each layer win in turn for one key, and says where the value came from", async () => {
+    const file = await writeDefaultConfig("agent:\n  max_turns: 10\n");
+    const env = { XZATOMA_MAX_TURNS: "20" };
+    const flags = { maxTurns: 30 };
+
+    const all = await loadConfig({ env, flags, homeDir: home });
+    expect(all.config.agent.maxTurns).toBe(30);
+    expect(all.sources["agent.max_turns"]).toBe("flag:--max-turns");
+
+    const noFlag = await loadConfig({ env, homeDir: home });
+    expect(noFlag.config.agent.maxTurns).toBe(20);
+    expect(noFlag.sources["agent.max_turns"]).toBe("env:XZATOMA_MAX_TURNS");
+
+    const fileOnly = await loadConfig({ env: {}, homeDir: home });
+    expect(fileOnly.config.agent.maxTurns).toBe(10);
+    expect(fileOnly.sources["agent.max_turns"]).toBe(`file:${file}`);
+    expect(fileOnly.sources["agent.timeout_seconds"]).toBe("default");
+  });
+
+  it("points --model and XZATOMA_MODEL at the selected provider's model", async () => {
+    await writeDefaultConfig("provider:\n  type: openai\n  openai:\n    model: from-file\n");
+    const byEnv = await loadConfig({ env: { XZATOMA_MODEL: "from-env" }, homeDir: home });
+    expect(byEnv.config.provider.openai.model).toBe("from-env");
+    expect(byEnv.sources["provider.openai.model"]).toBe("env:XZATOMA_MODEL");
+
+    const switched = await loadConfig({
+      env: { XZATOMA_MODEL: "from-env" },
+      flags: { provider: "ollama", model: "qwen3:0.6b" },
+      homeDir: home,
+    });
+    expect(switched.config.provider.type).toBe("ollama");
+    expect(switched.config.provider.ollama.model).toBe("qwen3:0.6b");
+    expect(switched.sources["provider.ollama.model"]).toBe("flag:--model");
+    expect(switched.config.provider.openai.model).toBe("from-file");
+  });
+
+  it("reads OLLAMA_HOST, and XZATOMA_OLLAMA_HOST wins over it", async () => {
+    const plain = await loadConfig({ env: { OLLAMA_HOST: "gpu:11434" }, homeDir: home });
+    expect(plain.config.provider.ollama.host).toBe("gpu:11434");
+    expect(plain.sources["provider.ollama.host"]).toBe("env:OLLAMA_HOST");
+    const both = await loadConfig({
+      env: { OLLAMA_HOST: "gpu:11434", XZATOMA_OLLAMA_HOST: "http://other:1" },
+      homeDir: home,
+    });
+    expect(both.config.provider.ollama.host).toBe("http://other:1");
+  });
+
+  it("reads lists, booleans and 'off' from the environment, and ignores blank variables", async () => {
+    const loaded = await loadConfig({
+      env: {
+        XZATOMA_TERMINAL_ALLOWLIST: "ls, cat ,,git",
+        XZATOMA_FETCH_ALLOWED_PORTS: "443,8443",
+        XZATOMA_SANDBOX: "off",
+        XZATOMA_PRUNE_THRESHOLD: "off",
+        XZATOMA_MAX_TURNS: "  ",
+        XZATOMA_TOOL_PACKAGES: "@acme/notes",
+      },
+      homeDir: home,
+    });
+    expect(loaded.config.agent.terminal.allowlist).toEqual(["ls", "cat", "git"]);
+    expect(loaded.config.agent.fetch.allowedPorts).toEqual([443, 8443]);
+    expect(loaded.config.agent.terminal.sandbox).toBe(false);
+    expect(loaded.config.agent.conversation.pruneThreshold).toBe(false);
+    expect(loaded.config.agent.maxTurns).toBe(50);
+    expect(loaded.config.agent.tools.packages).toEqual([{ name: "@acme/notes", options: {} }]);
+  });
+
+  it("ignores flags that are not configuration and undefined values; --yolo sets the safety mode", async () => {
+    const loaded = await loadConfig({
+      env: {},
+      flags: { prompt: "hi", json: true, maxTurns: undefined, yolo: true, safe: false },
+      homeDir: home,
+    });
+    expect(loaded.config.agent.maxTurns).toBe(50);
+    expect(loaded.config.agent.chat.defaultSafety).toBe("yolo");
+    expect(loaded.sources["agent.chat.default_safety"]).toBe("flag:--yolo");
+  });
+
+  it("derives the data paths from XZATOMA_HOME and lets XZATOMA_HISTORY_DB and --storage-path win", async () => {
+    const data = path.join(home, "data");
+    const viaHome = await loadConfig({ env: { XZATOMA_HOME: data }, homeDir: home });
+    expect(viaHome.config.persistence.dbPath).toBe(path.join(data, "history.db"));
+    expect(viaHome.sources["persistence.db_path"]).toBe("env:XZATOMA_HOME");
+
+    const viaFlag = await loadConfig({
+      env: { XZATOMA_HOME: data, XZATOMA_HISTORY_DB: "/tmp/env.db" },
+      flags: { storagePath: "rel/flag.db" },
+      homeDir: home,
+      cwd: "/work",
+    });
+    expect(viaFlag.config.persistence.dbPath).toBe("/work/rel/flag.db");
+    expect(viaFlag.sources["persistence.db_path"]).toBe("flag:--storage-path");
+  });
+
+  it("expands ~ and resolves relative paths in the file against the file's directory", async () => {
+    const file = await writeDefaultConfig(
+      "persistence:\n  db_path: history/x.db\nlogging:\n  file: ~/logs/xz.log\n",
+    );
+    const loaded = await loadConfig({ env: {}, homeDir: home, cwd: "/elsewhere" });
+    expect(loaded.config.persistence.dbPath).toBe(path.join(path.dirname(file), "history/x.db"));
+    expect(loaded.config.logging.file).toBe(path.join(home, "logs", "xz.log"));
+  });
+
+  it("normalises tool packages and keeps their options untouched", async () => {
+    await writeDefaultConfig(
+      "agent:\n  tools:\n    packages:\n      - '@acme/a'\n      - name: '@acme/b'\n        options: { base_dir: notes, Depth: 2 }\n",
+    );
+    const loaded = await loadConfig({ env: {}, homeDir: home });
+    expect(loaded.config.agent.tools.packages).toEqual([
+      { name: "@acme/a", options: {} },
+      { name: "@acme/b", options: { base_dir: "notes", Depth: 2 } },
+    ]);
+  });
+});
+
+describe("invalid configuration", () => {
+  it("names the key path, the expectation and the file line for a bad type", async () => {
+    const file = await writeDefaultConfig("# settings\nagent:\n  max_turns: ten\n");
+    const problems = await problemsOf({});
+    expect(problems).toEqual([
+      {
+        source: `file:${file}`,
+        keyPath: "agent.max_turns",
+        message: 'expected an integer from 1 to 1000, got "ten"',
+        line: 3,
+        column: 14,
+      },
+    ]);
+    expect(await messageOf({})).toBe(
+      `Invalid configuration: ${file}:3:14: agent.max_turns: expected an integer from 1 to 1000, got "ten"`,
+    );
+  });
+
+  it("reports values out of range", async () => {
+    await writeDefaultConfig(
+      "agent:\n  max_turns: 5000\n  conversation:\n    prune_threshold: 1.5\n  fetch:\n    allowed_ports: [443, 70000]\n",
+    );
+    const problems = await problemsOf({});
+    expect(problems.map((problem) => `${problem.keyPath}: ${problem.message}`)).toEqual([
+      "agent.max_turns: expected an integer from 1 to 1000, got 5000",
+      "agent.conversation.prune_threshold: expected a number greater than 0 and at most 1, or false, got 1.5",
+      "agent.fetch.allowed_ports[1]: expected a port number from 1 to 65535, got 70000",
+    ]);
+  });
+
+  it("refuses unknown keys, suggesting the key meant", async () => {
+    await writeDefaultConfig(
+      "agent:\n  max_turn: 3\n  default_mode: write\nprovider:\n  typo: x\nextras: 1\n",
+    );
+    const problems = await problemsOf({});
+    expect(problems.map((problem) => [problem.keyPath, problem.message, problem.line])).toEqual([
+      ["agent.max_turn", 'unknown key "max_turn"; did you mean "max_turns"?', 2],
+      [
+        "agent.default_mode",
+        'unknown key "default_mode" here; did you mean agent.terminal.default_mode or agent.chat.default_mode?',
+        3,
+      ],
+      ["provider.typo", 'unknown key "typo"; did you mean "type"?', 5],
+      [
+        "extras",
+        'unknown key "extras"; the keys here are: provider, agent, persistence, logging',
+        6,
+      ],
+    ]);
+  });
+
+  it("refuses a value outside an enum, with a suggestion", async () => {
+    await writeDefaultConfig(
+      "provider:\n  type: olama\nagent:\n  terminal:\n    default_mode: restricted\n",
+    );
+    const problems = await problemsOf({});
+    expect(problems.map((problem) => problem.message)).toEqual([
+      'expected one of ollama, openai, copilot, local, got "olama"; did you mean "ollama"?',
+      'expected one of interactive, restricted_autonomous, full_autonomous, got "restricted"; did you mean "restricted_autonomous"?',
+    ]);
+  });
+
+  it("reports invalid YAML with the file and line", async () => {
+    const file = await writeDefaultConfig("agent:\n  max_turns: 5\n  tools: [1\nprovider: x\n");
+    const problems = await problemsOf({});
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems[0]?.source).toBe(`file:${file}`);
+    expect(problems[0]?.line).toBe(4);
+    expect(problems[0]?.message).toMatch(/^invalid YAML: /);
+    expect(await messageOf({})).toContain(`${file}:4:`);
+  });
+
+  it("treats a key without a value as not set, and words a wrong section type", async () => {
+    await writeDefaultConfig("agent:\n  # max_turns: 10\nlogging:\n  file:\n");
+    const loaded = await loadConfig({ env: {}, homeDir: home });
+    expect(loaded.config.agent.maxTurns).toBe(50);
+    expect(loaded.config.logging.file).toBeUndefined();
+
+    await writeDefaultConfig("agent: 5\nprovider:\n  ollama: {}\n");
+    expect(await problemsOf({})).toMatchObject([
+      { keyPath: "agent", message: "expected a mapping of settings (key: value), got 5", line: 1 },
+    ]);
+    await writeDefaultConfig("agent:\n  tools:\n    packages: '@acme/a'\n");
+    expect((await problemsOf({}))[0]?.message).toBe(
+      'expected a list of package names or { name, options }, got "@acme/a"',
+    );
+  });
+
+  it("refuses duplicate keys and a file that is not a mapping", async () => {
+    await writeDefaultConfig("agent:\n  max_turns: 5\n  max_turns: 6\n");
+    expect((await problemsOf({}))[0]?.message).toMatch(/invalid YAML: Map keys must be unique/);
+    await writeDefaultConfig("- a\n- b\n");
+    expect((await problemsOf({}))[0]?.message).toMatch(/must hold a mapping of settings/);
+  });
+
+  it("refuses credentials in the config file and says where they belong", async () => {
+    await writeDefaultConfig(
+      "provider:\n  type: openai\n  openai:\n    api_key: sk-abcdefabcdefabcdefabcdef\n  copilot:\n    token: x\n",
+    );
+    const problems = await problemsOf({});
+    expect(problems.map((problem) => [problem.keyPath, problem.line])).toEqual([
+      ["provider.openai.api_key", 4],
+      ["provider.copilot.token", 6],
+    ]);
+    expect(problems[0]?.message).toBe(
+      "credentials never live in the config file; remove this key and use `xzatoma auth login openai` or the environment variable XZATOMA_OPENAI_API_KEY",
+    );
+    expect(problems[1]?.message).toContain("`xzatoma auth login copilot`");
+    const message = await messageOf({});
+    expect(message).not.toContain("sk-abcdef");
+  });
+
+  it("refuses a URL with a password in it without repeating the password", async () => {
+    await writeDefaultConfig(
+      "provider:\n  openai:\n    base_url: https://me:hunter2@llm.example/v1\n",
+    );
+    const message = await messageOf({});
+    expect(message).toContain("provider.openai.base_url: expected an http or https URL");
+    expect(message).not.toContain("hunter2");
+  });
+
+  it("names the environment variable and the flag that hold bad values", async () => {
+    const problems = await problemsOf({
+      env: { XZATOMA_MAX_TURNS: "ten", XZATOMA_SANDBOX: "maybe", XZATOMA_PROVIDER: "gpt" },
+      flags: { timeout: 0 },
+    });
+    expect(problems).toEqual([
+      {
+        source: "env:XZATOMA_PROVIDER",
+        keyPath: "provider.type",
+        message: 'expected one of ollama, openai, copilot, local, got "gpt"',
+      },
+      {
+        source: "env:XZATOMA_MAX_TURNS",
+        keyPath: "agent.max_turns",
+        message: 'expected an integer from 1 to 1000, got "ten"',
+      },
+      {
+        source: "env:XZATOMA_SANDBOX",
+        keyPath: "agent.terminal.sandbox",
+        message: 'expected true or false, got "maybe"',
+      },
+      {
+        source: "flag:--timeout",
+        keyPath: "agent.timeout_seconds",
+        message: "expected a positive integer, got 0",
+      },
+    ]);
+    expect(await messageOf({ env: { XZATOMA_MAX_TURNS: "ten" } })).toBe(
+      'Invalid configuration: environment variable XZATOMA_MAX_TURNS: agent.max_turns: expected an integer from 1 to 1000, got "ten"',
+    );
+  });
+
+  it("reports every problem of every source at once", async () => {
+    await writeDefaultConfig("agent:\n  max_turns: 0\n  bogus: 1\n");
+    const problems = await problemsOf({
+      env: { XZATOMA_MAX_TOKENS: "lots" },
+      flags: { mode: "x" },
+    });
+    expect(problems.map((problem) => problem.keyPath)).toEqual([
+      "agent.max_turns",
+      "agent.bogus",
+      "agent.conversation.max_tokens",
+      "agent.chat.default_mode",
+    ]);
+  });
+
+  it("checks rules across keys after merging, naming where the offending value came from", async () => {
+    await writeDefaultConfig("agent:\n  conversation:\n    warning_threshold: 0.9\n");
+    const problems = await problemsOf({ env: { XZATOMA_CRITICAL_THRESHOLD: "0.5" } });
+    expect(problems).toEqual([
+      {
+        source: "env:XZATOMA_CRITICAL_THRESHOLD",
+        keyPath: "agent.conversation.critical_threshold",
+        message: "must be at least warning_threshold (0.9), got 0.5",
+      },
+    ]);
+  });
+
+  it("is an error for a missing --config file or XZATOMA_CONFIG file, but not for a missing default file", async () => {
+    const missing = path.join(home, "nope.yaml");
+    const problems = await problemsOf({ configPath: missing });
+    expect(problems).toEqual([
+      {
+        source: `file:${missing}`,
+        message:
+          "the config file does not exist; check the path given with --config or XZATOMA_CONFIG",
+      },
+    ]);
+    expect((await problemsOf({ env: { XZATOMA_CONFIG: missing } }))[0]?.source).toBe(
+      `file:${missing}`,
+    );
+    await expect(loadConfig({ env: {}, homeDir: home })).resolves.toMatchObject({
+      configFileFound: false,
+    });
+  });
+
+  it("resolves a relative --config against the working directory and reads it", async () => {
+    await writeFile(path.join(home, "custom.yaml"), "agent:\n  max_turns: 3\n");
+    const loaded = await loadConfig({
+      configPath: "custom.yaml",
+      env: {},
+      homeDir: home,
+      cwd: home,
+    });
+    expect(loaded.configPath).toBe(path.join(home, "custom.yaml"));
+    expect(loaded.config.agent.maxTurns).toBe(3);
+  });
+
+  it("is an XZatoma error with code CONFIG_INVALID", async () => {
+    try {
+      await loadConfig({ env: { XZATOMA_MAX_TURNS: "x" }, homeDir: home });
+      expect.unreachable();
+    } catch (error) {
+      expect(isXzatomaError(error)).toBe(true);
+      expect((error as ConfigError).code).toBe("CONFIG_INVALID");
+    }
+  });
+});
+
+describe("validateConfigFile", () => {
+  it("validates one file without the environment", async () => {
+    const file = path.join(home, "c.yaml");
+    await writeFile(file, "provider:\n  type: copilot\nagent: {}\n");
+    const previous = process.env["XZATOMA_MAX_TURNS"];
+    process.env["XZATOMA_MAX_TURNS"] = "not a number";
+    try {
+      const result = await validateConfigFile(file, { homeDir: home });
+      expect(result.valid).toBe(true);
+      expect(result.config?.provider.type).toBe("copilot");
+    } finally {
+      if (previous === undefined) delete process.env["XZATOMA_MAX_TURNS"];
+      else process.env["XZATOMA_MAX_TURNS"] = previous;
+    }
+    await writeFile(file, "agent:\n  max_turns: 0\n");
+    const invalid = await validateConfigFile(file, { homeDir: home });
+    expect(invalid.valid).toBe(false);
+    expect(invalid.problems[0]?.keyPath).toBe("agent.max_turns");
+    expect((await validateConfigFile(path.join(home, "none.yaml"))).valid).toBe(false);
+  });
+
+  it("accepts an injected reader", async () => {
+    const result = await validateConfigFile("/virtual/config.yaml", {
+      homeDir: home,
+      readFile: async () => "logging:\n  level: debug\n",
+    });
+    expect(result.config?.logging.level).toBe("debug");
+  });
+});

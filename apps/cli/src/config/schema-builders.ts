@@ -1,0 +1,132 @@
+import { normalizeOllamaHost } from "@xzatoma/providers";
+import { z } from "zod";
+
+/**
+ * What each leaf schema expects, in words for error messages ("a positive integer").
+ * Kept beside the schema instead of in zod's global registry, so nothing else sees it.
+ */
+const expectations = new WeakMap<z.ZodType, string>();
+
+/** Registers how to word what `schema` expects ("a positive integer"); returns `schema`. */
+export function expecting<T extends z.ZodType>(schema: T, text: string): T {
+  expectations.set(schema, text);
+  return schema;
+}
+
+/** The wording registered for `schema` by one of the builders below, if any. */
+export function expectationOf(schema: z.ZodType): string | undefined {
+  return expectations.get(schema);
+}
+
+/** An integer of at least 1, optionally at most `max`. */
+export function positiveInteger(max?: number) {
+  const base = z.number().int().min(1);
+  return max === undefined
+    ? expecting(base, "a positive integer")
+    : expecting(base.max(max), `an integer from 1 to ${max}`);
+}
+
+/** An integer of at least 0. */
+export function wholeNumber() {
+  return expecting(z.number().int().min(0), "a whole number (0 or more)");
+}
+
+/** A number in (0, 1]. */
+export function fraction() {
+  return expecting(z.number().gt(0).lte(1), "a number greater than 0 and at most 1");
+}
+
+/** `true` or `false`. */
+export function flag() {
+  return expecting(z.boolean(), "true or false");
+}
+
+/** A string with something in it. */
+export function text() {
+  return expecting(z.string().trim().min(1), "a non-empty string");
+}
+
+/** A path; `~` is expanded later. */
+export function filePath() {
+  return expecting(z.string().trim().min(1), "a file path");
+}
+
+/** One of `values`. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return expecting(z.enum(values), `one of ${values.join(", ")}`);
+}
+
+function isHttpUrlWithoutCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (
+      (url.protocol === "http:" || url.protocol === "https:") &&
+      url.username === "" &&
+      url.password === ""
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** An http(s) URL. A user name or password in it is refused: credentials never live in config. */
+export function httpUrl() {
+  return expecting(
+    z.string().refine(isHttpUrlWithoutCredentials),
+    "an http or https URL without a user name or password",
+  );
+}
+
+/** An Ollama host as users write it: `host:port` or a URL. */
+export function ollamaHost() {
+  return expecting(
+    z.string().refine((value) => {
+      if (value.trim() === "") return false;
+      try {
+        const normalized = normalizeOllamaHost(value);
+        return isHttpUrlWithoutCredentials(normalized);
+      } catch {
+        return false;
+      }
+    }),
+    "a host such as localhost:11434 or http://host:11434",
+  );
+}
+
+/** A list of non-empty strings. */
+export function textList() {
+  return expecting(z.array(text()), "a list of strings");
+}
+
+/** A list of TCP port numbers. */
+export function portList() {
+  const port = expecting(z.number().int().min(1).max(65535), "a port number from 1 to 65535");
+  return expecting(z.array(port), "a list of port numbers");
+}
+
+/** A number in (0, 1], or `false` to turn the feature off. */
+export function fractionOrOff() {
+  return expecting(
+    z.union([fraction(), z.literal(false)]),
+    "a number greater than 0 and at most 1, or false",
+  );
+}
+
+/**
+ * A tool package: its name, or `{ name, options }`. Normalised to the object form.
+ */
+export function toolPackage() {
+  const entry = z.strictObject({
+    name: text(),
+    options: expecting(z.record(z.string(), z.unknown()), "a mapping of options").default({}),
+  });
+  return expecting(
+    z.preprocess((value) => (typeof value === "string" ? { name: value } : value), entry),
+    "a package name or { name, options }",
+  );
+}
+
+/** A list of tool packages. */
+export function toolPackageList() {
+  return expecting(z.array(toolPackage()), "a list of package names or { name, options }");
+}

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { expectationOf } from "./schema-builders.js";
+
+/** A key path as a list of object keys and array indexes. */
+export type KeySegments = readonly (string | number)[];
+
+/** The schema and every wrapper inside it (default, optional, preprocess, ...), outermost first. */
+function unwrapChain(schema: z.ZodType): z.ZodType[] {
+  const chain: z.ZodType[] = [schema];
+  let current = schema;
+  for (;;) {
+    if (
+      current instanceof z.ZodDefault ||
+      current instanceof z.ZodPrefault ||
+      current instanceof z.ZodOptional ||
+      current instanceof z.ZodNullable
+    ) {
+      current = current.unwrap() as z.ZodType;
+    } else if (current instanceof z.ZodPipe) {
+      current = current.out as z.ZodType;
+    } else {
+      return chain;
+    }
+    chain.push(current);
+  }
+}
+
+function innermost(schema: z.ZodType): z.ZodType {
+  const chain = unwrapChain(schema);
+  return chain[chain.length - 1] ?? schema;
+}
+
+/** The schema at `segments` below `root`, or undefined when there is no such key. */
+export function schemaAt(root: z.ZodType, segments: KeySegments): z.ZodType | undefined {
+  let current: z.ZodType | undefined = root;
+  for (const segment of segments) {
+    if (current === undefined) return undefined;
+    const inner = innermost(current);
+    if (inner instanceof z.ZodObject && typeof segment === "string") {
+      current = (inner.shape as Record<string, z.ZodType | undefined>)[segment];
+    } else if (inner instanceof z.ZodArray && typeof segment === "number") {
+      current = inner.element as z.ZodType;
+    } else if (inner instanceof z.ZodRecord) {
+      current = inner.valueType as z.ZodType;
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}
+
+/** What the value at `segments` should be, in words ("a positive integer"). */
+export function expectationAt(root: z.ZodType, segments: KeySegments): string | undefined {
+  const schema = schemaAt(root, segments);
+  if (schema === undefined) return undefined;
+  for (const link of unwrapChain(schema)) {
+    const expectation = expectationOf(link);
+    if (expectation !== undefined) return expectation;
+  }
+  return innermost(schema) instanceof z.ZodObject
+    ? "a mapping of settings (key: value)"
+    : undefined;
+}
+
+/** The keys an object at `segments` accepts (empty when it is not an object). */
+export function keysAt(root: z.ZodType, segments: KeySegments): string[] {
+  const schema = schemaAt(root, segments);
+  if (schema === undefined) return [];
+  const inner = innermost(schema);
+  return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
+}
+
+/** Every key path of the schema's objects (`agent.max_turns`, ...), arrays and records not entered. */
+export function allKeyPaths(root: z.ZodType, prefix = ""): string[] {
+  const inner = innermost(root);
+  if (!(inner instanceof z.ZodObject)) return [];
+  const paths: string[] = [];
+  for (const [key, child] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
+    const path = prefix === "" ? key : `${prefix}.${key}`;
+    paths.push(path);
+    paths.push(...allKeyPaths(child, path));
+  }
+  return paths;
+}
+
+/** Whether the value at `segments` is a leaf: not an object with keys of its own. */
+export function isLeafAt(root: z.ZodType, segments: KeySegments): boolean {
+  const schema = schemaAt(root, segments);
+  return schema !== undefined && !(innermost(schema) instanceof z.ZodObject);
+}
+
+/** `agent.tools.packages[0].name` from segments. */
+export function formatKeyPath(segments: KeySegments): string {
+  let result = "";
+  for (const segment of segments) {
+    if (typeof segment === "number") result += `[${segment}]`;
+    else result += result === "" ? segment : `.${segment}`;
+  }
+  return result;
+}

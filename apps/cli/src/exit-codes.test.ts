@@ -3,15 +3,15 @@ import { exitCodeForStop } from "./exit-codes.js";
 
 it("maps every stop reason to the documented exit code", () => {
   expect(exitCodeForStop("completed")).toBe(0);
+  expect(exitCodeForStop("error")).toBe(1);
   for (const reason of [
     "max-turns",
     "timeout",
     "tool-budget",
     "tool-calls-per-step",
     "consecutive-tool-steps",
-    "error",
   ] as const) {
-    expect(exitCodeForStop(reason)).toBe(1);
+    expect(exitCodeForStop(reason)).toBe(3);
   }
   expect(exitCodeForStop("aborted")).toBe(130);
 });

@@ -1,4 +1,4 @@
-import type { StopReason } from "@xzatoma/core";
+import { isLimitStop, type StopReason } from "@xzatoma/core";
 
 /**
  * The exit codes of `xzatoma`, mapped once, here.
@@ -6,14 +6,16 @@ import type { StopReason } from "@xzatoma/core";
  * | code | meaning |
  * |---|---|
  * | 0 | the agent gave its final answer |
- * | 1 | failure: the model failed, or a limit stopped the run before a final answer |
+ * | 1 | failure: the model failed or could not be reached, a plan or config is invalid |
  * | 2 | usage error: unknown command or flag, missing or invalid value |
+ * | 3 | a limit stopped the run before a final answer (turns, time, tool calls) |
  * | 130 | interrupted (Ctrl-C) |
  */
 export const ExitCode = {
   ok: 0,
   failure: 1,
   usage: 2,
+  limit: 3,
   interrupted: 130,
 } as const;
 
@@ -21,5 +23,6 @@ export const ExitCode = {
 export function exitCodeForStop(reason: StopReason): number {
   if (reason === "completed") return ExitCode.ok;
   if (reason === "aborted") return ExitCode.interrupted;
+  if (isLimitStop(reason)) return ExitCode.limit;
   return ExitCode.failure;
 }

@@ -1,49 +1,37 @@
-import { statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
   Agent,
-  isLimitStop,
   isXzatomaError,
+  parsePlan,
+  planToPrompt,
   type AgentEvent,
   type AgentResult,
 } from "@xzatoma/core";
-import { createOllamaModel } from "@xzatoma/providers";
-import { createBuiltinTools, createWorkspaceContext } from "@xzatoma/tools";
+import { isToolAvailable } from "@xzatoma/safety";
+import { pickExplicitFlags, toAgentLimits, type CommandOptionSource } from "../config/index.js";
 import { exitCodeForStop, ExitCode } from "../exit-codes.js";
+import { createHistoryRecorder, titleFrom } from "../history/history-recorder.js";
 import { createJsonRenderer } from "../render/json-renderer.js";
 import { createTextRenderer } from "../render/text-renderer.js";
-import { createSystemPrompt } from "../system-prompt.js";
+import { createApprovalHandler } from "../session/approval-handler.js";
+import { createAuditSink } from "../session/audit-sink.js";
+import { prepareSession } from "../session/prepare-session.js";
+import type { SessionModes } from "../session/session-modes.js";
 import { UsageError } from "../usage-error.js";
+import { openUserHistory } from "./history.js";
 
 /** Options of `xzatoma run` as commander parsed them. */
 export interface RunCommandOptions {
   readonly prompt?: string;
+  readonly plan?: string;
   readonly json?: boolean;
-  readonly provider?: string;
-  readonly model?: string;
-  readonly host?: string;
   readonly workspace?: string;
-  readonly maxTurns?: number;
-  readonly maxToolCalls?: number;
-  readonly timeout?: number;
+  readonly allowDangerous?: boolean;
+  readonly config?: string;
+  readonly storagePath?: string;
 }
 
-const SUPPORTED_PROVIDERS = ["ollama"];
-
-function resolveWorkspace(option: string | undefined): string {
-  const workspace = path.resolve(option ?? process.cwd());
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(workspace).isDirectory();
-  } catch {
-    isDirectory = false;
-  }
-  if (!isDirectory)
-    throw new UsageError(`--workspace: '${option ?? workspace}' is not a directory.`);
-  return workspace;
-}
-
-/** What a stop by a limit means, in words, with the flag that raises the limit. */
 function describeStop(result: AgentResult, agent: Agent): string | undefined {
   switch (result.stopReason) {
     case "max-turns":
@@ -63,35 +51,80 @@ function describeStop(result: AgentResult, agent: Agent): string | undefined {
   }
 }
 
-/** `xzatoma run --prompt TEXT`: runs the agent once and prints the answer or the event stream. */
-export async function runCommand(options: RunCommandOptions): Promise<number> {
-  const prompt = options.prompt ?? "";
-  if (prompt.trim() === "") throw new UsageError("--prompt: the prompt is empty.");
-  const provider = options.provider ?? "ollama";
-  if (!SUPPORTED_PROVIDERS.includes(provider)) {
-    throw new UsageError(
-      `--provider: unknown provider '${provider}'. Supported: ${SUPPORTED_PROVIDERS.join(", ")}.`,
-    );
+async function taskFrom(
+  options: RunCommandOptions,
+): Promise<{ text: string; maxTurns?: number; label: string }> {
+  if (options.plan) {
+    let text: string;
+    try {
+      text = await readFile(options.plan, "utf8");
+    } catch (error) {
+      throw new UsageError(
+        `--plan: cannot read '${options.plan}': ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
+      );
+    }
+    const plan = parsePlan(text, options.plan);
+    return {
+      text: planToPrompt(plan),
+      ...(plan.maxTurns ? { maxTurns: plan.maxTurns } : {}),
+      label: `${path.basename(options.plan)}: ${plan.name} (${plan.instructions.length} instructions)`,
+    };
   }
-  const workspace = createWorkspaceContext({ root: resolveWorkspace(options.workspace) });
-  const tools = createBuiltinTools(workspace);
-  const model = createOllamaModel({
-    ...(options.model ? { model: options.model } : {}),
-    ...(options.host ? { host: options.host } : {}),
+  const prompt = options.prompt ?? "";
+  if (prompt.trim() === "") throw new UsageError("give --prompt TEXT or --plan FILE.");
+  return { text: prompt, label: prompt };
+}
+
+/** `xzatoma run --prompt TEXT | --plan FILE`: runs the agent once, without asking anyone. */
+export async function runCommand(
+  options: RunCommandOptions,
+  command: CommandOptionSource,
+): Promise<number> {
+  if (options.prompt && options.plan)
+    throw new UsageError("give either --prompt or --plan, not both.");
+  const task = await taskFrom(options);
+  const stderr = (text: string) => process.stderr.write(text);
+  const prepared = await prepareSession({
+    ...(options.config ? { configPath: options.config } : {}),
+    flags: pickExplicitFlags(command),
+    ...(options.workspace ? { workspace: options.workspace } : {}),
+    warn: (message) => stderr(`xzatoma: ${message}\n`),
   });
+  const { config } = prepared.loaded;
+  const modes: SessionModes = {
+    chatMode: config.agent.chat.defaultMode,
+    safetyMode: "safe",
+    executionMode: options.allowDangerous ? "full" : "restricted",
+  };
+  const limits = {
+    ...toAgentLimits(config),
+    ...(task.maxTurns ? { maxTurns: task.maxTurns } : {}),
+  };
+  let prompt = task.text;
+  if (options.prompt) {
+    const expanded = await prepared.mentions.load(task.text);
+    prompt = expanded.prompt;
+    if (!options.json) {
+      for (const failure of expanded.failed)
+        stderr(`xzatoma: could not load ${failure.label}: ${failure.reason}\n`);
+    }
+  }
   const agent = new Agent({
-    model,
-    tools,
-    systemPrompt: createSystemPrompt({
-      workspace: workspace.root,
-      toolNames: tools.map((tool) => tool.name),
-    }),
-    limits: {
-      ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
-      ...(options.maxToolCalls ? { maxToolCalls: options.maxToolCalls } : {}),
-      ...(options.timeout ? { timeoutMs: options.timeout * 1000 } : {}),
-    },
+    model: prepared.models.createModel(prepared.models.model),
+    tools: prepared.environment.tools.filter((tool) =>
+      isToolAvailable(modes.chatMode, tool.access),
+    ),
+    systemPrompt: prepared.systemPrompt,
+    limits,
+    approve: createApprovalHandler(modes),
+    audit: createAuditSink(prepared.environment.auditLog, prepared.environment.workspace.root),
   });
+  const history = config.persistence.enabled
+    ? openUserHistory(config.persistence.dbPath)
+    : undefined;
+  const recorder = history
+    ? createHistoryRecorder(history, { title: () => titleFrom(task.label) })
+    : undefined;
 
   const render: (event: AgentEvent) => void = options.json
     ? createJsonRenderer(process.stdout)
@@ -100,29 +133,35 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
         stderr: process.stderr,
         color: Boolean(process.stderr.isTTY),
       });
-
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   process.once("SIGINT", onInterrupt);
   let result: AgentResult;
   try {
     result = await agent.run(prompt, { signal: controller.signal, onEvent: render });
+    recorder?.record(agent.messages, result, {
+      mode: modes.chatMode,
+      safety: modes.safetyMode,
+      provider: prepared.models.provider,
+      model: prepared.models.model,
+    });
   } catch (error) {
     if (isXzatomaError(error)) {
-      process.stderr.write(`error [${error.code}]: ${error.message}\n`);
+      stderr(`error [${error.code}]: ${error.message}\n`);
       return ExitCode.failure;
     }
     throw error;
   } finally {
     process.off("SIGINT", onInterrupt);
+    history?.close();
+    await prepared.environment.close();
   }
-
   if (!options.json) {
     if (result.stopReason === "error" && result.error) {
-      process.stderr.write(`error [${result.error.code}]: ${result.error.message}\n`);
-    } else if (result.stopReason !== "completed" || isLimitStop(result.stopReason)) {
+      stderr(`error [${result.error.code}]: ${result.error.message}\n`);
+    } else if (result.stopReason !== "completed") {
       const message = describeStop(result, agent);
-      if (message) process.stderr.write(`xzatoma: ${message}\n`);
+      if (message) stderr(`xzatoma: ${message}\n`);
     }
   }
   return exitCodeForStop(result.stopReason);

@@ -16,12 +16,10 @@ import type { SessionModes } from "./session-modes.js";
 
 /** Loads @mentions of a message into its prompt. */
 export interface MentionExpander {
-  load(
-    text: string,
-  ): Promise<{
+  load(text: string): Promise<{
     prompt: string;
-    loaded: readonly string[];
-    failed: readonly { mention: string; reason: string }[];
+    loaded: readonly { label: string; detail: string }[];
+    failed: readonly { label: string; reason: string; suggestion: string }[];
   }>;
 }
 
@@ -106,12 +104,13 @@ export function createAgentSession(
       if (options.mentions) {
         const expanded = await options.mentions.load(text);
         prompt = expanded.prompt;
-        if (expanded.loaded.length > 0)
-          run.onNotice(
-            `Loaded ${expanded.loaded.length} mention(s): ${expanded.loaded.join(", ")}`,
-          );
-        for (const failure of expanded.failed)
-          run.onNotice(`Could not load ${failure.mention}: ${failure.reason}`);
+        if (expanded.loaded.length > 0) {
+          const labels = expanded.loaded.map((mention) => `${mention.label} (${mention.detail})`);
+          run.onNotice(`Loaded ${expanded.loaded.length} mention(s): ${labels.join(", ")}`);
+        }
+        for (const failure of expanded.failed) {
+          run.onNotice(`Could not load ${failure.label}: ${failure.reason}; ${failure.suggestion}`);
+        }
       }
       const before = agent.messages.length;
       const result = await agent.run(prompt, {

@@ -1,0 +1,63 @@
+import { homedir } from "node:os";
+import {
+  defaultConfigPath,
+  formatConfig,
+  formatConfigJson,
+  loadConfig,
+  pickExplicitFlags,
+  validateConfigFile,
+  type CommandOptionSource,
+} from "../config/index.js";
+import { ExitCode } from "../exit-codes.js";
+
+/** `xzatoma config show`: the effective configuration with the source of each value. */
+export async function configShow(
+  options: { config?: string; json?: boolean },
+  command: CommandOptionSource,
+): Promise<number> {
+  const loaded = await loadConfig({
+    ...(options.config ? { configPath: options.config } : {}),
+    env: process.env,
+    flags: pickExplicitFlags(command),
+    homeDir: homedir(),
+    cwd: process.cwd(),
+  });
+  const format = { configPath: loaded.configPath, configFileFound: loaded.configFileFound };
+  process.stdout.write(
+    options.json
+      ? `${formatConfigJson(loaded.config, loaded.sources, format)}\n`
+      : `${formatConfig(loaded.config, loaded.sources, format)}\n`,
+  );
+  return ExitCode.ok;
+}
+
+/** `xzatoma config validate FILE`: every problem with its key path, exit 1 when there are any. */
+export async function configValidate(file: string, options: { json?: boolean }): Promise<number> {
+  const result = await validateConfigFile(file, { homeDir: homedir() });
+  if (options.json) {
+    process.stdout.write(
+      `${JSON.stringify({ file, valid: result.valid, problems: result.problems })}\n`,
+    );
+  } else if (result.valid) {
+    process.stdout.write(`${file}: valid\n`);
+  } else {
+    process.stdout.write(`${file}: ${result.problems.length} problem(s)\n`);
+    for (const problem of result.problems) {
+      const where = problem.line
+        ? `${file}:${problem.line}${problem.column ? `:${problem.column}` : ""}`
+        : file;
+      process.stdout.write(
+        `  ${where}: ${problem.keyPath ? `${problem.keyPath}: ` : ""}${problem.message}\n`,
+      );
+    }
+  }
+  return result.valid ? ExitCode.ok : ExitCode.failure;
+}
+
+/** `xzatoma config path`: the configuration file in use, and whether it exists. */
+export function configPath(options: { config?: string }): number {
+  const path =
+    options.config ?? process.env["XZATOMA_CONFIG"] ?? defaultConfigPath(process.env, homedir());
+  process.stdout.write(`${path}\n`);
+  return ExitCode.ok;
+}

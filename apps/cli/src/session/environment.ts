@@ -1,0 +1,115 @@
+import { homedir } from "node:os";
+import path from "node:path";
+import { loadToolPackage, type Tool } from "@xzatoma/core";
+import {
+  createAuditLog,
+  createCommandPolicy,
+  createGuardedFetch,
+  createSandbox,
+  type AuditLog,
+  type GuardedFetch,
+  type Sandbox,
+} from "@xzatoma/safety";
+import {
+  createFetchTool,
+  createFileTools,
+  createListDirectoryTool,
+  createPlanTool,
+  createReadFileTool,
+  createTerminalTool,
+  createWorkspaceContext,
+  type CommandJudge,
+  type WorkspaceContext,
+} from "@xzatoma/tools";
+import type { XzatomaConfig } from "../config/index.js";
+
+/** Everything a session's tools need, built once per workspace. */
+export interface ToolEnvironment {
+  readonly workspace: WorkspaceContext;
+  readonly tools: readonly Tool[];
+  readonly auditLog: AuditLog;
+  readonly sandbox: Sandbox;
+  readonly fetcher: GuardedFetch;
+  close(): Promise<void>;
+}
+
+/** Options of {@link createToolEnvironment}. */
+export interface ToolEnvironmentOptions {
+  readonly config: XzatomaConfig;
+  readonly workspaceRoot: string;
+  /** The config file in use, protected from tools. */
+  readonly configPath?: string;
+  /** Prints a one-time notice (the sandbox warning). */
+  readonly warn: (message: string) => void;
+}
+
+/** Adds the user's `custom_denylist` patterns to a command judge: a match blocks. */
+function withCustomDenylist(judge: CommandJudge, patterns: readonly string[]): CommandJudge {
+  if (patterns.length === 0) return judge;
+  return {
+    async check(command) {
+      const hit = patterns.find((pattern) => command.includes(pattern));
+      if (hit !== undefined)
+        return { verdict: "block", reason: `'${hit}' is on the configured denylist.` };
+      return judge.check(command);
+    },
+  };
+}
+
+/**
+ * Builds the workspace context, guards, sandbox, audit log and every tool (built-in and
+ * from tool packages). The chat mode later decides which of them are registered.
+ */
+export async function createToolEnvironment(
+  options: ToolEnvironmentOptions,
+): Promise<ToolEnvironment> {
+  const { config } = options;
+  const auditLog = createAuditLog({ path: path.join(config.persistence.dataDir, "audit.log") });
+  const protectedPaths = [
+    auditLog.path,
+    config.persistence.dbPath,
+    `${config.persistence.dbPath}-wal`,
+    `${config.persistence.dbPath}-shm`,
+    path.join(homedir(), ".config", "xzatoma"),
+    ...(options.configPath ? [options.configPath] : []),
+  ];
+  const workspace = createWorkspaceContext({ root: options.workspaceRoot, protectedPaths });
+  const sandbox = createSandbox({ disabled: !config.agent.terminal.sandbox, env: process.env });
+  if (sandbox.warning) options.warn(sandbox.warning);
+  const policy = await createCommandPolicy({
+    pathGuard: workspace.pathGuard,
+    ...(config.agent.terminal.allowlist.length > 0
+      ? { extraAllowlist: config.agent.terminal.allowlist }
+      : {}),
+  });
+  const fetcher = createGuardedFetch({
+    maxBytes: config.agent.fetch.maxResponseSize,
+    timeoutMs: config.agent.fetch.timeoutSeconds * 1000,
+    allowedPorts: config.agent.fetch.allowedPorts,
+    allowHosts: config.agent.fetch.allowedHosts,
+  });
+  const tools: Tool[] = [
+    createReadFileTool(workspace, { maxFileBytes: config.agent.tools.maxFileReadSize }),
+    createListDirectoryTool(workspace),
+    ...createFileTools(workspace, { maxFileBytes: config.agent.tools.maxFileReadSize }),
+    createPlanTool(workspace),
+    createFetchTool(workspace, { fetcher }),
+    createTerminalTool(workspace, {
+      commandPolicy: withCustomDenylist(policy, config.agent.terminal.customDenylist),
+      sandbox,
+      auditLog,
+      timeoutSeconds: config.agent.terminal.timeoutSeconds,
+      maxStdoutBytes: config.agent.terminal.maxStdoutBytes,
+      maxStderrBytes: config.agent.terminal.maxStderrBytes,
+      network: config.agent.terminal.network,
+    }),
+  ];
+  for (const entry of config.agent.tools.packages) {
+    tools.push(
+      ...(await loadToolPackage(entry.name, {
+        context: { root: workspace.root, options: entry.options ?? {} },
+      })),
+    );
+  }
+  return { workspace, tools, auditLog, sandbox, fetcher, close: () => fetcher.close() };
+}

@@ -6,3 +6,6 @@ export {
   withProviderErrors,
   type ProviderErrorWording,
 } from "./provider-errors.js";
+export * from "./openai/index.js";
+export * from "./copilot/index.js";
+export * from "./retry/index.js";

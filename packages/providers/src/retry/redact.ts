@@ -1,0 +1,118 @@
+/** What replaces a secret in a message. */
+export const REDACTED = "[redacted]";
+
+/** Secrets shorter than this are not searched for: they would match ordinary words. */
+const MIN_SECRET_LENGTH = 8;
+
+/**
+ * Credential shapes redacted even when the caller did not name them: GitHub tokens,
+ * OpenAI-style keys, and whatever follows `Bearer`/`token` in an Authorization value.
+ */
+const CREDENTIAL_PATTERNS: readonly RegExp[] = [
+  /\bgh[opsuar]_[A-Za-z0-9_]{16,}/g,
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  /\bsk-[A-Za-z0-9_-]{16,}/g,
+  /\b(authorization["']?\s*[:=]\s*["']?)[^\r\n"',}]+/gi,
+  /\b(bearer|token)(\s+)[A-Za-z0-9._~+/=:;-]{16,}/gi,
+];
+
+function usable(secrets: readonly string[]): string[] {
+  return secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+}
+
+/** Replaces every secret, and anything shaped like a credential, in `text`. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of usable(secrets)) result = result.split(secret).join(REDACTED);
+  for (const pattern of CREDENTIAL_PATTERNS) {
+    result = result.replace(pattern, (_match, prefix?: string, space?: string) =>
+      typeof prefix === "string" && typeof space === "string"
+        ? `${prefix}${space}${REDACTED}`
+        : typeof prefix === "string"
+          ? `${prefix}${REDACTED}`
+          : REDACTED,
+    );
+  }
+  return result;
+}
+
+function chainOf(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  while (current !== undefined && current !== null && chain.length < 10) {
+    if (chain.includes(current)) break;
+    chain.push(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+function needsRedaction(error: unknown, secrets: readonly string[]): boolean {
+  for (const link of chainOf(error)) {
+    if (link === null || typeof link !== "object") {
+      if (redactValue(link, secrets) !== link) return true;
+      continue;
+    }
+    const values: unknown[] = [(link as Error).message, (link as Error).stack];
+    for (const key of Reflect.ownKeys(link)) {
+      if (key !== "cause") values.push((link as Record<string | symbol, unknown>)[key]);
+    }
+    if (values.some((value) => redactValue(value, secrets) !== value)) return true;
+  }
+  return false;
+}
+
+function redactValue(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === "string") return redactText(value, secrets);
+  if (value === null || typeof value !== "object") return value;
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined || redactText(text, secrets) === text ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A copy of one error with its message, stack and text fields redacted and `cause`
+ * replaced; same prototype and own properties otherwise, so classes, codes and markers
+ * (`isXzatomaError`, `APICallError.isInstance`) survive.
+ */
+function redactLink(link: unknown, secrets: readonly string[], cause: unknown): unknown {
+  if (!(link instanceof Error)) return redactValue(link, secrets);
+  const message = redactText(link.message, secrets);
+  const copy = Object.create(Object.getPrototypeOf(link) as object) as Error;
+  for (const key of Reflect.ownKeys(link)) {
+    if (key === "message" || key === "stack" || key === "cause") continue;
+    const descriptor = Object.getOwnPropertyDescriptor(link, key);
+    if (!descriptor) continue;
+    if ("value" in descriptor) {
+      const value = redactValue(descriptor.value, secrets);
+      if (value === undefined && descriptor.value !== undefined) continue;
+      descriptor.value = value;
+    }
+    Object.defineProperty(copy, key, descriptor);
+  }
+  const hidden = { writable: true, configurable: true, enumerable: false };
+  Object.defineProperty(copy, "message", { ...hidden, value: message });
+  if (typeof link.stack === "string") {
+    const stack = redactText(link.stack.split(link.message).join(message), secrets);
+    Object.defineProperty(copy, "stack", { ...hidden, value: stack });
+  }
+  if (cause !== undefined) Object.defineProperty(copy, "cause", { ...hidden, value: cause });
+  return copy;
+}
+
+/**
+ * Returns `error` unchanged when neither it nor its causes mention a secret; otherwise a
+ * copy of the chain with every message, stack and text field redacted, object fields that
+ * mention a secret dropped, and error classes, codes and markers kept.
+ */
+export function redactError(error: unknown, secrets: readonly string[]): unknown {
+  if (!needsRedaction(error, secrets)) return error;
+  const chain = chainOf(error);
+  let cause: unknown = undefined;
+  for (let index = chain.length - 1; index >= 0; index -= 1)
+    cause = redactLink(chain[index], secrets, cause);
+  return cause;
+}

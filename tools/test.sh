@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source tools/toolchain/env.sh
-source tools/toolchain/system-packages.sh
+source tools/toolchain/system-packages.sh tmux
 
 if [ -n "${CI:-}" ]; then
   pnpm install --frozen-lockfile --reporter=append-only </dev/null

@@ -46,6 +46,23 @@ export type AgentEvent =
       readonly durationMs: number;
     }
   | { readonly type: "usage"; readonly turn: number; readonly usage: Usage; readonly totals: Usage }
+  | {
+      readonly type: "context-pruned";
+      readonly turn: number;
+      /** Messages hidden from the model (kept for history and replay). */
+      readonly dropped: number;
+      readonly toolCalls: number;
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+    }
+  | {
+      readonly type: "context-status";
+      readonly turn: number;
+      readonly previous: "ok" | "warning" | "critical";
+      readonly level: "ok" | "warning" | "critical";
+      readonly tokens: number;
+      readonly maxTokens: number;
+    }
   | { readonly type: "error"; readonly error: AgentEventError }
   | {
       readonly type: "finished";

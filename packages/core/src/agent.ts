@@ -7,9 +7,13 @@ import type {
 } from "@ai-sdk/provider";
 import {
   assistantMessage,
+  createConversation,
   systemMessage,
   toolMessage,
   userMessage,
+  type Conversation,
+  type ConversationOptions,
+  type ConversationUpdate,
   type Message,
   type ToolCall,
 } from "@xzatoma/conversation";
@@ -55,6 +59,13 @@ export interface AgentOptions {
   readonly audit?: ToolAuditSink;
   /** Earlier messages to continue from (system messages excluded). */
   readonly history?: readonly Message[];
+  /**
+   * Context management: the model's window (`maxTokens`), pruning threshold, turns kept,
+   * warning and critical levels, tokenizer. Default: no pruning (a window of 1M tokens).
+   */
+  readonly context?: ConversationOptions;
+  /** Messages kept in context whatever pruning decides (an active plan, project instructions). */
+  readonly pinned?: readonly string[];
   readonly callSettings?: ModelCallSettings;
 }
 
@@ -125,21 +136,30 @@ export class Agent {
   readonly #model: LanguageModelV4;
   readonly #registry: ToolRegistry;
   readonly #limits: AgentLimits;
-  readonly #systemPrompt: string | undefined;
   readonly #approve: ApprovalHandler | undefined;
   readonly #audit: ToolAuditSink | undefined;
   readonly #callSettings: ModelCallSettings;
-  readonly #messages: Message[];
+  readonly #conversation: Conversation;
   #running = false;
+  #turnForEvents = 0;
+  #emit: ((event: AgentEvent) => void) | undefined;
 
   constructor(options: AgentOptions) {
     this.#model = options.model;
     this.#limits = resolveAgentLimits(options.limits);
-    this.#systemPrompt = options.systemPrompt;
     this.#approve = options.approve;
     this.#audit = options.audit;
     this.#callSettings = options.callSettings ?? {};
-    this.#messages = (options.history ?? []).filter((message) => message.role !== "system");
+    this.#conversation = createConversation(
+      options.context ?? { maxTokens: 1_000_000, pruneThreshold: false },
+    );
+    if (options.systemPrompt)
+      this.#conversation.append(systemMessage(options.systemPrompt), { pinned: true });
+    for (const text of options.pinned ?? [])
+      this.#conversation.append(systemMessage(text), { pinned: true });
+    for (const message of options.history ?? []) {
+      if (message.role !== "system") this.#conversation.append(message);
+    }
     if (options.tools && !Array.isArray(options.tools)) {
       this.#registry = options.tools as ToolRegistry;
     } else {
@@ -149,9 +169,85 @@ export class Agent {
     }
   }
 
-  /** The conversation so far (without the system prompt). */
+  /** The conversation so far, pruned parts included (without system messages and summaries). */
   get messages(): readonly Message[] {
-    return this.#messages;
+    return this.#conversation
+      .entries()
+      .filter((entry) => !entry.summary && entry.message.role !== "system")
+      .map((entry) => entry.message);
+  }
+
+  /** The managed conversation: what the model sees, token status, pruning, summary. */
+  get conversation(): Conversation {
+    return this.#conversation;
+  }
+
+  /**
+   * Replaces the deterministic summary of pruned messages by one the model writes
+   * (`/context summary`). Prunes first when nothing was pruned yet. Resolves with the
+   * summary now in force, or undefined when there is nothing to summarise.
+   */
+  async summarizeContext(options: { signal?: AbortSignal } = {}): Promise<string | undefined> {
+    if (this.#conversation.summary() === undefined) this.#conversation.prune();
+    const current = this.#conversation.summary();
+    if (current === undefined) return undefined;
+    const dropped = this.#conversation
+      .entries()
+      .filter((entry) => entry.pruned && !entry.summary)
+      .map((entry) => `${entry.message.role}: ${entry.message.content.slice(0, 2000)}`)
+      .join("\n");
+    const { stream } = await this.#model.doStream({
+      ...this.#callSettings,
+      prompt: toModelPrompt([
+        systemMessage(
+          "Summarise the conversation below for the assistant that continues it: goals, decisions, files touched, results, open questions. Be brief and factual.",
+        ),
+        userMessage(`${current}\n\nEarlier messages:\n${dropped}`),
+      ]),
+      ...(options.signal ? { abortSignal: options.signal } : {}),
+    });
+    let text = "";
+    for await (const part of stream) {
+      if (part.type === "text-delta") text += part.delta;
+      if (part.type === "error")
+        throw new ProviderError(`The summary request failed: ${describeError(part.error)}`);
+    }
+    if (text.trim() === "") return current;
+    this.#conversation.replaceSummary(
+      `Summary of earlier conversation (written by the model):\n${text.trim()}`,
+    );
+    return this.#conversation.summary();
+  }
+
+  /** Appends a message and reports pruning and context-level changes as events. */
+  #append(message: Message): void {
+    this.#report(this.#conversation.append(message));
+  }
+
+  #report(update: ConversationUpdate): void {
+    const emit = this.#emit;
+    if (!emit) return;
+    const turn = this.#turnForEvents;
+    if (update.pruned) {
+      emit({
+        type: "context-pruned",
+        turn,
+        dropped: update.pruned.dropped.length,
+        toolCalls: update.pruned.toolCalls,
+        tokensBefore: update.pruned.tokensBefore,
+        tokensAfter: update.pruned.tokensAfter,
+      });
+    }
+    if (update.status) {
+      emit({
+        type: "context-status",
+        turn,
+        previous: update.status.previous,
+        level: update.status.level,
+        tokens: update.status.status.tokens,
+        maxTokens: update.status.status.maxTokens,
+      });
+    }
   }
 
   /** The limits in force. */
@@ -229,22 +325,32 @@ export class Agent {
     let stopReason: StopReason;
 
     const tools = toModelTools(this.#registry.specifications());
+    this.#emit = emit;
+    this.#turnForEvents = 0;
     emit({ type: "run-started", input, tools: this.#registry.names() });
-    this.#messages.push(userMessage(input));
+    this.#append(userMessage(input));
 
     try {
       for (;;) {
         if (controller.signal.aborted) throw controller.signal.reason;
         if (turns >= limits.maxTurns) throw new StopRun("max-turns");
         turns += 1;
+        this.#turnForEvents = turns;
         emit({ type: "turn-started", turn: turns });
 
+        const estimatedSent = this.#conversation.status().tokens;
         const response = await this.#requestModel(tools, controller.signal, (delta) =>
           emit({ type: "text-delta", turn: turns, delta }),
         );
         usage = addUsage(usage, response.usage);
         emit({ type: "usage", turn: turns, usage: response.usage, totals: usage });
-        this.#messages.push(assistantMessage(response.text, response.toolCalls));
+        // Reported input tokens are the truth for what was sent, unless they are far below the
+        // estimate: servers that reuse a cached prompt prefix (Ollama) count only the new part,
+        // and trusting that would let the context overflow.
+        if (response.usage.inputTokens >= estimatedSent / 2) {
+          this.#report(this.#conversation.recordUsage({ inputTokens: response.usage.inputTokens }));
+        }
+        this.#append(assistantMessage(response.text, response.toolCalls));
         if (response.text !== "") text = response.text;
 
         if (response.toolCalls.length === 0) {
@@ -295,6 +401,7 @@ export class Agent {
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onCallerAbort);
+      this.#emit = undefined;
     }
 
     const durationMs = Math.round(performance.now() - startedAt);
@@ -307,9 +414,7 @@ export class Agent {
     signal: AbortSignal,
     onText: (delta: string) => void,
   ): Promise<ModelResponse> {
-    const prompt = toModelPrompt(
-      this.#systemPrompt ? [systemMessage(this.#systemPrompt), ...this.#messages] : this.#messages,
-    );
+    const prompt = toModelPrompt(this.#conversation.forModel());
     let stream: ReadableStream<LanguageModelV4StreamPart>;
     try {
       ({ stream } = await this.#model.doStream({
@@ -414,7 +519,7 @@ export class Agent {
       result,
       durationMs,
     });
-    this.#messages.push(
+    this.#append(
       toolMessage({
         toolCallId: call.id,
         toolName: call.name,
@@ -427,7 +532,7 @@ export class Agent {
   /** Answers calls that will not run, so the conversation stays valid for a later run. */
   #refuseCalls(calls: readonly ToolCall[], reason: string): void {
     for (const call of calls) {
-      this.#messages.push(
+      this.#append(
         toolMessage({
           toolCallId: call.id,
           toolName: call.name,

@@ -44,6 +44,8 @@ export interface ScriptedTurn {
   status?: number;
   /** Waits this long before answering. */
   delayMs?: number;
+  /** Waits this long between streamed chunks (a slow model). */
+  chunkDelayMs?: number;
 }
 
 /** Decides the reply to the `index`-th chat request (0-based). */
@@ -250,7 +252,11 @@ export async function startScriptedOllama(options: {
         response.end(`${JSON.stringify({ error: turn.error })}\n`);
         return;
       }
-      for (const chunk of chatChunks(body, turn)) response.write(`${JSON.stringify(chunk)}\n`);
+      for (const chunk of chatChunks(body, turn)) {
+        if (response.destroyed) return;
+        response.write(`${JSON.stringify(chunk)}\n`);
+        if (turn.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, turn.chunkDelayMs));
+      }
       response.end();
       return;
     }

@@ -30,7 +30,7 @@ function xzatoma(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: workspace,
-      env: { PATH: process.env["PATH"] ?? "", HOME: workspace, ...env },
+      env: { PATH: process.env["PATH"] ?? "", HOME: home, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -45,12 +45,15 @@ function xzatoma(
 
 let base: string;
 let workspace: string;
+let home: string;
 let twoTools: ScriptedOllama;
 let forever: ScriptedOllama;
 
 beforeAll(async () => {
   base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-cli-")));
   workspace = path.join(base, "project");
+  home = path.join(base, "home");
+  await mkdir(home, { recursive: true });
   await mkdir(path.join(workspace, "src"), { recursive: true });
   await writeFile(path.join(workspace, "README.md"), "# Acme rockets\n\nBuilds rockets.\n");
   await writeFile(path.join(workspace, "src", "main.ts"), "console.log('launch');\n");
@@ -85,10 +88,12 @@ describe("xzatoma run", () => {
       "# Acme rockets\n\nBuilds rockets.\n",
     ]);
     expect(requests[0]!.messages[0]).toMatchObject({ role: "system" });
-    expect(requests[0]!.tools?.map((tool) => tool.function.name)).toEqual([
-      "read_file",
-      "list_directory",
-    ]);
+    const offered = requests[0]!.tools?.map((tool) => tool.function.name) ?? [];
+    expect(offered).toEqual(
+      expect.arrayContaining(["read_file", "list_directory", "grep", "find_path", "fetch"]),
+    );
+    expect(offered).not.toContain("terminal");
+    expect(offered).not.toContain("write_file");
   });
 
   it("prints the event stream as JSON lines with --json", async () => {
@@ -110,7 +115,7 @@ describe("xzatoma run", () => {
     });
   });
 
-  it("stops a model that never finishes at --max-turns, with exit 1 and a clear message", async () => {
+  it("stops a model that never finishes at --max-turns, with the limit exit code 3 and a clear message", async () => {
     const before = forever.requests.length;
     const outcome = await xzatoma([
       "run",
@@ -121,7 +126,7 @@ describe("xzatoma run", () => {
       "--max-turns",
       "4",
     ]);
-    expect(outcome.code).toBe(1);
+    expect(outcome.code).toBe(3);
     expect(outcome.stderr).toContain(
       "xzatoma: stopped: no final answer after 4 model requests (raise it with --max-turns).",
     );
@@ -172,14 +177,15 @@ describe("xzatoma run interrupted", () => {
 
 describe("xzatoma usage", () => {
   it.each([
-    [["run"], "required option '-p, --prompt <text>' not specified"],
+    [["run"], "give --prompt TEXT or --plan FILE."],
+    [["run", "--prompt", "x", "--plan", "p.yaml"], "give either --prompt or --plan, not both."],
     [
       ["run", "--prompt", "x", "--max-turns", "zero"],
       "--max-turns must be a positive whole number, got 'zero'.",
     ],
     [
       ["run", "--prompt", "x", "--provider", "gpt"],
-      "--provider: unknown provider 'gpt'. Supported: ollama.",
+      "argument 'gpt' is invalid. Allowed choices are ollama, openai, copilot, local.",
     ],
     [
       ["run", "--prompt", "x", "--workspace", "no/such/dir"],
@@ -199,5 +205,96 @@ describe("xzatoma usage", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: xzatoma");
     expect(help.stdout).toContain("run [options]");
+  });
+});
+
+describe("xzatoma run with plans, mentions and configuration", () => {
+  let echo: ScriptedOllama;
+  const plans = fileURLToPath(
+    new URL("../../../packages/core/src/__fixtures__/plans/", import.meta.url),
+  );
+
+  beforeAll(async () => {
+    echo = await startScriptedOllama({ scenario: SCENARIOS["echo"]! });
+  });
+  afterAll(async () => {
+    await echo.close();
+  });
+
+  it.each(["simple_plan.yaml", "simple_plan.json", "simple_plan.md"])(
+    "runs the plan %s as numbered guidance",
+    async (name) => {
+      const outcome = await xzatoma(["run", "--plan", path.join(plans, name), "--host", echo.url]);
+      expect(outcome.code).toBe(0);
+      expect(outcome.stdout).toContain("You said: You are assisting with the following task:");
+      expect(outcome.stdout).toContain("1. Echo Hello: Print a greeting message");
+    },
+  );
+
+  it.each([
+    ["invalid_no_name.yaml", "invalid_no_name.yaml: name: must not be empty"],
+    ["invalid_no_steps.json", "invalid_no_steps.json: steps: must have at least one step"],
+    ["invalid_no_steps.md", "invalid_no_steps.md: steps: must have at least one step"],
+    [
+      "invalid_step_no_action.yaml",
+      "invalid_step_no_action.yaml: steps[0].action: must not be empty",
+    ],
+    ["empty_file.yaml", "empty_file.yaml: the plan file is empty."],
+    ["malformed_json.json", "malformed_json.json: not valid JSON"],
+    ["malformed_yaml.yaml", "malformed_yaml.yaml: not valid YAML"],
+    ["unknown_extension.txt", "unknown_extension.txt: unsupported plan format '.txt'"],
+  ])("reports the invalid plan %s naming the file and field", async (name, message) => {
+    const outcome = await xzatoma(["run", "--plan", path.join(plans, name), "--host", echo.url]);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain(`error [PLAN_INVALID]: ${path.join(plans, message)}`);
+    expect(echo.requests).not.toContainEqual(
+      expect.objectContaining({
+        messages: expect.arrayContaining([
+          expect.objectContaining({ content: expect.stringContaining(name) }),
+        ]),
+      }),
+    );
+  });
+
+  it("expands mentions in --prompt and says which could not load", async () => {
+    const outcome = await xzatoma([
+      "run",
+      "--prompt",
+      "Summarise @README.md#L1-1 and @missing.txt",
+      "--host",
+      echo.url,
+    ]);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain("# Acme rockets");
+    expect(outcome.stdout).not.toContain("Builds rockets.");
+    expect(outcome.stderr).toContain("could not load @missing.txt");
+  });
+
+  it("takes max_turns from the file, then XZATOMA_MAX_TURNS, then --max-turns", async () => {
+    const config = path.join(home, "xz.yaml");
+    await writeFile(config, "agent:\n  max_turns: 2\n");
+    const requests = async (extra: string[], env: Record<string, string> = {}) => {
+      const before = forever.requests.length;
+      const outcome = await xzatoma(
+        ["--config", config, "run", "--prompt", "loop", "--host", forever.url, ...extra],
+        env,
+      );
+      expect(outcome.code).toBe(3);
+      return forever.requests.length - before;
+    };
+    expect(await requests([])).toBe(2);
+    expect(await requests([], { XZATOMA_MAX_TURNS: "3" })).toBe(3);
+    expect(await requests(["--max-turns", "4"], { XZATOMA_MAX_TURNS: "3" })).toBe(4);
+  });
+
+  it("reports an invalid configuration with its key path", async () => {
+    const config = path.join(home, "bad.yaml");
+    await writeFile(config, "agent:\n  max_turn: 5\n  timeout_seconds: soon\n");
+    const outcome = await xzatoma(["--config", config, "run", "--prompt", "x", "--host", echo.url]);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain(
+      'agent.max_turn: unknown key "max_turn"; did you mean "max_turns"?',
+    );
+    expect(outcome.stderr).toContain("agent.timeout_seconds");
   });
 });

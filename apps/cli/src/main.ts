@@ -273,6 +273,68 @@ function createProgram(setExitCode: (code: number) => void): Command {
           checkUrlCommand(String(url), options as Record<string, unknown>);
       }),
     );
+  const auth = program
+    .command("auth")
+    .description("Sign in to model providers; credentials go to the OS keyring.");
+  auth
+    .command("login [provider]")
+    .description(
+      "Sign in: copilot (GitHub device flow, the default), openai or ollama (an API key on stdin).",
+    )
+    .option("--client-id <id>", "GitHub OAuth client id for the device flow")
+    .action(
+      run(async () => {
+        const { authLogin } = await import("./commands/auth.js");
+        return async (provider, options) =>
+          authLogin(provider as string | undefined, options as { clientId?: string });
+      }),
+    );
+  auth
+    .command("logout [provider]")
+    .description("Remove the stored credential of a provider (all when none is named).")
+    .action(
+      run(async () => {
+        const { authLogout } = await import("./commands/auth.js");
+        return async (provider) => authLogout(provider as string | undefined);
+      }),
+    );
+  auth
+    .command("status [provider]")
+    .description(
+      "Where each provider's credential comes from (environment, keyring), never the credential.",
+    )
+    .option("--json", "JSON output")
+    .action(
+      run(async () => {
+        const { authStatus } = await import("./commands/auth.js");
+        return async (provider, options) =>
+          authStatus(provider as string | undefined, options as { json?: boolean });
+      }),
+    );
+  const models = program.command("models").description("The models of the configured provider.");
+  models
+    .command("list")
+    .description("List the models the provider offers.")
+    .addOption(
+      new Option("--provider <name>", "model provider").choices([
+        "ollama",
+        "openai",
+        "copilot",
+        "local",
+      ]),
+    )
+    .option("--host <url>", "Ollama server URL")
+    .option("--json", "JSON output")
+    .action(
+      run(async () => {
+        const { modelsList } = await import("./commands/models.js");
+        return async (options, command) =>
+          modelsList(
+            { ...(command as Command).optsWithGlobals(), ...(options as object) },
+            withGlobals(command as Command),
+          );
+      }),
+    );
   return program;
 }
 

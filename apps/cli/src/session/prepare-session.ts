@@ -66,5 +66,6 @@ export async function prepareSession(options: {
     },
     maxFileBytes: loaded.config.agent.mentions.maxFileSize,
   });
-  return { loaded, environment, models: createModelSource(loaded.config), systemPrompt, mentions };
+  const models = await createModelSource(loaded.config, { warn: options.warn });
+  return { loaded, environment, models, systemPrompt, mentions };
 }

@@ -1,5 +1,14 @@
+import path from "node:path";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { createOllamaModel } from "@xzatoma/providers";
+import {
+  createCopilotClient,
+  createCredentialStore,
+  createLocalModel,
+  createOllamaModel,
+  createOpenAIModel,
+  listOpenAIModels,
+  type CredentialStore,
+} from "@xzatoma/providers";
 import type { XzatomaConfig } from "../config/index.js";
 
 /** The model side of a session: which provider, which model, and how to make it. */
@@ -11,13 +20,17 @@ export interface ModelSource {
   contextWindow(model: string): number;
 }
 
+/** Where the embedded model lives unless configured: `<data dir>/models/`. */
+export function defaultLocalModelPath(dataDir: string): string {
+  return path.join(dataDir, "models", "SmolLM2-135M-Instruct.Q4_1.gguf");
+}
+
 interface OllamaTags {
-  models?: { name: string; size?: number; details?: { parameter_size?: string } }[];
+  models?: { name: string; details?: { parameter_size?: string } }[];
 }
 
 function ollamaSource(config: XzatomaConfig): ModelSource {
   const host = config.provider.ollama.host;
-  const windows = new Map<string, number>();
   return {
     provider: "ollama",
     model: config.provider.ollama.model,
@@ -36,16 +49,81 @@ function ollamaSource(config: XzatomaConfig): ModelSource {
         ? "Ollama has no models; pull one with 'ollama pull llama3.2'."
         : names.join("\n");
     },
+    contextWindow: () => config.agent.conversation.maxTokens,
+  };
+}
+
+async function openaiSource(
+  config: XzatomaConfig,
+  credentials: CredentialStore,
+): Promise<ModelSource> {
+  const apiKey = await credentials.get("openai");
+  const baseURL = config.provider.openai.baseUrl;
+  return {
+    provider: "openai",
+    model: config.provider.openai.model,
+    createModel: (model) => createOpenAIModel({ model, baseURL, ...(apiKey ? { apiKey } : {}) }),
+    async listModels() {
+      const models = await listOpenAIModels({ baseURL, ...(apiKey ? { apiKey } : {}) });
+      return models.map((model) => model.id).join("\n") || "The server lists no models.";
+    },
+    contextWindow: () => config.agent.conversation.maxTokens,
+  };
+}
+
+function copilotSource(config: XzatomaConfig, credentials: CredentialStore): ModelSource {
+  const client = createCopilotClient({
+    getGithubToken: () => credentials.get("copilot"),
+    ...(config.provider.copilot.apiBase ? { apiBaseUrl: config.provider.copilot.apiBase } : {}),
+  });
+  const windows = new Map<string, number>();
+  return {
+    provider: "copilot",
+    model: config.provider.copilot.model,
+    createModel: (model) => client.model(model),
+    async listModels() {
+      const models = await client.listModels();
+      for (const model of models) {
+        if (model.capabilities.contextWindow)
+          windows.set(model.id, model.capabilities.contextWindow);
+      }
+      return models
+        .map(
+          (model) =>
+            `${model.id}${model.capabilities.contextWindow ? ` (${model.capabilities.contextWindow} tokens)` : ""}`,
+        )
+        .join("\n");
+    },
     contextWindow: (model) => windows.get(model) ?? config.agent.conversation.maxTokens,
   };
 }
 
+function localSource(config: XzatomaConfig): ModelSource {
+  const modelPath =
+    config.provider.local.modelPath ?? defaultLocalModelPath(config.persistence.dataDir);
+  return {
+    provider: "local",
+    model: modelPath,
+    createModel: (model) => createLocalModel({ modelPath: model }),
+    listModels: async () => `The local provider runs the GGUF file you name: ${modelPath}`,
+    contextWindow: () => Math.min(4096, config.agent.conversation.maxTokens),
+  };
+}
+
 /** The model source the configuration selects. */
-export function createModelSource(config: XzatomaConfig): ModelSource {
+export async function createModelSource(
+  config: XzatomaConfig,
+  options: { warn: (message: string) => void },
+): Promise<ModelSource> {
+  const credentials = createCredentialStore({ warn: options.warn });
   switch (config.provider.type) {
     case "ollama":
       return ollamaSource(config);
-    default:
-      throw new Error(`provider '${config.provider.type}' is not wired yet`);
+    case "openai":
+      return openaiSource(config, credentials);
+    case "copilot":
+      return copilotSource(config, credentials);
+    case "local":
+      return localSource(config);
   }
 }

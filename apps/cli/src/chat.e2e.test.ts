@@ -1,0 +1,189 @@
+// The REPL in a real terminal: `xzatoma chat` runs inside tmux against the scripted
+// Ollama server; the test types with send-keys and reads the screen with capture-pane.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  startScriptedOllama,
+  type OllamaChatRequest,
+  type ScriptedOllama,
+  type ScriptedTurn,
+} from "@xzatoma/scripted-servers/ollama";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
+const SESSION = `xz-chat-${process.pid}`;
+
+function scenario(request: OllamaChatRequest): ScriptedTurn {
+  const last = request.messages.at(-1);
+  if (last?.role === "tool") return { content: `Tool said: ${last.content.split("\n")[0] ?? ""}` };
+  const text = request.messages.findLast((message) => message.role === "user")?.content ?? "";
+  if (text.startsWith("hello")) return { content: "Hello from the scripted model." };
+  if (text.startsWith("make a file"))
+    return { toolCalls: [{ name: "terminal", arguments: { command: "echo made > out.txt" } }] };
+  if (text.startsWith("tell me a long story")) {
+    return { content: `Once upon a time ${"and then ".repeat(120)}the end.`, chunkDelayMs: 40 };
+  }
+  return { content: "ok" };
+}
+
+function tmux(...args: string[]): string {
+  return execFileSync("tmux", args, { encoding: "utf8" });
+}
+
+function screen(): string {
+  return tmux("capture-pane", "-p", "-J", "-t", SESSION, "-S", "-300");
+}
+
+async function waitFor(
+  predicate: (text: string) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = screen();
+    if (predicate(text)) return text;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+function type(text: string): void {
+  tmux("send-keys", "-t", SESSION, "-l", text);
+  tmux("send-keys", "-t", SESSION, "Enter");
+}
+
+let base: string;
+let workspace: string;
+let server: ScriptedOllama;
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-chat-")));
+  workspace = path.join(base, "project");
+  const home = path.join(base, "home");
+  await mkdir(workspace, { recursive: true });
+  await mkdir(home, { recursive: true });
+  await writeFile(path.join(workspace, "README.md"), "# Project\n");
+  server = await startScriptedOllama({ scenario });
+  const environment = [
+    `HOME=${home}`,
+    `PATH=${process.env["PATH"] ?? ""}`,
+    "TERM=xterm-256color",
+    "NO_COLOR=1",
+  ];
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    SESSION,
+    "-x",
+    "160",
+    "-y",
+    "50",
+    "env",
+    "-i",
+    ...environment,
+    process.execPath,
+    BIN,
+    "chat",
+    "--host",
+    server.url,
+    "-w",
+    workspace,
+  );
+  // Keep the pane after the process exits, so the last screen can still be read.
+  tmux("set-option", "-t", SESSION, "remain-on-exit", "on");
+});
+
+afterAll(async () => {
+  try {
+    tmux("kill-session", "-t", SESSION);
+  } catch {
+    // Already gone: the test ended the session itself.
+  }
+  await server.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+describe("xzatoma chat in a terminal", () => {
+  it("shows the prompt with mode, safety and model, and answers", async () => {
+    await waitFor(
+      (text) => text.includes("[PLANNING][SAFE][ollama: llama3.2:latest] >>>"),
+      "the prompt",
+    );
+    type("hello there");
+    await waitFor((text) => text.includes("Hello from the scripted model."), "the answer");
+  });
+
+  it("has no terminal tool in planning mode, and keeps the conversation across a mode switch", async () => {
+    type("make a file");
+    await waitFor(
+      (text) => text.includes("Tool said: Error: There is no tool named 'terminal'"),
+      "the unknown-tool result",
+    );
+    type("/mode write");
+    await waitFor(
+      (text) =>
+        text.includes("Switched to write mode") &&
+        text.includes("[WRITE][SAFE][ollama: llama3.2:latest] >>>"),
+      "write mode",
+    );
+    expect(
+      server.requests.at(-1)?.messages.filter((message) => message.role === "user"),
+    ).toHaveLength(2);
+  });
+
+  it("asks before running a command, and honours no and then yes", async () => {
+    type("make a file");
+    await waitFor(
+      (text) => count(text, "? terminal wants to: echo made > out.txt") === 1,
+      "the first confirmation",
+    );
+    expect(screen()).toContain("[a]pprove, [e]dit, [r]eject?");
+    type("r");
+    await waitFor(
+      (text) => text.includes("was not approved (the user rejected it)"),
+      "the refusal",
+    );
+    expect(existsSync(path.join(workspace, "out.txt"))).toBe(false);
+    type("make a file");
+    await waitFor(
+      (text) => count(text, "? terminal wants to: echo made > out.txt") === 2,
+      "the second confirmation",
+    );
+    type("a");
+    await waitFor((text) => text.includes("Tool said: exit code 0"), "the command's result");
+    expect(await readFile(path.join(workspace, "out.txt"), "utf8")).toBe("made\n");
+  });
+
+  it("cancels a streamed answer with Ctrl-C and keeps the session", async () => {
+    type("tell me a long story");
+    await waitFor((text) => text.includes("Once upon a time"), "the story to start");
+    tmux("send-keys", "-t", SESSION, "C-c");
+    const after = await waitFor((text) => text.includes("(cancelled)"), "the cancellation");
+    expect(after).not.toContain("the end.");
+    type("hello again");
+    await waitFor(
+      (text) => count(text, "Hello from the scripted model.") === 2,
+      "an answer after the cancellation",
+    );
+  });
+
+  it("reports the context and leaves on exit, saying where the conversation went", async () => {
+    type("/context");
+    await waitFor(
+      (text) => /Context: \d+ tokens used, \d+ left of \d+/.test(text),
+      "the context line",
+    );
+    type("exit");
+    const final = await waitFor((text) => text.includes("Conversation saved:"), "the goodbye");
+    expect(final).toMatch(/xzatoma chat --resume [0-9A-Z]{26}/);
+  });
+});

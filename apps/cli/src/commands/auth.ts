@@ -1,0 +1,94 @@
+import { createInterface } from "node:readline/promises";
+import { createCredentialStore, startDeviceFlow } from "@xzatoma/providers";
+import { ExitCode } from "../exit-codes.js";
+import { UsageError } from "../usage-error.js";
+
+const PROVIDERS = ["copilot", "openai", "ollama"] as const;
+type Provider = (typeof PROVIDERS)[number];
+
+function providersFrom(name: string | undefined): Provider[] {
+  if (name === undefined) return [...PROVIDERS];
+  if (!(PROVIDERS as readonly string[]).includes(name)) {
+    throw new UsageError(`unknown provider '${name}'; choose one of ${PROVIDERS.join(", ")}.`);
+  }
+  return [name as Provider];
+}
+
+const warn = (message: string) => process.stderr.write(`xzatoma: ${message}\n`);
+
+/** `xzatoma auth status [provider]`: where each credential comes from, never the credential. */
+export async function authStatus(
+  provider: string | undefined,
+  options: { json?: boolean },
+): Promise<number> {
+  const store = createCredentialStore({ warn });
+  const rows = await Promise.all(
+    providersFrom(provider).map(async (name) => ({
+      provider: name,
+      source: await store.describe(name),
+    })),
+  );
+  if (options.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
+  else
+    for (const row of rows)
+      process.stdout.write(
+        `${row.provider}: ${row.source === "none" ? "not signed in" : row.source}\n`,
+      );
+  return ExitCode.ok;
+}
+
+/** `xzatoma auth logout [provider]`: removes the stored credential (environment variables stay). */
+export async function authLogout(provider: string | undefined): Promise<number> {
+  const store = createCredentialStore({ warn });
+  for (const name of providersFrom(provider)) {
+    const removed = await store.delete(name);
+    process.stdout.write(`${name}: ${removed ? "signed out" : "nothing stored"}\n`);
+  }
+  return ExitCode.ok;
+}
+
+async function readSecret(prompt: string): Promise<string> {
+  const rl = createInterface({
+    input: process.stdin,
+    output: process.stderr,
+    terminal: Boolean(process.stdin.isTTY),
+  });
+  try {
+    return (await rl.question(prompt)).trim();
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * `xzatoma auth login [provider]`: Copilot signs in with GitHub's device flow; OpenAI and
+ * Ollama read a key from standard input. The credential goes to the OS keyring.
+ */
+export async function authLogin(
+  provider: string | undefined,
+  options: { clientId?: string },
+): Promise<number> {
+  const name = provider ?? "copilot";
+  providersFrom(name);
+  const store = createCredentialStore({ warn });
+  let secret: string;
+  if (name === "copilot") {
+    const flow = await startDeviceFlow({
+      ...(options.clientId ? { clientId: options.clientId } : {}),
+    });
+    process.stderr.write(
+      `Open ${flow.verificationUri} and enter the code ${flow.userCode}\nWaiting for GitHub...\n`,
+    );
+    secret = (await flow.poll()).accessToken;
+  } else {
+    secret = await readSecret(
+      `Paste the ${name === "openai" ? "OpenAI API key" : "Ollama API key"}: `,
+    );
+    if (secret === "") throw new UsageError("no key given; nothing was stored.");
+  }
+  const where = await store.set(name, secret);
+  process.stdout.write(
+    `${name}: signed in (stored in the ${where === "keyring" ? "OS keyring" : "memory of this process only"})\n`,
+  );
+  return ExitCode.ok;
+}

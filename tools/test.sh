@@ -7,7 +7,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source tools/toolchain/env.sh
-source tools/toolchain/system-packages.sh tmux
+source tools/toolchain/system-packages.sh tmux gnome-keyring dbus-daemon
+# The embedded model the local provider tests run (downloaded once into .cache/).
+bash tools/models/fetch-smollm2.sh >/dev/null
 
 if [ -n "${CI:-}" ]; then
   pnpm install --frozen-lockfile --reporter=append-only </dev/null

@@ -10,6 +10,8 @@ xz_system_packages() {
     case "$package" in
       bubblewrap) binary=bwrap ;;
       ripgrep) binary=rg ;;
+      gnome-keyring) binary=gnome-keyring-daemon ;;
+      dbus-daemon) binary=dbus-run-session ;;
       *) binary="$package" ;;
     esac
     command -v "$binary" >/dev/null 2>&1 || missing+=("$package")

@@ -9,3 +9,5 @@ export {
 export * from "./openai/index.js";
 export * from "./copilot/index.js";
 export * from "./retry/index.js";
+export * from "./local/index.js";
+export * from "./credentials/index.js";

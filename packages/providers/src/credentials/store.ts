@@ -1,0 +1,218 @@
+// Provider credentials: environment variables first, then the OS keyring, then memory.
+// Kept free of TypeScript-only runtime syntax (enums, parameter properties) so the
+// keyring round-trip fixture can run this file directly with Node's type stripping.
+import type * as NapiKeyring from "@napi-rs/keyring";
+import { describeError, InvalidArgumentError } from "@xzatoma/core";
+
+/** The keyring service every XZatoma credential is stored under; the account is the provider. */
+export const KEYRING_SERVICE = "xzatoma";
+
+/**
+ * The environment variables read for each provider, first match wins. For Copilot, an
+ * explicit `COPILOT_API_TOKEN` wins over the general-purpose `GITHUB_TOKEN`.
+ */
+export const CREDENTIAL_ENV_VARS: Readonly<Record<string, readonly string[]>> = {
+  copilot: ["COPILOT_API_TOKEN", "GITHUB_TOKEN"],
+  openai: ["OPENAI_API_KEY"],
+  ollama: ["OLLAMA_API_KEY"],
+};
+
+/**
+ * Where a provider's credential comes from: `env:<NAME>` for an environment variable,
+ * `keyring` for the OS keyring, `memory` for this process only, `none` when there is none.
+ */
+export type CredentialSource = `env:${string}` | "keyring" | "memory" | "none";
+
+/** Provider credentials. No method ever puts a secret into an error or a warning. */
+export interface CredentialStore {
+  /** The credential of `provider`: from the environment, the keyring or memory, in that order. */
+  get(provider: string): Promise<string | undefined>;
+  /**
+   * Stores the credential of `provider` in the keyring, or in memory (with a warning, once)
+   * when no keyring is reachable. Resolves with where it went. An environment variable, if
+   * set, still takes precedence on `get`.
+   */
+  set(provider: string, secret: string): Promise<"keyring" | "memory">;
+  /** Removes the stored credential (keyring and memory); environment variables stay. */
+  delete(provider: string): Promise<boolean>;
+  /** Where the credential of `provider` comes from, without revealing it. */
+  describe(provider: string): Promise<CredentialSource>;
+}
+
+/** The part of an OS keyring the store uses. Errors mean "the keyring is unreachable". */
+export interface KeyringBackend {
+  getPassword(account: string): Promise<string | undefined>;
+  setPassword(account: string, secret: string): Promise<void>;
+  deletePassword(account: string): Promise<boolean>;
+}
+
+/** Options of {@link createCredentialStore}. */
+export interface CredentialStoreOptions {
+  /** Environment to read credentials from. Default `process.env` (the live object). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** `auto` (default) uses the OS keyring when reachable; `off` keeps credentials in memory only. */
+  readonly keyring?: "auto" | "off";
+  /** Receives the one warning given when no keyring is reachable. Default: none. */
+  readonly warn?: (message: string) => void;
+  /** Environment variables per provider, replacing the defaults of {@link CREDENTIAL_ENV_VARS} for the providers named. */
+  readonly envVars?: Readonly<Record<string, readonly string[]>>;
+  /** The keyring to use instead of the OS keyring (`@napi-rs/keyring`). */
+  readonly keyringBackend?: KeyringBackend;
+}
+
+// Lowercase and short: tokens are long and mixed-case, so one passed as a provider name by
+// mistake is refused instead of becoming a keyring account name.
+const PROVIDER_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
+
+function checkProvider(provider: string): void {
+  if (typeof provider !== "string" || !PROVIDER_NAME.test(provider)) {
+    // The name is not repeated: a secret passed in its place must not reach the message.
+    throw new InvalidArgumentError(
+      "A provider name is 1 to 32 lowercase letters, digits, '_' or '-', starting with a letter.",
+    );
+  }
+}
+
+/** Removes every occurrence of the given secrets from a message. */
+function redact(message: string, secrets: Iterable<string>): string {
+  let result = message;
+  for (const secret of secrets) {
+    if (secret.length >= 4) result = result.split(secret).join("[redacted]");
+  }
+  return result;
+}
+
+/**
+ * The OS keyring through `@napi-rs/keyring`, loaded on first use. On Linux entries are
+ * pinned to the Secret Service (gnome-keyring, KWallet, KeePassXC): the kernel keyring,
+ * the library's fallback, forgets everything at reboot and is blocked in most containers.
+ */
+export function createOsKeyring(service: string = KEYRING_SERVICE): KeyringBackend {
+  let keyring: Promise<typeof NapiKeyring> | undefined;
+  const entry = async (account: string) => {
+    keyring ??= import("@napi-rs/keyring");
+    const { AsyncEntry } = await keyring;
+    return new AsyncEntry(
+      service,
+      account,
+      process.platform === "linux" ? { linux: { store: "secret-service" } } : undefined,
+    );
+  };
+  return {
+    async getPassword(account) {
+      return (await (await entry(account)).getPassword()) ?? undefined;
+    },
+    async setPassword(account, secret) {
+      await (await entry(account)).setPassword(secret);
+    },
+    async deletePassword(account) {
+      return (await entry(account)).deletePassword();
+    },
+  };
+}
+
+/**
+ * Creates the credential store. Reading order: environment variables (see
+ * {@link CREDENTIAL_ENV_VARS}), then the OS keyring (service `xzatoma`, account = provider
+ * name), then memory. When the keyring cannot be reached (no Secret Service on D-Bus, a
+ * locked keychain, ...), credentials stored are kept in memory for this process and
+ * `warn` is called once.
+ *
+ * @example
+ * const store = createCredentialStore({ warn: (message) => console.warn(message) });
+ * await store.set("openai", apiKey);
+ * console.log(await store.describe("openai")); // "keyring", or "env:OPENAI_API_KEY" when set
+ */
+export function createCredentialStore(options: CredentialStoreOptions = {}): CredentialStore {
+  const env = options.env ?? process.env;
+  const envVars = { ...CREDENTIAL_ENV_VARS, ...options.envVars };
+  const memory = new Map<string, string>();
+  const known = new Set<string>();
+  const warn = options.warn ?? (() => {});
+  let keyring: KeyringBackend | undefined =
+    options.keyring === "off" ? undefined : (options.keyringBackend ?? createOsKeyring());
+  let warned = false;
+
+  const fromEnv = (provider: string): { name: string; value: string } | undefined => {
+    for (const name of Object.hasOwn(envVars, provider) ? (envVars[provider] ?? []) : []) {
+      const value = env[name];
+      if (value !== undefined && value !== "") return { name, value };
+    }
+    return undefined;
+  };
+
+  /** Stops using the keyring after its first failure, with a single warning. */
+  const keyringFailed = (error: unknown) => {
+    keyring = undefined;
+    if (warned) return;
+    warned = true;
+    warn(
+      redact(
+        `The system keyring is not available (${describeError(error)}). Credentials entered now are kept in memory for this session only and will not be saved.`,
+        known,
+      ),
+    );
+  };
+
+  const fromKeyring = async (provider: string): Promise<string | undefined> => {
+    const backend = keyring;
+    if (!backend) return undefined;
+    try {
+      const secret = await backend.getPassword(provider);
+      if (secret) known.add(secret);
+      return secret === "" ? undefined : secret;
+    } catch (error) {
+      keyringFailed(error);
+      return undefined;
+    }
+  };
+
+  return {
+    async get(provider) {
+      checkProvider(provider);
+      return fromEnv(provider)?.value ?? (await fromKeyring(provider)) ?? memory.get(provider);
+    },
+
+    async set(provider, secret) {
+      checkProvider(provider);
+      if (typeof secret !== "string" || secret.trim() === "") {
+        throw new InvalidArgumentError(`The credential given for ${provider} is empty.`);
+      }
+      known.add(secret);
+      const backend = keyring;
+      if (backend) {
+        try {
+          await backend.setPassword(provider, secret);
+          memory.delete(provider);
+          return "keyring";
+        } catch (error) {
+          keyringFailed(error);
+        }
+      }
+      memory.set(provider, secret);
+      return "memory";
+    },
+
+    async delete(provider) {
+      checkProvider(provider);
+      let deleted = memory.delete(provider);
+      const backend = keyring;
+      if (backend) {
+        try {
+          deleted = (await backend.deletePassword(provider)) || deleted;
+        } catch (error) {
+          keyringFailed(error);
+        }
+      }
+      return deleted;
+    },
+
+    async describe(provider) {
+      checkProvider(provider);
+      const variable = fromEnv(provider);
+      if (variable) return `env:${variable.name}`;
+      if ((await fromKeyring(provider)) !== undefined) return "keyring";
+      return memory.has(provider) ? "memory" : "none";
+    },
+  };
+}

@@ -44,3 +44,4 @@ export {
   type SandboxRunOptions,
 } from "./sandbox.js";
 export * from "./url-guard/index.js";
+export * from "./command-policy/index.js";

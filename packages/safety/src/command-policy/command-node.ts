@@ -1,0 +1,105 @@
+import path from "node:path";
+import { checkAssignment } from "./assignments.js";
+import { checkArgv, checkComputedProgram } from "./check-argv.js";
+import type { Arg, StdinInfo } from "./context.js";
+import { printedText } from "./escapes.js";
+import { REDIRECT_TYPES, checkRedirect } from "./redirects.js";
+import type { SyntaxNode } from "./syntax-node.js";
+import {
+  argvContext,
+  toArgs,
+  wordScope,
+  type Stage,
+  type WalkHooks,
+  type WalkScope,
+} from "./walk-scope.js";
+import { evaluateWord, type WordInfo } from "./words.js";
+
+/** Checks a `NAME=VALUE` node (a prefix or a statement) and returns its name and value guess. */
+export function visitAssignment(
+  node: SyntaxNode,
+  scope: WalkScope,
+  hooks: WalkHooks,
+): { name: string; value: string } {
+  hooks.visitNested(node, scope);
+  const target = node.children.find(
+    (child) => child.type === "variable_name" || child.type === "subscript",
+  );
+  const name =
+    target?.type === "subscript"
+      ? (target.children.find((child) => child.type === "variable_name")?.text ?? "")
+      : (target?.text ?? "");
+  const equals = node.children.findIndex(
+    (child) => !child.named && (child.type === "=" || child.type === "+="),
+  );
+  const valueNode =
+    equals === -1 ? undefined : node.children.slice(equals + 1).find((child) => child.named);
+  const value =
+    valueNode === undefined ? "" : evaluateWord(valueNode, wordScope(scope)).guesses.join(" ");
+  checkAssignment(name, value, argvContext(scope));
+  return { name, value };
+}
+
+/** Follows the builtins that change how later commands resolve: `cd`/`pushd` and `set --`. */
+function trackShellState(argv: readonly string[], scope: WalkScope): void {
+  const [name, ...args] = argv;
+  if (name === "cd" || name === "pushd") {
+    const target =
+      args.find((arg) => !arg.startsWith("-")) ?? scope.env.get("HOME") ?? scope.policy.home;
+    const from = scope.env.get("PWD") ?? scope.policy.root;
+    if (target !== "") scope.env.set("PWD", path.posix.resolve(from, target));
+  } else if (name === "set" && args.includes("--")) {
+    const positional = args.slice(args.indexOf("--") + 1);
+    positional.forEach((value, index) => scope.env.set(String(index + 1), value));
+    scope.env.set("@", positional.join(" ")).set("*", positional.join(" "));
+  }
+}
+
+/**
+ * Checks one simple command node: its prefix assignments, redirects and words (evaluated
+ * statically, substitutions walked), then the program rules on the resulting argv.
+ */
+export function visitCommand(
+  node: SyntaxNode,
+  scope: WalkScope,
+  stdin: StdinInfo,
+  hooks: WalkHooks,
+): Stage {
+  let plain = true;
+  let input = stdin;
+  const words: SyntaxNode[] = [];
+  for (const child of node.children) {
+    if (child.type === "variable_assignment") {
+      visitAssignment(child, scope, hooks);
+      plain = false;
+    } else if (REDIRECT_TYPES.has(child.type)) {
+      input = checkRedirect(child, scope, hooks) ?? input;
+      plain = false;
+    } else if (child.type === "command_name") {
+      words.push(child.children[0] ?? child);
+    } else if (child.named && child.type !== "comment") {
+      words.push(child);
+    } else if (!child.named) {
+      scope.findings.confirm(
+        `The command uses \`${child.text}\` in a way that is not a plain word; it needs confirmation.`,
+      );
+      plain = false;
+    }
+  }
+  const infos: WordInfo[] = words.map((word) => evaluateWord(word, wordScope(scope)));
+  for (const info of infos) {
+    if (info.note !== null)
+      scope.findings.confirm(`In this command, ${info.note}; it needs confirmation.`);
+  }
+  for (const word of words) hooks.visitNode(word, scope);
+  const [nameInfo, ...argInfos] = infos;
+  if (nameInfo === undefined) return { output: null, argv: null };
+  const rest: Arg[] = argInfos.flatMap(toArgs);
+  const ctx = argvContext(scope, input);
+  if (nameInfo.exact) checkArgv([...toArgs(nameInfo), ...rest], ctx);
+  else checkComputedProgram(nameInfo.guesses, rest, nameInfo.raw, nameInfo.glob, ctx);
+  const guessed = [...nameInfo.guesses, ...rest.map((arg) => arg.value)];
+  trackShellState(guessed, scope);
+  plain &&= infos.every((info) => info.plain);
+  return { output: printedText(guessed), argv: plain ? guessed : null };
+}

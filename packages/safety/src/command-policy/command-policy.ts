@@ -1,0 +1,119 @@
+import { homedir } from "node:os";
+import { DEFAULT_ALLOWLIST } from "./allowlist.js";
+import { analyzeText } from "./analyze-text.js";
+import type { PolicyContext } from "./context.js";
+import { refused } from "./denylist.js";
+import { scanRawText } from "./fallback-scan.js";
+import { Findings } from "./findings.js";
+import { createBashParser } from "./parse-command.js";
+import { checkPaths } from "./path-arguments.js";
+import { lexPlainCommand } from "./strict-lexer.js";
+import type { CommandDecision, CommandPolicy, CommandPolicyOptions } from "./types.js";
+
+const DEFAULT_MAX_SEGMENTS = 16;
+const DEFAULT_PARSE_TIMEOUT_MS = 50;
+/** Longer commands are not parsed: they need confirmation (after a raw scan for blocks). */
+const MAX_COMMAND_LENGTH = 32_768;
+/** At most this many nested scripts (`bash -c`, strings in interpreter code) per command. */
+const MAX_NESTED_SCRIPTS = 128;
+
+function sameWords(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((word, index) => word === b[index]);
+}
+
+/**
+ * Creates the command policy: loads the bash grammar and a parser once, then classifies
+ * commands for restricted autonomous mode. `allow` only for one allowlisted program with
+ * plain arguments inside the workspace; `block` for the denylist in every spelling the
+ * analysis can see; `confirm` for everything else, and whenever the analysis fails.
+ *
+ * @example
+ * const policy = await createCommandPolicy({ pathGuard: createPathGuard({ root }) });
+ * await policy.check("ls -la src");   // { verdict: "allow", … }
+ * await policy.check("r''m -rf /");   // { verdict: "block", … }
+ */
+export async function createCommandPolicy(options: CommandPolicyOptions): Promise<CommandPolicy> {
+  const parser = await createBashParser();
+  const guard = options.pathGuard;
+  const maxSegments = options.maxSegments ?? DEFAULT_MAX_SEGMENTS;
+  // Counts the nested scripts of the command being analysed; the analysis is synchronous,
+  // so concurrent checks cannot interleave here.
+  let nestedScripts = 0;
+  const policy: PolicyContext = {
+    root: guard.root,
+    home: homedir(),
+    allowlist: new Set(options.allowlist ?? DEFAULT_ALLOWLIST),
+    parser,
+    parseTimeoutMs: options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS,
+    nested: (text, depth, mode, positional) => {
+      nestedScripts += 1;
+      if (nestedScripts <= MAX_NESTED_SCRIPTS) {
+        return analyzeText(text, policy, depth, mode === "literal", positional).findings;
+      }
+      const findings = new Findings();
+      findings.confirm(
+        `The command holds more than ${String(MAX_NESTED_SCRIPTS)} nested scripts; it needs confirmation.`,
+      );
+      return findings;
+    },
+  };
+
+  function decision(findings: Findings): CommandDecision {
+    const program = findings.programs[0] ?? "";
+    const { verdict, reason } = findings.decide(
+      `\`${program}\` is a read-only program on the allowlist and every argument is a plain word inside the workspace, so it runs without asking.`,
+    );
+    return { verdict, reason, programs: [...findings.programs] };
+  }
+
+  async function classify(command: string): Promise<CommandDecision> {
+    const findings = new Findings();
+    if (command.includes("\0")) {
+      findings.block(refused("command", "contains a NUL byte, which truncates what programs see"));
+      return decision(findings);
+    }
+    if (command.trim() === "") {
+      findings.confirm("The command is empty; it needs confirmation.");
+      return decision(findings);
+    }
+    if (command.length > MAX_COMMAND_LENGTH) {
+      findings.confirm(
+        `The command is longer than ${String(MAX_COMMAND_LENGTH)} characters, too long to check; it needs confirmation.`,
+      );
+      scanRawText(command, policy, 0, findings);
+      return decision(findings);
+    }
+    nestedScripts = 0;
+    const analysis = analyzeText(command, policy, 0, false);
+    findings.merge(analysis.findings);
+    if (analysis.segments > maxSegments) {
+      findings.confirm(
+        `The command has ${String(analysis.segments)} simple commands, over the cap of ${String(maxSegments)}; it needs confirmation.`,
+      );
+    }
+    await checkPaths(findings, guard);
+    if (findings.items.length === 0) {
+      const lexed = lexPlainCommand(command);
+      if (analysis.argv === null || lexed === null || !sameWords(lexed, analysis.argv)) {
+        findings.confirm(
+          "The command is not provably one program with plain words (quoting or syntax a second check does not accept); it needs confirmation.",
+        );
+      }
+    }
+    return decision(findings);
+  }
+
+  return {
+    async check(command: string): Promise<CommandDecision> {
+      try {
+        return await classify(String(command));
+      } catch {
+        return {
+          verdict: "confirm",
+          reason: "The command could not be analysed, so it fails closed; it needs confirmation.",
+          programs: [],
+        };
+      }
+    },
+  };
+}

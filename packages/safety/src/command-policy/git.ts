@@ -1,0 +1,142 @@
+import type { Arg, ArgvContext, RunArgv } from "./context.js";
+import { literalArg } from "./context.js";
+import { refused } from "./denylist.js";
+import { requestPath } from "./path-arguments.js";
+import { analyzeNestedScript } from "./shells.js";
+
+/** Configuration keys whose value git runs as a command, or that redirect where git runs code from. */
+const EXEC_KEYS = [
+  /^core\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy)$/,
+  /^(?:sequence\.editor|diff\.external|credential\.helper|gpg\.program|gpg\.\w+\.program|web\.browser)$/,
+  /^(?:pager|alias)\./,
+  /^include\.path$|^includeif\..*\.path$/,
+  /^remote\..*\.(?:uploadpack|receivepack|vcs)$/,
+  /^url\..*\.(?:insteadof|pushinsteadof)$/,
+  /\.(?:command|cmd|helper|program|textconv|clean|smudge|process|driver|tool|packobjectshook)$/,
+];
+
+function isExecKey(key: string): boolean {
+  const lower = key.toLowerCase();
+  return EXEC_KEYS.some((pattern) => pattern.test(lower));
+}
+
+const GLOBAL_VALUE_OPTIONS = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--exec-path",
+  "--config-env",
+  "--super-prefix",
+]);
+
+function checkConfigOverride(setting: string, ctx: ArgvContext): void {
+  const equals = setting.indexOf("=");
+  const key = equals === -1 ? setting : setting.slice(0, equals);
+  const value = equals === -1 ? "" : setting.slice(equals + 1);
+  ctx.findings.confirm(
+    `\`git -c ${key}\` overrides git configuration, and keys such as core.pager or core.sshCommand run commands; it needs confirmation.`,
+  );
+  if (isExecKey(key) && value.trim() !== "") analyzeNestedScript(value.replace(/^!/, ""), ctx);
+}
+
+function checkConfig(args: readonly Arg[], ctx: ArgvContext): void {
+  const values = args.map((arg) => arg.value);
+  const scope = values.find(
+    (value) =>
+      ["--global", "--system", "--file", "-f", "--blob"].includes(value) ||
+      value.startsWith("--file="),
+  );
+  const operands = values.filter((value) => !value.startsWith("-"));
+  const verb = ["set", "unset", "rename-section", "remove-section", "edit"].includes(
+    operands[0] ?? "",
+  )
+    ? operands.shift()
+    : undefined;
+  const changes =
+    verb !== undefined ||
+    operands.length >= 2 ||
+    values.some((value) =>
+      /^--(?:add|unset|unset-all|replace-all|rename-section|remove-section|edit)$|^-e$/.test(value),
+    );
+  const key = operands[0] ?? "";
+  if (changes && scope !== undefined) {
+    ctx.findings.block(
+      refused(
+        `git config ${scope}`,
+        "changes configuration outside the workspace (it can rewrite fetch URLs or run commands later)",
+      ),
+    );
+  } else if (changes && isExecKey(key)) {
+    ctx.findings.block(refused(`git config ${key}`, "makes git run a command later"));
+  }
+  ctx.findings.confirm("`git config` reads or changes git configuration; it needs confirmation.");
+}
+
+function checkSubcommand(
+  subcommand: string,
+  rest: readonly Arg[],
+  ctx: ArgvContext,
+  run: RunArgv,
+): void {
+  const values = rest.map((arg) => arg.value);
+  if (subcommand === "config") checkConfig(rest, ctx);
+  rest.forEach((arg, index) => {
+    const value = arg.value;
+    const next = values[index + 1] ?? "";
+    if (subcommand === "rebase" && (value === "-x" || value === "--exec"))
+      analyzeNestedScript(next, ctx);
+    if (subcommand === "rebase" && value.startsWith("--exec="))
+      analyzeNestedScript(value.slice(7), ctx);
+    if (subcommand === "filter-branch" && /^--\w+-filter$/.test(value))
+      analyzeNestedScript(next, ctx);
+    if (["difftool", "mergetool"].includes(subcommand) && (value === "-x" || value === "--extcmd"))
+      analyzeNestedScript(next, ctx);
+  });
+  if (subcommand === "bisect" && values[0] === "run")
+    run(rest.slice(1), { ...ctx, wrappers: [...ctx.wrappers, "git bisect run"] });
+  if (subcommand === "submodule" && values.includes("foreach")) {
+    analyzeNestedScript(
+      values
+        .slice(values.indexOf("foreach") + 1)
+        .filter((value) => !value.startsWith("--"))
+        .join(" "),
+      ctx,
+    );
+  }
+}
+
+/**
+ * Rules for git: `-c` overrides need confirmation (and command-valued keys are checked as
+ * scripts), `git config --global` changes and command-running keys block, `-C` and
+ * `--git-dir` must stay inside the workspace. Returns whether `name` is git.
+ */
+export function checkGit(
+  name: string,
+  args: readonly Arg[],
+  ctx: ArgvContext,
+  run: RunArgv,
+): boolean {
+  if (name !== "git") return false;
+  let i = 1;
+  for (; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === undefined || !arg.value.startsWith("-")) break;
+    const [flag = "", inline] = arg.value.startsWith("--")
+      ? arg.value.split(/=(.*)/s)
+      : [arg.value.slice(0, 2), arg.value.slice(2) || undefined];
+    if (!GLOBAL_VALUE_OPTIONS.has(flag)) continue;
+    const value = inline ?? args[++i]?.value ?? "";
+    if (flag === "-c") checkConfigOverride(value, ctx);
+    else if (flag === "-C" || flag === "--git-dir" || flag === "--work-tree")
+      requestPath(ctx, { ...(args[i] ?? literalArg(value)), value }, "write", `git ${flag}`);
+    else
+      ctx.findings.confirm(
+        `\`git ${flag}\` changes where git finds its programs or configuration; it needs confirmation.`,
+      );
+  }
+  const subcommand = args[i]?.value;
+  if (subcommand !== undefined) checkSubcommand(subcommand, args.slice(i + 1), ctx, run);
+  return true;
+}

@@ -1,0 +1,12 @@
+/**
+ * The command policy of the safety layer: classifies a shell command a model wants to run
+ * as `allow`, `confirm` or `block` for restricted autonomous mode.
+ */
+export { DEFAULT_ALLOWLIST } from "./allowlist.js";
+export { createCommandPolicy } from "./command-policy.js";
+export type {
+  CommandDecision,
+  CommandPolicy,
+  CommandPolicyOptions,
+  CommandVerdict,
+} from "./types.js";

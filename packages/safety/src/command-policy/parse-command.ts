@@ -1,0 +1,95 @@
+import { createRequire } from "node:module";
+import { Language, Parser, type TreeCursor } from "web-tree-sitter";
+import type { SyntaxNode } from "./syntax-node.js";
+
+/** Deeper trees than this are not analysed: they fail closed. */
+const MAX_TREE_DEPTH = 200;
+
+/** Why a parse did not give a clean tree. */
+export type ParseFailure = "syntax-error" | "timeout" | "too-deep";
+
+/** The result of parsing one script. */
+export type ParseOutcome =
+  | { readonly ok: true; readonly root: SyntaxNode }
+  | {
+      readonly ok: false;
+      readonly failure: ParseFailure;
+      /** The partial tree of a syntax error, for a best-effort scan; absent otherwise. */
+      readonly root?: SyntaxNode;
+    };
+
+/** A bash parser bound to one tree-sitter `Parser` instance. */
+export interface BashParser {
+  /** Parses `text`; a parse that runs past `timeoutMs` fails with `timeout`. */
+  parse(text: string, timeoutMs: number): ParseOutcome;
+}
+
+let bashLanguage: Promise<Language> | undefined;
+
+/** Loads web-tree-sitter and the bash grammar once per process, on first use. */
+function loadBashLanguage(): Promise<Language> {
+  if (bashLanguage === undefined) {
+    const loading = (async () => {
+      await Parser.init();
+      const wasm = createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+      return Language.load(wasm);
+    })();
+    // A failed load is retried by the next policy instead of being cached forever.
+    loading.catch(() => (bashLanguage = undefined));
+    bashLanguage = loading;
+  }
+  return bashLanguage;
+}
+
+class TreeTooDeepError extends Error {}
+
+function copyTree(cursor: TreeCursor, source: string, depth: number): SyntaxNode {
+  if (depth > MAX_TREE_DEPTH) throw new TreeTooDeepError();
+  const type = cursor.nodeIsMissing ? "MISSING" : cursor.nodeType;
+  const named = cursor.nodeIsNamed;
+  const field = cursor.currentFieldName;
+  const start = cursor.startIndex;
+  const text = source.slice(start, cursor.endIndex);
+  const children: SyntaxNode[] = [];
+  if (cursor.gotoFirstChild()) {
+    do children.push(copyTree(cursor, source, depth + 1));
+    while (cursor.gotoNextSibling());
+    cursor.gotoParent();
+  }
+  return { type, named, field, text, start, children };
+}
+
+/**
+ * Creates a bash parser. The grammar is loaded from the `tree-sitter-bash.wasm` that
+ * tree-sitter-bash ships; nothing is loaded at import time.
+ */
+export async function createBashParser(): Promise<BashParser> {
+  const language = await loadBashLanguage();
+  const parser = new Parser();
+  parser.setLanguage(language);
+
+  function parse(text: string, timeoutMs: number): ParseOutcome {
+    const deadline = performance.now() + timeoutMs;
+    const tree = parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
+    if (tree === null) {
+      parser.reset();
+      return { ok: false, failure: "timeout" };
+    }
+    const cursor = tree.walk();
+    try {
+      if (performance.now() > deadline) return { ok: false, failure: "timeout" };
+      const root = copyTree(cursor, text, 0);
+      return tree.rootNode.hasError
+        ? { ok: false, failure: "syntax-error", root }
+        : { ok: true, root };
+    } catch (error) {
+      if (error instanceof TreeTooDeepError) return { ok: false, failure: "too-deep" };
+      throw error;
+    } finally {
+      cursor.delete();
+      tree.delete();
+    }
+  }
+
+  return { parse };
+}

@@ -1,0 +1,196 @@
+import { lstat } from "node:fs/promises";
+import path from "node:path";
+import { PathOutsideWorkspaceError, PathProtectedError } from "../path-guard-error.js";
+import type { PathGuard } from "../path-guard.js";
+import { isSecretFileName } from "../protected-paths.js";
+import type { Arg, ArgvContext } from "./context.js";
+import type { Findings, PathAccess, PathRequest, Severity } from "./findings.js";
+import { scanTree } from "./tree-scan.js";
+
+/** Paths that any program may write: they discard or print. */
+const WRITE_SINKS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"]);
+
+/** At most this many paths of one command are resolved on disk; more fail closed. */
+const MAX_PATH_CHECKS = 256;
+/** At most this many directory trees of one command are walked for secrets and hard links. */
+const MAX_TREE_SCANS = 4;
+
+/** The literal directory a glob starts from (`/e*c/pass*` → `/`, `src/*.ts` → `src`). */
+export function globBase(pattern: string): string {
+  const firstGlob = pattern.search(/[*?[]/);
+  if (firstGlob === -1) return pattern;
+  const slash = pattern.lastIndexOf("/", firstGlob);
+  if (slash === -1) return ".";
+  return slash === 0 ? "/" : pattern.slice(0, slash);
+}
+
+/** `value` made absolute against the directory the script moved to, if it did (`cd /`). */
+export function againstCwd(ctx: ArgvContext, value: string): string {
+  return ctx.cwd === null || value.startsWith("/") ? value : path.posix.join(ctx.cwd, value);
+}
+
+/** Records that the script downloaded the file `value`. */
+export function markDownloaded(ctx: ArgvContext, value: string): void {
+  if (value !== "" && value !== "-")
+    ctx.downloads.add(path.posix.normalize(againstCwd(ctx, value)));
+}
+
+/** Whether the script downloaded the file `value` earlier: running it is download-and-execute. */
+export function isDownloaded(ctx: ArgvContext, value: string): boolean {
+  return ctx.downloads.has(path.posix.normalize(againstCwd(ctx, value)));
+}
+
+/** Queues a path argument of `program` for the workspace check. Embedded argv are not checked. */
+export function requestPath(
+  ctx: ArgvContext,
+  arg: Arg,
+  access: PathAccess,
+  program: string,
+  outside: Severity = "block",
+  recursive = false,
+): void {
+  if (ctx.embedded) return;
+  if (arg.exact && arg.value === "") {
+    ctx.findings.confirm(`\`${program}\` is given an empty path argument; it needs confirmation.`);
+    return;
+  }
+  const computed = !arg.exact || arg.glob;
+  const target = againstCwd(ctx, arg.glob ? globBase(arg.value) : arg.value);
+  if (computed && target === "") return;
+  ctx.findings.path({
+    path: target,
+    shown: arg.raw,
+    access,
+    program,
+    exact: !computed,
+    outside,
+    recursive,
+  });
+}
+
+function verb(access: PathAccess): string {
+  return access === "read" ? "reads" : "writes";
+}
+
+async function isHardLinkedFile(real: string): Promise<boolean> {
+  try {
+    const stats = await lstat(real);
+    return stats.isFile() && stats.nlink > 1;
+  } catch {
+    return false;
+  }
+}
+
+function describe(request: PathRequest): string {
+  const written = request.shown.replace(/^(['"])(.*)\1$/s, "$2");
+  return written === request.path || written === ""
+    ? `\`${request.path}\``
+    : `\`${written}\` (\`${request.path}\`)`;
+}
+
+async function checkOne(
+  request: PathRequest,
+  guard: PathGuard,
+): Promise<{ severity: Severity; reason: string } | null> {
+  const { path: target, program, access } = request;
+  const shown = describe(request);
+  if (/^\/dev\/(?:tcp|udp)\//.test(target)) {
+    return {
+      severity: "block",
+      reason: `\`${program}\` opens ${shown}, a network connection (reverse shell or exfiltration); it is refused in every mode.`,
+    };
+  }
+  if (access === "write" && WRITE_SINKS.has(path.posix.normalize(target))) return null;
+  let real: string;
+  try {
+    real = access === "write" ? await guard.resolveForWrite(target) : await guard.resolve(target);
+  } catch (error) {
+    if (error instanceof PathProtectedError) {
+      return {
+        severity: "block",
+        reason: `\`${program}\` writes ${shown}, which is protected (git hooks or config, editor tasks, shell startup files run code later); it is refused in every mode.`,
+      };
+    }
+    if (error instanceof PathOutsideWorkspaceError) {
+      const why =
+        error.refusal === "invalid-path"
+          ? "which is not a valid path"
+          : "which is outside the workspace";
+      const tail =
+        request.outside === "block" ? "it is refused in every mode" : "it needs confirmation";
+      return {
+        severity: request.outside,
+        reason: `\`${program}\` ${verb(access)} ${shown}, ${why}; ${tail}.`,
+      };
+    }
+    return {
+      severity: "confirm",
+      reason: `${shown} could not be checked against the workspace; it needs confirmation.`,
+    };
+  }
+  if (!request.exact) return null;
+  if (isSecretFileName(target) || isSecretFileName(real)) {
+    return {
+      severity: "confirm",
+      reason: `\`${program}\` ${verb(access)} ${shown}, a file that holds secrets; it needs confirmation.`,
+    };
+  }
+  if (access === "read" && (await isHardLinkedFile(real))) {
+    return {
+      severity: "confirm",
+      reason: `${shown} is a hard link (more than one name for the file), so it may be a file outside the workspace; it needs confirmation.`,
+    };
+  }
+  if (request.recursive === true) {
+    const problem = await scanTree(real);
+    if (problem?.kind === "too-large") {
+      return {
+        severity: "confirm",
+        reason: `\`${program}\` reads every file below ${shown}, too many to check for secrets and hard links; it needs confirmation.`,
+      };
+    }
+    if (problem !== null) {
+      const what =
+        problem.kind === "secret"
+          ? "a file that holds secrets"
+          : "a hard link that may be a file outside the workspace";
+      return {
+        severity: "confirm",
+        reason: `\`${program}\` reads every file below ${shown}, including \`${path.relative(guard.root, problem.path)}\`, ${what}; it needs confirmation.`,
+      };
+    }
+  }
+  return null;
+}
+
+/** Resolves every queued path through the guard and records what it finds, in order. */
+export async function checkPaths(findings: Findings, guard: PathGuard): Promise<void> {
+  const requests = findings.paths.slice(0, MAX_PATH_CHECKS);
+  if (findings.paths.length > MAX_PATH_CHECKS) {
+    findings.confirm(
+      `The command has more than ${String(MAX_PATH_CHECKS)} path arguments, too many to check; it needs confirmation.`,
+    );
+  }
+  const recursive = requests.filter((request) => request.recursive === true);
+  if (recursive.length > MAX_TREE_SCANS) {
+    findings.confirm(
+      `The command reads more than ${String(MAX_TREE_SCANS)} directory trees, too many to check; it needs confirmation.`,
+    );
+  }
+  const scanned = new Set(recursive.slice(0, MAX_TREE_SCANS));
+  const results = await Promise.all(
+    requests.map((request) =>
+      checkOne(
+        request.recursive === true && !scanned.has(request)
+          ? { ...request, recursive: false }
+          : request,
+        guard,
+      ),
+    ),
+  );
+  for (const result of results) {
+    if (result === null) continue;
+    if (result.severity === "block") findings.block(result.reason);
+    else findings.confirm(result.reason);
+  }
+}

@@ -1,0 +1,35 @@
+import type { PathGuard } from "../path-guard.js";
+
+/**
+ * The classification of one shell command in restricted autonomous mode: `allow` runs
+ * without asking, `confirm` needs a person's yes, `block` is refused in every mode.
+ */
+export type CommandVerdict = "allow" | "confirm" | "block";
+
+/** What the command policy decided about one command, and why. */
+export interface CommandDecision {
+  /** The verdict for restricted autonomous mode. */
+  readonly verdict: CommandVerdict;
+  /** One sentence a user or model can act on, naming the offending program, flag or path. */
+  readonly reason: string;
+  /** Programs found, normalised (unquoted, basename, wrappers unwrapped), in order of appearance. */
+  readonly programs: readonly string[];
+}
+
+/** Options of {@link createCommandPolicy}. */
+export interface CommandPolicyOptions {
+  /** The workspace root and the checks every path argument must pass. */
+  readonly pathGuard: PathGuard;
+  /** Read-only programs that may run unasked; defaults to {@link DEFAULT_ALLOWLIST}. */
+  readonly allowlist?: readonly string[];
+  /** Most simple commands one input may hold; over the cap is never `allow`. Default 16. */
+  readonly maxSegments?: number;
+  /** A parse that takes longer than this fails closed (never `allow`). Default 50 ms. */
+  readonly parseTimeoutMs?: number;
+}
+
+/** Classifies shell commands a model wants to run. */
+export interface CommandPolicy {
+  /** Classifies `command`; never throws for any input string. */
+  check(command: string): Promise<CommandDecision>;
+}

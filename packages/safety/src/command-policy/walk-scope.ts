@@ -1,0 +1,89 @@
+import {
+  NO_STDIN,
+  type Arg,
+  type ArgvContext,
+  type PolicyContext,
+  type StdinInfo,
+} from "./context.js";
+import type { Findings } from "./findings.js";
+import type { SyntaxNode } from "./syntax-node.js";
+import type { WordInfo, WordScope } from "./words.js";
+
+/** The state of one walk over a syntax tree. */
+export interface WalkScope {
+  readonly policy: PolicyContext;
+  readonly findings: Findings;
+  readonly depth: number;
+  readonly embedded: boolean;
+  /** Variables the script assigned so far (best guesses), in script order. */
+  readonly env: Map<string, string>;
+  /** Files the script downloaded so far. */
+  readonly downloads: Set<string>;
+}
+
+/** What one statement contributed, for the pipeline stage after it and for the allow check. */
+export interface Stage {
+  /** What it prints, when that is known statically (`echo /`). */
+  readonly output: string | null;
+  /** Its argv when it is exactly one simple command of plain words, else null. */
+  readonly argv: readonly string[] | null;
+}
+
+/** A statement that contributes nothing. */
+export const EMPTY_STAGE: Stage = { output: null, argv: null };
+
+/** Callbacks the walker hands to the command and redirect handlers. */
+export interface WalkHooks {
+  /** Walks command and process substitutions (and statements) anywhere below `node`. */
+  visitNested(node: SyntaxNode, scope: WalkScope): void;
+  /** Like `visitNested`, for `node` itself too (a word that is a substitution). */
+  visitNode(node: SyntaxNode, scope: WalkScope): void;
+  /** Walks one statement with the given standard input. */
+  visitStatement(node: SyntaxNode, scope: WalkScope, stdin: StdinInfo): Stage;
+}
+
+/** Variables whose value is known without the script setting them (the shell runs as bash). */
+const WELL_KNOWN: ReadonlyMap<string, string> = new Map([
+  ["IFS", " \t\n"],
+  ["0", "bash"],
+  ["SHELL", "/bin/bash"],
+  ["BASH", "/bin/bash"],
+]);
+
+/** The variables a word may use: the script's assignments, then `HOME`, `IFS`, `PWD`. */
+export function wordScope(scope: WalkScope): WordScope {
+  const home = scope.env.get("HOME") ?? scope.policy.home;
+  return {
+    home,
+    lookup: (name) =>
+      scope.env.get(name) ??
+      WELL_KNOWN.get(name) ??
+      (name === "HOME" ? home : name === "PWD" ? scope.policy.root : undefined),
+  };
+}
+
+/** The context program rules get for a command walked in `scope`. */
+export function argvContext(scope: WalkScope, stdin: StdinInfo = NO_STDIN): ArgvContext {
+  return {
+    policy: scope.policy,
+    findings: scope.findings,
+    depth: scope.depth,
+    stdin,
+    wrappers: [],
+    embedded: scope.embedded,
+    cwd: scope.env.get("PWD") ?? null,
+    downloads: scope.downloads,
+  };
+}
+
+/** The arguments one evaluated word stands for. */
+export function toArgs(info: WordInfo): Arg[] {
+  return info.guesses.map((value) => ({
+    value,
+    exact: info.exact,
+    plain: info.plain,
+    glob: info.glob,
+    substituted: info.substituted,
+    raw: info.raw,
+  }));
+}

@@ -1,5 +1,10 @@
 import type { Tool } from "@xzatoma/core";
+import { createDiffFilesTool } from "./diff-files.js";
+import { createFileMetadataTool } from "./file-metadata.js";
+import { createFindPathTool } from "./find-path.js";
+import { createGrepTool } from "./grep.js";
 import { createListDirectoryTool, type ListDirectoryToolOptions } from "./list-directory.js";
+import { createPlanTool } from "./plan-tool.js";
 import { createReadFileTool, type ReadFileToolOptions } from "./read-file.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 
@@ -9,7 +14,12 @@ export interface BuiltinToolsOptions {
   readonly listDirectory?: ListDirectoryToolOptions;
 }
 
-/** Every built-in tool for one workspace, ready to register. */
+/**
+ * The read-only built-in tools for one workspace, ready to register: `read_file`,
+ * `list_directory`, `find_path`, `grep`, `file_metadata`, `diff_files`, `plan`. They need
+ * no approval. Writing tools come from `createFileTools`, `terminal` from
+ * `createTerminalTool` and `fetch` from `createFetchTool`, each with its guard.
+ */
 export function createBuiltinTools(
   workspace: WorkspaceContext,
   options: BuiltinToolsOptions = {},
@@ -17,5 +27,10 @@ export function createBuiltinTools(
   return [
     createReadFileTool(workspace, options.readFile),
     createListDirectoryTool(workspace, options.listDirectory),
+    createFindPathTool(workspace),
+    createGrepTool(workspace),
+    createFileMetadataTool(workspace),
+    createDiffFilesTool(workspace),
+    createPlanTool(workspace),
   ];
 }

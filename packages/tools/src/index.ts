@@ -24,3 +24,6 @@ export {
   type CommandJudge,
   type TerminalToolOptions,
 } from "./terminal.js";
+export { createFileTools, type FileToolsOptions } from "./file-tools.js";
+export { createGrepTool, type GrepToolOptions } from "./grep.js";
+export { createFindPathTool, type FindPathToolOptions } from "./find-path.js";

@@ -1,0 +1,50 @@
+import { mkdir } from "node:fs/promises";
+import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
+import { z } from "zod";
+import { CREATE_DIRECTORY_DESCRIPTION } from "./descriptions/create-directory.js";
+import { blocked, describeKind, refusal, resolveTarget } from "./file-targets.js";
+import { describeWriteError } from "./safe-write.js";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+const inputSchema = z
+  .object({
+    path: z.string().describe("The directory to create, relative to the workspace root"),
+  })
+  .strict();
+
+/** The `create_directory` tool: `mkdir -p` inside the workspace. */
+export function createCreateDirectoryTool(workspace: WorkspaceContext): Tool {
+  return defineTool({
+    name: "create_directory",
+    description: CREATE_DIRECTORY_DESCRIPTION,
+    inputSchema,
+    access: "write",
+    async assess(input) {
+      const target = await resolveTarget(workspace, input.path, "write");
+      if (!target.ok) return blocked(target.message);
+      return {
+        verdict: "allow",
+        reason: `creates the directory ${workspace.pathGuard.relative(target.real)}`,
+      };
+    },
+    async execute(input) {
+      const target = await resolveTarget(workspace, input.path, "write");
+      if (!target.ok) return refusal(target.message);
+      const where = workspace.pathGuard.relative(target.real);
+      if (target.stats?.isDirectory()) {
+        return toolSuccess(`Directory ${where} already exists.`, { path: where, created: false });
+      }
+      if (target.stats) {
+        return toolFailure(
+          `'${input.path}' exists and is a ${describeKind(target.stats)}, not a directory.`,
+        );
+      }
+      try {
+        await mkdir(target.real, { recursive: true });
+      } catch (error) {
+        return toolFailure(describeWriteError(error, input.path));
+      }
+      return toolSuccess(`Created directory ${where}.`, { path: where, created: true });
+    },
+  });
+}

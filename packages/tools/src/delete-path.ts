@@ -1,0 +1,133 @@
+import { rm } from "node:fs/promises";
+import {
+  defineTool,
+  toolFailure,
+  toolSuccess,
+  type Tool,
+  type ToolAssessment,
+} from "@xzatoma/core";
+import { z } from "zod";
+import { DELETE_PATH_DESCRIPTION } from "./descriptions/delete-path.js";
+import { blocked, plural, refusal, resolveTarget } from "./file-targets.js";
+import {
+  DEFAULT_MAX_TREE_ITEMS,
+  firstProtected,
+  listTree,
+  type TreeListing,
+} from "./tree-listing.js";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+/** Options of {@link createDeletePathTool}. */
+export interface DeletePathToolOptions {
+  /** Trees with more entries are refused. Default 100,000. */
+  readonly maxItems?: number;
+}
+
+const inputSchema = z
+  .object({
+    path: z
+      .string()
+      .describe("The file, symlink or directory to delete, relative to the workspace root"),
+    recursive: z
+      .boolean()
+      .default(false)
+      .describe("Required to delete a directory and everything in it"),
+  })
+  .strict();
+
+type DeletePlan =
+  | {
+      readonly ok: true;
+      readonly entry: string;
+      readonly where: string;
+      readonly listing: TreeListing | undefined;
+    }
+  | { readonly ok: false; readonly refused: boolean; readonly message: string };
+
+/** The `delete_path` tool: deletes a file, a link, or a directory tree when asked recursively. */
+export function createDeletePathTool(
+  workspace: WorkspaceContext,
+  options: DeletePathToolOptions = {},
+): Tool {
+  const maxItems = options.maxItems ?? DEFAULT_MAX_TREE_ITEMS;
+
+  async function plan(input: { path: string }): Promise<DeletePlan> {
+    const target = await resolveTarget(workspace, input.path, "write");
+    if (!target.ok) return { ok: false, refused: true, message: target.message };
+    if (target.entry === workspace.root) {
+      return {
+        ok: false,
+        refused: true,
+        message: `'${input.path}' is the workspace root; delete_path never deletes it. Delete the entries inside it instead.`,
+      };
+    }
+    const where = workspace.pathGuard.relative(target.entry);
+    if (target.entryStats === undefined)
+      return { ok: true, entry: target.entry, where, listing: undefined };
+    const listing = await listTree(target.entry, maxItems);
+    if (listing.tooLarge) {
+      return {
+        ok: false,
+        refused: false,
+        message: `'${input.path}' has more than ${plural(maxItems, "item")}; delete smaller parts of it.`,
+      };
+    }
+    const protectedPath = firstProtected(workspace, target.entry, listing.entries);
+    if (protectedPath !== undefined) {
+      return {
+        ok: false,
+        refused: true,
+        message: `'${input.path}' contains the protected path '${protectedPath}' (git hooks or config, shell startup files, editor tasks), which cannot be changed by a tool.`,
+      };
+    }
+    return { ok: true, entry: target.entry, where, listing };
+  }
+
+  return defineTool({
+    name: "delete_path",
+    description: DELETE_PATH_DESCRIPTION,
+    inputSchema,
+    access: "write",
+    async assess(input): Promise<ToolAssessment> {
+      const checked = await plan(input);
+      if (!checked.ok) {
+        return checked.refused
+          ? blocked(checked.message)
+          : { verdict: "allow", reason: `the call will fail: ${checked.message}` };
+      }
+      const items = checked.listing?.entries.length ?? 0;
+      return {
+        verdict: "confirm",
+        reason: `deleting cannot be undone`,
+        summary: `delete ${plural(items, "item")} under ${checked.where}`,
+      };
+    },
+    async execute(input) {
+      const checked = await plan(input);
+      if (!checked.ok)
+        return checked.refused ? refusal(checked.message) : toolFailure(checked.message);
+      const listing = checked.listing;
+      if (listing === undefined)
+        return toolFailure(`'${input.path}' does not exist; nothing was deleted.`);
+      const items = listing.entries.length;
+      const isDirectory = listing.entries[0]?.kind === "directory";
+      if (isDirectory && !input.recursive) {
+        return toolFailure(
+          `'${input.path}' is a directory with ${plural(items - 1, "item")} in it. Set recursive to true to delete it and everything in it.`,
+        );
+      }
+      try {
+        await rm(checked.entry, { recursive: isDirectory });
+      } catch (error) {
+        return toolFailure(
+          `'${input.path}' could not be deleted: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      return toolSuccess(`Deleted ${checked.where} (${plural(items, "item")}).`, {
+        path: checked.where,
+        items,
+        directory: isDirectory,
+      });
+    },
+  });
+}

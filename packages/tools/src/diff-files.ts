@@ -1,0 +1,53 @@
+import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
+import { z } from "zod";
+import { DIFF_FILES_DESCRIPTION } from "./descriptions/diff-files.js";
+import { refusal, resolveTarget } from "./file-targets.js";
+import { readTextFile } from "./read-text.js";
+import { unifiedDiff } from "./unified-diff.js";
+import type { WorkspaceContext } from "./workspace-context.js";
+import { DEFAULT_MAX_FILE_WRITE_BYTES } from "./write-file.js";
+
+/** Options of {@link createDiffFilesTool}. */
+export interface DiffFilesToolOptions {
+  /** Files larger than this are refused. Default 10 MiB. */
+  readonly maxFileBytes?: number;
+}
+
+const inputSchema = z
+  .object({
+    path_a: z.string().describe("The first (old) file, relative to the workspace root"),
+    path_b: z.string().describe("The second (new) file, relative to the workspace root"),
+  })
+  .strict();
+
+/** The `diff_files` tool: a unified diff of two text files of the workspace. */
+export function createDiffFilesTool(
+  workspace: WorkspaceContext,
+  options: DiffFilesToolOptions = {},
+): Tool {
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_WRITE_BYTES;
+  return defineTool({
+    name: "diff_files",
+    description: DIFF_FILES_DESCRIPTION,
+    inputSchema,
+    access: "read",
+    async execute(input) {
+      const names: string[] = [];
+      const texts: string[] = [];
+      for (const argument of [input.path_a, input.path_b]) {
+        const target = await resolveTarget(workspace, argument, "read");
+        if (!target.ok) return refusal(target.message);
+        const read = await readTextFile(workspace, argument, maxBytes);
+        if (!read.ok) return toolFailure(read.message);
+        names.push(workspace.pathGuard.relative(target.real));
+        texts.push(read.text);
+      }
+      const [nameA = "", nameB = ""] = names;
+      const [textA = "", textB = ""] = texts;
+      const diff = unifiedDiff(nameA, nameB, textA, textB);
+      if (diff === "")
+        return toolSuccess(`${nameA} and ${nameB} are identical.`, { identical: true });
+      return toolSuccess(diff, { identical: false });
+    },
+  });
+}

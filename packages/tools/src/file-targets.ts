@@ -1,0 +1,104 @@
+import { lstat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import path from "node:path";
+import { isXzatomaError, toolFailure, type ToolAssessment, type ToolResult } from "@xzatoma/core";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+/** A path argument resolved through the guard, or the refusal the model reads. */
+export type Target =
+  | {
+      readonly ok: true;
+      /** The real path, every symlink resolved. */
+      readonly real: string;
+      /** The entry itself: the real parent plus the last name, so a final symlink stays a link. */
+      readonly entry: string;
+      /** What is at `real`, or undefined when nothing is yet. */
+      readonly stats: Stats | undefined;
+      /** What is at `entry` (lstat: a symlink stays a symlink), or undefined. */
+      readonly entryStats: Stats | undefined;
+    }
+  | { readonly ok: false; readonly message: string };
+
+async function lstatOrUndefined(absolute: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(absolute);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Resolves a tool's path argument. `write` also refuses protected paths, checked on both
+ * the real path and the entry (a link named `.bashrc` is as protected as the file).
+ */
+export async function resolveTarget(
+  workspace: WorkspaceContext,
+  input: string,
+  mode: "read" | "write",
+): Promise<Target> {
+  const guard = workspace.pathGuard;
+  let real: string;
+  try {
+    real = mode === "write" ? await guard.resolveForWrite(input) : await guard.resolve(input);
+  } catch (error) {
+    if (isXzatomaError(error)) return { ok: false, message: error.message };
+    throw error;
+  }
+  const lexical = path.resolve(workspace.root, input);
+  let entry = real;
+  if (lexical !== workspace.root) {
+    // The parent passed the guard as part of `input`; resolving it cannot leave the root.
+    entry = path.join(await guard.resolve(path.dirname(lexical)), path.basename(lexical));
+  }
+  if (mode === "write" && guard.isProtected(entry)) {
+    return {
+      ok: false,
+      message: `'${input}' is protected: it can run code later (git hooks or config, shell startup files, editor tasks) or belongs to XZatoma itself. It cannot be changed by a tool.`,
+    };
+  }
+  const entryStats = await lstatOrUndefined(entry);
+  const stats = entry === real ? entryStats : await lstatOrUndefined(real);
+  return { ok: true, real, entry, stats, entryStats };
+}
+
+/** The failed result for a refused path. */
+export function refusal(message: string): ToolResult {
+  return toolFailure(message, { refused: true });
+}
+
+/** The `block` judgement for a refused path. */
+export function blocked(message: string): ToolAssessment {
+  return { verdict: "block", reason: message };
+}
+
+/** A short name for what is at a path. */
+export function describeKind(stats: Stats): string {
+  if (stats.isFile()) return "file";
+  if (stats.isDirectory()) return "directory";
+  if (stats.isSymbolicLink()) return "symlink";
+  return "special file";
+}
+
+/** `1 item`, `3 items`. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** UTF-8 size of a string. */
+export function byteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/** Remembers facts established while judging a call, for the same call's execution. */
+export function createAssessmentMemo<Value>(): {
+  remember(input: object, value: Value): void;
+  recall(input: object): Value | undefined;
+} {
+  const memo = new WeakMap<object, Value>();
+  return {
+    remember: (input, value) => memo.set(input, value),
+    recall: (input) => memo.get(input),
+  };
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { compileGlob, expandBraces, globBase, GlobSyntaxError } from "./glob-pattern.js";
+
+const matches = (pattern: string, file: string, dot = false, isDirectory = false) =>
+  compileGlob(pattern, { dot }).matches(file, isDirectory);
+
+describe("compileGlob", () => {
+  it("matches * within one name and ** across directories", () => {
+    expect(matches("*.ts", "index.ts")).toBe(true);
+    expect(matches("*.ts", "src/index.ts")).toBe(false);
+    expect(matches("**/*.ts", "index.ts")).toBe(true);
+    expect(matches("**/*.ts", "src/a/b/index.ts")).toBe(true);
+    expect(matches("src/**/*.ts", "src/index.ts")).toBe(true);
+    expect(matches("src/**/*.ts", "lib/index.ts")).toBe(false);
+    expect(matches("src/**", "src/a/b")).toBe(true);
+    expect(matches("src/**", "src")).toBe(false);
+    expect(matches("**", "a/b/c")).toBe(true);
+  });
+
+  it("supports ?, character classes, braces and escapes", () => {
+    expect(matches("file?.md", "file1.md")).toBe(true);
+    expect(matches("file?.md", "file10.md")).toBe(false);
+    expect(matches("[ab].txt", "a.txt")).toBe(true);
+    expect(matches("[!ab].txt", "a.txt")).toBe(false);
+    expect(matches("[!ab].txt", "c.txt")).toBe(true);
+    expect(matches("[a-c]*", "beta")).toBe(true);
+    expect(matches("*.{ts,tsx}", "view.tsx")).toBe(true);
+    expect(matches("{src,lib}/**/*.js", "lib/x/y.js")).toBe(true);
+    expect(matches("\\*.md", "*.md")).toBe(true);
+    expect(matches("\\*.md", "a.md")).toBe(false);
+    expect(matches("a+b(c).txt", "a+b(c).txt")).toBe(true);
+  });
+
+  it("skips dot names unless the pattern spells the dot or dot is on", () => {
+    expect(matches("**/*.yml", ".github/ci.yml")).toBe(false);
+    expect(matches(".github/**/*.yml", ".github/workflows/ci.yml")).toBe(true);
+    expect(matches("*", ".env")).toBe(false);
+    expect(matches(".*", ".env")).toBe(true);
+    expect(matches("*", ".env", true)).toBe(true);
+  });
+
+  it("matches only directories for a trailing slash and strips ./", () => {
+    expect(matches("src/", "src", false, true)).toBe(true);
+    expect(matches("src/", "src", false, false)).toBe(false);
+    expect(matches("./src/*.ts", "src/a.ts")).toBe(true);
+  });
+
+  it("reports the depth bound and explicit dot segments", () => {
+    expect(compileGlob("src/*.ts", { dot: false }).maxDepth).toBe(2);
+    expect(compileGlob("{a,b/c}/*", { dot: false }).maxDepth).toBe(3);
+    expect(compileGlob("**/*.ts", { dot: false }).maxDepth).toBeUndefined();
+    expect(compileGlob(".github/*", { dot: false }).namesDotEntries).toBe(true);
+  });
+
+  it("refuses empty globs, broken classes and brace explosions", () => {
+    expect(() => compileGlob("  ", { dot: false })).toThrow(GlobSyntaxError);
+    expect(() => compileGlob("[z-a]", { dot: false })).toThrow("invalid character class");
+    expect(() => compileGlob("{a,b}".repeat(9), { dot: false })).toThrow("more than 256 patterns");
+  });
+});
+
+describe("expandBraces and globBase", () => {
+  it("expands nested alternatives and keeps literal braces", () => {
+    expect(expandBraces("a{b,c{d,e}}f")).toEqual(["abf", "acdf", "acef"]);
+    expect(expandBraces("x{y}z")).toEqual(["x{y}z"]);
+    expect(expandBraces("open{a,b")).toEqual(["open{a,b"]);
+    expect(expandBraces("\\{a,b}")).toEqual(["\\{a,b}"]);
+  });
+
+  it("finds the literal leading directories", () => {
+    expect(globBase("src/lib/**/*.ts")).toBe("src/lib");
+    expect(globBase("./src/*.ts")).toBe("src");
+    expect(globBase("**/*.ts")).toBe("");
+    expect(globBase("src/{a,b}/x")).toBe("src");
+    expect(globBase("README.md")).toBe("");
+  });
+});

@@ -1,0 +1,56 @@
+import { Worker } from "node:worker_threads";
+import { grepWorkerSource } from "./grep-worker.js";
+
+/** Idle grep workers are stopped after this long. */
+export const GREP_WORKER_IDLE_MS = 30_000;
+
+/** Worker threads kept warm between searches: no start-up cost, code already optimised. */
+export interface GrepWorkerPool {
+  /** An idle worker, or a new one (it starts in the background). */
+  acquire(): Worker;
+  /** Returns a worker that finished its job; it no longer keeps the process alive. */
+  release(worker: Worker): void;
+  /** Stops a worker that cannot be reused (stuck on a file, or the search was cancelled). */
+  discard(worker: Worker): void;
+}
+
+/** Creates an empty pool; workers are created on demand and stop after a while idle. */
+export function createGrepWorkerPool(idleMs = GREP_WORKER_IDLE_MS): GrepWorkerPool {
+  const idle = new Set<Worker>();
+  let timer: NodeJS.Timeout | undefined;
+  let source: string | undefined;
+  const stopIdle = () => {
+    for (const worker of idle) void worker.terminate();
+    idle.clear();
+  };
+  return {
+    acquire() {
+      const reused = idle.values().next().value;
+      if (reused) {
+        idle.delete(reused);
+        reused.ref();
+        return reused;
+      }
+      source ??= grepWorkerSource();
+      const worker = new Worker(source, {
+        eval: true,
+        resourceLimits: { maxOldGenerationSizeMb: 256 },
+      });
+      // An idle worker that fails leaves the pool; a search adds its own listeners.
+      worker.on("error", () => idle.delete(worker));
+      worker.on("exit", () => idle.delete(worker));
+      return worker;
+    },
+    release(worker) {
+      worker.unref();
+      idle.add(worker);
+      clearTimeout(timer);
+      timer = setTimeout(stopIdle, idleMs);
+      timer.unref();
+    },
+    discard(worker) {
+      idle.delete(worker);
+      void worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { availableParallelism } from "node:os";
+import { defineTool, toolFailure, type Tool } from "@xzatoma/core";
+import { z } from "zod";
+import { GREP_DESCRIPTION } from "./descriptions/grep.js";
+import { refusal, resolveTarget } from "./file-targets.js";
+import { compileGlob, GlobSyntaxError } from "./glob-pattern.js";
+import { formatGrepOutput } from "./grep-output.js";
+import { compileGrepPattern } from "./grep-pattern.js";
+import { createGrepWorkerPool } from "./grep-pool.js";
+import { startSearch } from "./grep-search.js";
+import { walkWorkspace } from "./workspace-walk.js";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+/** Defaults of {@link GrepToolOptions}. */
+export const DEFAULT_GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_GREP_FILE_TIMEOUT_MS = 1000;
+export const MAX_GREP_RESULTS = 1000;
+const MAX_LINE_CHARS = 500;
+const MAX_WALK_ENTRIES = 500_000;
+const MAX_TIMED_OUT_FILES = 3;
+
+/** Options of {@link createGrepTool}. */
+export interface GrepToolOptions {
+  /** Files larger than this are skipped. Default 10 MiB. */
+  readonly maxFileBytes?: number;
+  /** A file the pattern takes longer than this on is given up. Default 1000 ms. */
+  readonly perFileTimeoutMs?: number;
+  /** Worker threads at most. Default: the CPU count, at most 4. */
+  readonly workers?: number;
+}
+
+const inputSchema = z
+  .object({
+    pattern: z
+      .string()
+      .min(1)
+      .describe("JavaScript regular expression (or plain text) to search for"),
+    path: z
+      .string()
+      .default(".")
+      .describe("Directory or file to search, relative to the workspace root"),
+    include: z
+      .string()
+      .optional()
+      .describe("Only files matching this glob, e.g. '*.ts' or 'src/**/*.py'"),
+    exclude: z.string().optional().describe("Skip files and directories matching this glob"),
+    case_sensitive: z.boolean().default(true).describe("Match case exactly (default true)"),
+    context_lines: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(0)
+      .describe("Lines of context around each match"),
+    max_results: z
+      .number()
+      .int()
+      .min(1)
+      .default(100)
+      .describe("Matches shown at most (up to 1000)"),
+  })
+  .strict();
+
+/** A glob filter: without `/` it tests names at any depth, with one the root-relative path. */
+export function pathFilter(glob: string): (relative: string, isDirectory: boolean) => boolean {
+  const compiled = compileGlob(glob, { dot: true });
+  const byName = !glob.replace(/\/+$/, "").includes("/");
+  return (relative, isDirectory) =>
+    compiled.matches(
+      byName ? relative.slice(relative.lastIndexOf("/") + 1) : relative,
+      isDirectory,
+    );
+}
+
+/** The `grep` tool: a regex search over the workspace's text files, in worker threads. */
+export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOptions = {}): Tool {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_GREP_MAX_FILE_BYTES;
+  const workers = options.workers ?? Math.min(4, availableParallelism());
+  const pool = createGrepWorkerPool();
+  return defineTool({
+    name: "grep",
+    description: GREP_DESCRIPTION,
+    inputSchema,
+    access: "read",
+    async execute(input, context) {
+      const compiled = compileGrepPattern(input.pattern, input.case_sensitive);
+      if (!compiled.ok) return toolFailure(compiled.message);
+      let include: ReturnType<typeof pathFilter> | undefined;
+      let exclude: ReturnType<typeof pathFilter> | undefined;
+      try {
+        include = input.include === undefined ? undefined : pathFilter(input.include);
+        exclude = input.exclude === undefined ? undefined : pathFilter(input.exclude);
+      } catch (error) {
+        if (error instanceof GlobSyntaxError) return toolFailure(error.message);
+        throw error;
+      }
+      const target = await resolveTarget(workspace, input.path, "read");
+      if (!target.ok) return refusal(target.message);
+      const where = workspace.pathGuard.relative(target.real);
+      if (target.stats === undefined) {
+        return toolFailure(
+          `'${input.path}' does not exist. Use find_path or list_directory to find what to search.`,
+        );
+      }
+      const relative: string[] = [];
+      let complete = true;
+      const maxResults = Math.min(input.max_results, MAX_GREP_RESULTS);
+      const perFileTimeoutMs = options.perFileTimeoutMs ?? DEFAULT_GREP_FILE_TIMEOUT_MS;
+      if (!target.stats.isDirectory() && !target.stats.isFile()) {
+        return toolFailure(`'${input.path}' is not a regular file or directory.`);
+      }
+      // The workers start now, while the walk lists the files.
+      const search = startSearch(pool, {
+        root: workspace.root,
+        pattern: compiled.pattern,
+        contextLines: input.context_lines,
+        maxResults,
+        maxFileBytes,
+        maxLineChars: MAX_LINE_CHARS,
+        workers: target.stats.isDirectory() ? workers : 1,
+        perFileTimeoutMs,
+        maxTimedOutFiles: MAX_TIMED_OUT_FILES,
+        signal: context.signal,
+      });
+      try {
+        if (target.stats.isDirectory()) {
+          const summary = await walkWorkspace(
+            {
+              root: workspace.root,
+              start: target.real,
+              gitignore: true,
+              hidden: true,
+              maxEntries: MAX_WALK_ENTRIES,
+              signal: context.signal,
+              ...(exclude ? { descend: (entry: string) => !exclude(entry, true) } : {}),
+            },
+            (entry) => {
+              if (entry.kind !== "file") return;
+              if (include && !include(entry.relative, false)) return;
+              if (exclude?.(entry.relative, false)) return;
+              relative.push(entry.relative);
+            },
+          );
+          complete = summary.complete;
+          relative.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        } else {
+          relative.push(where);
+        }
+      } catch (error) {
+        search.cancel();
+        throw error;
+      }
+      const result = await search.run(relative);
+      return formatGrepOutput({
+        input: { pattern: input.pattern, where, contextLines: input.context_lines, maxResults },
+        files: relative,
+        result,
+        complete,
+        maxFileBytes,
+        perFileTimeoutMs,
+      });
+    },
+  });
+}

@@ -1,0 +1,129 @@
+import type { Stats } from "node:fs";
+import path from "node:path";
+import { describeKind, plural, resolveTarget } from "./file-targets.js";
+import { firstProtected, listTree, type TreeListing } from "./tree-listing.js";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+/** What copy_path and move_path are asked to do. */
+export interface TransferInput {
+  readonly source: string;
+  readonly destination: string;
+  readonly overwrite: boolean;
+}
+
+/** A checked copy or move, or why it cannot run. */
+export type TransferPlan =
+  | {
+      readonly ok: true;
+      /** The path copied or moved: for a move the entry itself (a symlink stays a link). */
+      readonly source: string;
+      readonly destination: string;
+      readonly sourceName: string;
+      readonly destinationName: string;
+      readonly listing: TreeListing;
+      /** What is at the destination now (it is replaced when `overwrite` is set). */
+      readonly existing: Stats | undefined;
+      /** Entries of the existing destination that the replacement deletes. */
+      readonly existingItems: number;
+    }
+  | {
+      readonly ok: false;
+      /** `refused`: never allowed (outside, protected); `invalid`: fails as things are. */
+      readonly kind: "refused" | "invalid";
+      readonly message: string;
+    };
+
+function inside(parent: string, candidate: string): boolean {
+  const relative = path.relative(parent, candidate);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/**
+ * Checks a copy or move: the source through the guard (for a move, as a write: moving a
+ * protected path deletes it), the destination as a write, every path of the tree at its
+ * new place (and for a move at its old place) against the protected paths, the workspace
+ * root, a destination inside the source, and an existing destination.
+ */
+export async function planTransfer(
+  workspace: WorkspaceContext,
+  input: TransferInput,
+  operation: "copy" | "move",
+  maxItems: number,
+): Promise<TransferPlan> {
+  const refused = (message: string): TransferPlan => ({ ok: false, kind: "refused", message });
+  const invalid = (message: string): TransferPlan => ({ ok: false, kind: "invalid", message });
+  const guard = workspace.pathGuard;
+  const from = await resolveTarget(
+    workspace,
+    input.source,
+    operation === "move" ? "write" : "read",
+  );
+  if (!from.ok) return refused(from.message);
+  const to = await resolveTarget(workspace, input.destination, "write");
+  if (!to.ok) return refused(to.message);
+  const source = operation === "move" ? from.entry : from.real;
+  if (source === workspace.root) {
+    return refused(
+      `The source '${input.source}' is the workspace root, which cannot be ${operation}d.`,
+    );
+  }
+  if (to.entry === workspace.root) {
+    return refused(
+      `The destination '${input.destination}' is the workspace root, which cannot be replaced.`,
+    );
+  }
+  if ((operation === "move" ? from.entryStats : from.stats) === undefined) {
+    return invalid(
+      `The source '${input.source}' does not exist. Use find_path or list_directory to find it.`,
+    );
+  }
+  const destination = to.entry;
+  const sourceName = guard.relative(source);
+  const destinationName = guard.relative(destination);
+  if (destination === source) {
+    return invalid(`The source and the destination are the same path ('${sourceName}').`);
+  }
+  if (inside(source, destination)) {
+    return refused(`Can't ${operation} '${sourceName}' into itself ('${destinationName}').`);
+  }
+  const existing = to.entryStats;
+  if (existing && inside(destination, source)) {
+    return refused(`Can't replace '${destinationName}': it contains the source '${sourceName}'.`);
+  }
+  if (existing && !input.overwrite) {
+    return invalid(
+      `The destination '${destinationName}' already exists (${describeKind(existing)}). Set overwrite to true to replace it, or choose another destination.`,
+    );
+  }
+  const listing = await listTree(source, maxItems);
+  if (listing.tooLarge) {
+    return invalid(
+      `'${sourceName}' has more than ${plural(maxItems, "item")}; ${operation} smaller parts.`,
+    );
+  }
+  const replaced = existing ? await listTree(destination, maxItems) : undefined;
+  if (replaced?.tooLarge) {
+    return invalid(
+      `The destination '${destinationName}' has more than ${plural(maxItems, "item")}; delete it in smaller parts first.`,
+    );
+  }
+  const protectedAt =
+    firstProtected(workspace, destination, listing.entries) ??
+    (operation === "move" ? firstProtected(workspace, source, listing.entries) : undefined) ??
+    (replaced ? firstProtected(workspace, destination, replaced.entries) : undefined);
+  if (protectedAt !== undefined) {
+    return refused(
+      `The ${operation} would change the protected path '${protectedAt}' (git hooks or config, shell startup files, editor tasks). Protected paths cannot be changed by a tool.`,
+    );
+  }
+  return {
+    ok: true,
+    source,
+    destination,
+    sourceName,
+    destinationName,
+    listing,
+    existing,
+    existingItems: replaced?.entries.length ?? 0,
+  };
+}

@@ -1,0 +1,91 @@
+import {
+  defineTool,
+  toolFailure,
+  type Tool,
+  type ToolAssessment,
+  type ToolResult,
+} from "@xzatoma/core";
+import { z } from "zod";
+import { blocked, createAssessmentMemo, describeKind, plural, refusal } from "./file-targets.js";
+import { planTransfer, type TransferInput, type TransferPlan } from "./transfer-plan.js";
+import { DEFAULT_MAX_TREE_ITEMS } from "./tree-listing.js";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+/** Options of the copy_path and move_path tools. */
+export interface TransferToolOptions {
+  /** Trees with more entries are refused. Default 100,000. */
+  readonly maxItems?: number;
+}
+
+const inputSchema = z
+  .object({
+    source: z
+      .string()
+      .describe("The file or directory to copy or move, relative to the workspace root"),
+    destination: z.string().describe("The new path, relative to the workspace root"),
+    overwrite: z.boolean().default(false).describe("Replace the destination when it exists"),
+  })
+  .strict();
+
+/** Builds copy_path or move_path: both check the same way and differ in what they run. */
+export function createTransferTool(
+  workspace: WorkspaceContext,
+  definition: {
+    readonly name: "copy_path" | "move_path";
+    readonly description: string;
+    readonly operation: "copy" | "move";
+    readonly run: (plan: Extract<TransferPlan, { ok: true }>) => Promise<ToolResult>;
+  },
+  options: TransferToolOptions = {},
+): Tool {
+  const maxItems = options.maxItems ?? DEFAULT_MAX_TREE_ITEMS;
+  // A call judged with no destination to replace must not replace one that appeared since.
+  const judgedFree = createAssessmentMemo<true>();
+  const plan = (input: TransferInput) =>
+    planTransfer(workspace, input, definition.operation, maxItems);
+  return defineTool({
+    name: definition.name,
+    description: definition.description,
+    inputSchema,
+    access: "write",
+    async assess(input): Promise<ToolAssessment> {
+      const checked = await plan(input);
+      if (!checked.ok) {
+        return checked.kind === "refused"
+          ? blocked(checked.message)
+          : { verdict: "allow", reason: `the call will fail: ${checked.message}` };
+      }
+      const what = `${checked.sourceName} to ${checked.destinationName} (${plural(checked.listing.entries.length, "item")})`;
+      if (checked.existing) {
+        return {
+          verdict: "confirm",
+          reason: `replaces the existing ${describeKind(checked.existing)} ${checked.destinationName}`,
+          summary: `${definition.operation} ${what}, replacing the existing ${describeKind(checked.existing)} ${checked.destinationName} (${plural(checked.existingItems, "item")})`,
+        };
+      }
+      judgedFree.remember(input, true);
+      return {
+        verdict: "allow",
+        reason: `${definition.operation === "copy" ? "copies" : "moves"} ${what}`,
+      };
+    },
+    async execute(input) {
+      const checked = await plan(input);
+      if (!checked.ok)
+        return checked.kind === "refused" ? refusal(checked.message) : toolFailure(checked.message);
+      if (checked.existing && judgedFree.recall(input)) {
+        return toolFailure(
+          `'${checked.destinationName}' appeared after this call was checked, so it was not replaced. Call ${definition.name} again if you mean to replace it.`,
+        );
+      }
+      try {
+        return await definition.run(checked);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return toolFailure(
+          `Could not ${definition.operation} '${checked.sourceName}' to '${checked.destinationName}': ${reason}. Check both paths with list_directory; part of the work may be done.`,
+        );
+      }
+    },
+  });
+}

@@ -1,0 +1,122 @@
+import { constants } from "node:fs";
+import { mkdir, open, readlink, symlink } from "node:fs/promises";
+import path from "node:path";
+import type { TreeEntry } from "./tree-listing.js";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+/** What a tree copy did. */
+export interface CopyReport {
+  /** Entries created: files, directories and symlinks. */
+  readonly items: number;
+  readonly bytes: number;
+  /** Symlinks not copied because they point (or would point) outside the workspace or nowhere. */
+  readonly skippedLinks: readonly string[];
+  /** Sockets, FIFOs and devices, never copied. */
+  readonly skippedSpecial: readonly string[];
+}
+
+const COPY_BUFFER_BYTES = 1024 * 1024;
+
+function inside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+async function copyFileContent(
+  workspace: WorkspaceContext,
+  from: string,
+  to: string,
+): Promise<number> {
+  // The guard re-checks the descriptor actually opened: a file swapped for a link is refused.
+  const source = await workspace.pathGuard.open(from, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stats = await source.handle.stat();
+    if (!stats.isFile())
+      throw new Error(`'${workspace.pathGuard.relative(from)}' is no longer a regular file`);
+    // O_EXCL | O_NOFOLLOW: the destination is new, never a planted link.
+    const target = await open(
+      to,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      stats.mode & 0o777,
+    );
+    try {
+      const buffer = Buffer.allocUnsafe(Math.min(COPY_BUFFER_BYTES, Math.max(stats.size, 1)));
+      let total = 0;
+      for (;;) {
+        const { bytesRead } = await source.handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) return total;
+        await target.write(buffer, 0, bytesRead);
+        total += bytesRead;
+      }
+    } finally {
+      await target.close();
+    }
+  } finally {
+    await source.handle.close();
+  }
+}
+
+/**
+ * Copies a listed tree from `source` to `destination` (both real paths in the workspace;
+ * the destination must not exist). Never follows a symlink: links are recreated with the
+ * same text when they resolve inside the workspace both where they are and where they
+ * land, and skipped otherwise, so no content from outside is ever copied in.
+ */
+export async function copyTree(
+  workspace: WorkspaceContext,
+  source: string,
+  destination: string,
+  entries: readonly TreeEntry[],
+): Promise<CopyReport> {
+  let items = 0;
+  let bytes = 0;
+  const skippedLinks: string[] = [];
+  const skippedSpecial: string[] = [];
+  await mkdir(path.dirname(destination), { recursive: true });
+  for (const entry of entries) {
+    const from = entry.relative === "" ? source : path.join(source, entry.relative);
+    const to = entry.relative === "" ? destination : path.join(destination, entry.relative);
+    const name = workspace.pathGuard.relative(from);
+    if (entry.kind === "directory") {
+      await mkdir(to);
+    } else if (entry.kind === "file") {
+      bytes += await copyFileContent(workspace, from, to);
+    } else if (entry.kind === "symlink") {
+      const text = await readlink(from);
+      const landing = path.resolve(path.dirname(to), text);
+      let pointsInside: boolean;
+      try {
+        await workspace.pathGuard.resolve(from);
+        pointsInside = inside(workspace.root, landing);
+      } catch {
+        pointsInside = false;
+      }
+      if (!pointsInside) {
+        skippedLinks.push(name);
+        continue;
+      }
+      await symlink(text, to);
+    } else {
+      skippedSpecial.push(name);
+      continue;
+    }
+    items++;
+  }
+  return { items, bytes, skippedLinks, skippedSpecial };
+}
+
+/** Notes about what a copy left out, one sentence each; "" when nothing was. */
+export function skippedNotes(report: CopyReport): string {
+  const notes: string[] = [];
+  if (report.skippedLinks.length > 0) {
+    notes.push(
+      `Skipped ${report.skippedLinks.length} symlink(s) pointing outside the workspace or nowhere: ${report.skippedLinks.join(", ")}.`,
+    );
+  }
+  if (report.skippedSpecial.length > 0) {
+    notes.push(
+      `Skipped ${report.skippedSpecial.length} special file(s): ${report.skippedSpecial.join(", ")}.`,
+    );
+  }
+  return notes.length > 0 ? `\n${notes.join("\n")}` : "";
+}

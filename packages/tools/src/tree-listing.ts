@@ -1,0 +1,68 @@
+import { lstat, readdir } from "node:fs/promises";
+import path from "node:path";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+/** One entry of a tree, symlinks not followed. */
+export interface TreeEntry {
+  /** Relative to the top of the tree, `/`-separated; "" is the top itself. */
+  readonly relative: string;
+  readonly kind: "file" | "directory" | "symlink" | "special";
+}
+
+/** Everything under a path, or a note that there is too much. */
+export interface TreeListing {
+  readonly entries: readonly TreeEntry[];
+  /** True when the tree has more than `maxItems` entries; `entries` is then partial. */
+  readonly tooLarge: boolean;
+}
+
+/** Trees larger than this are not copied, moved or deleted in one call. */
+export const DEFAULT_MAX_TREE_ITEMS = 100_000;
+
+/** Lists a file or directory and everything below it without following symlinks. */
+export async function listTree(top: string, maxItems: number): Promise<TreeListing> {
+  const topStats = await lstat(top);
+  const kindOf = (stats: {
+    isFile(): boolean;
+    isDirectory(): boolean;
+    isSymbolicLink(): boolean;
+  }): TreeEntry["kind"] =>
+    stats.isDirectory()
+      ? "directory"
+      : stats.isSymbolicLink()
+        ? "symlink"
+        : stats.isFile()
+          ? "file"
+          : "special";
+  const entries: TreeEntry[] = [{ relative: "", kind: kindOf(topStats) }];
+  const pending = topStats.isDirectory() ? [""] : [];
+  while (pending.length > 0) {
+    const relative = pending.pop() as string;
+    const children = await readdir(path.join(top, relative), { withFileTypes: true });
+    children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const child of children) {
+      if (entries.length >= maxItems) return { entries, tooLarge: true };
+      const childRelative = relative === "" ? child.name : `${relative}/${child.name}`;
+      const kind = kindOf(child);
+      entries.push({ relative: childRelative, kind });
+      if (kind === "directory") pending.push(childRelative);
+    }
+  }
+  return { entries, tooLarge: false };
+}
+
+/**
+ * The first entry that would be a protected path once the tree sits at `top` (its real
+ * path), workspace-relative; undefined when there is none.
+ */
+export function firstProtected(
+  workspace: WorkspaceContext,
+  top: string,
+  entries: readonly TreeEntry[],
+): string | undefined {
+  for (const entry of entries) {
+    const absolute = entry.relative === "" ? top : path.join(top, entry.relative);
+    if (workspace.pathGuard.isProtected(absolute)) return workspace.pathGuard.relative(absolute);
+  }
+  return undefined;
+}

@@ -1,0 +1,113 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { globby } from "globby";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { walkWorkspace, type WalkEntry } from "./workspace-walk.js";
+
+let base: string;
+let root: string;
+
+async function put(relative: string, content = "x\n"): Promise<void> {
+  await mkdir(path.dirname(path.join(root, relative)), { recursive: true });
+  await writeFile(path.join(root, relative), content);
+}
+
+async function walk(options: { start?: string; hidden?: boolean; maxEntries?: number } = {}) {
+  const entries: WalkEntry[] = [];
+  const summary = await walkWorkspace(
+    {
+      root,
+      start: path.join(root, options.start ?? ""),
+      gitignore: true,
+      hidden: options.hidden ?? true,
+      maxEntries: options.maxEntries ?? 10_000,
+    },
+    (entry) => entries.push(entry),
+  );
+  return { entries, summary };
+}
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-walk-")));
+  root = path.join(base, "ws");
+  await put(".gitignore", "*.log\nbuild/\n/top-only.txt\n!keep.log\nnode_modules\n");
+  await put("top-only.txt");
+  await put("src/top-only.txt");
+  await put("src/a.ts");
+  await put("src/a.log");
+  await put("src/keep.log");
+  await put("build/out.js");
+  await put("node_modules/pkg/index.js");
+  await put("pkg/.gitignore", "generated/\n*.tmp\n!important.tmp\n");
+  await put("pkg/generated/x.ts");
+  await put("pkg/y.tmp");
+  await put("pkg/important.tmp");
+  await put("pkg/z.ts");
+  await put("docs/build", "a file named build is not a directory\n");
+  await put(".hidden/secret.ts");
+  execFileSync("git", ["init", "--quiet", root]);
+  await mkdir(path.join(base, "outside"));
+  await put("../outside/far.ts");
+  await symlink(path.join(base, "outside"), path.join(root, "link"));
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe("walkWorkspace", () => {
+  it("keeps the files git does not ignore", async () => {
+    const { entries, summary } = await walk();
+    const files = entries
+      .filter((entry) => entry.kind !== "directory")
+      .map((entry) => entry.relative);
+    const untracked = execFileSync("git", ["ls-files", "--others", "--exclude-standard", "-z"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    expect(files.sort()).toEqual(untracked.split("\0").filter(Boolean).sort());
+    expect(summary).toEqual({ entries: entries.length, complete: true });
+  });
+
+  it("agrees with globby with gitignore: true, except that git ignores no file for 'build/'", async () => {
+    const files = (await walk()).entries
+      .filter((entry) => entry.kind === "file")
+      .map((entry) => entry.relative);
+    const expected = await globby("**", {
+      cwd: root,
+      gitignore: true,
+      dot: true,
+      followSymbolicLinks: false,
+      ignore: [".git/**"],
+    });
+    expect(files.filter((file) => file !== "docs/build").sort()).toEqual(expected.sort());
+  });
+
+  it("reports symlinks without following them and never enters .git", async () => {
+    const { entries } = await walk();
+    expect(entries).toContainEqual({ relative: "link", kind: "symlink" });
+    expect(entries.some((entry) => entry.relative.startsWith("link/"))).toBe(false);
+    expect(
+      entries.some((entry) => entry.relative === ".git" || entry.relative.startsWith(".git/")),
+    ).toBe(false);
+  });
+
+  it("skips dot names when hidden is off and applies parent .gitignore files to a subdirectory start", async () => {
+    const hidden = (await walk({ hidden: false })).entries.map((entry) => entry.relative);
+    expect(hidden).not.toContain(".hidden/secret.ts");
+    const fromPkg = (await walk({ start: "pkg" })).entries.map((entry) => entry.relative);
+    expect(fromPkg.sort()).toEqual(
+      [".gitignore", "important.tmp", "z.ts"].map((name) => `pkg/${name}`),
+    );
+    const fromSrc = (await walk({ start: "src" })).entries.map((entry) => entry.relative);
+    expect(fromSrc.sort()).toEqual(["src/a.ts", "src/keep.log", "src/top-only.txt"]);
+  });
+
+  it("stops at maxEntries", async () => {
+    const { entries, summary } = await walk({ maxEntries: 3 });
+    expect(entries).toHaveLength(3);
+    expect(summary.complete).toBe(false);
+  });
+});

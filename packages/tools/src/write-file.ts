@@ -1,0 +1,105 @@
+import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
+import { z } from "zod";
+import { WRITE_FILE_DESCRIPTION } from "./descriptions/write-file.js";
+import {
+  blocked,
+  byteLength,
+  createAssessmentMemo,
+  plural,
+  refusal,
+  resolveTarget,
+} from "./file-targets.js";
+import { writeFileSafely } from "./safe-write.js";
+import type { WorkspaceContext } from "./workspace-context.js";
+
+/** 10 MiB: the largest content written or edited in one call. */
+export const DEFAULT_MAX_FILE_WRITE_BYTES = 10 * 1024 * 1024;
+
+/** Options of {@link createWriteFileTool}. */
+export interface WriteFileToolOptions {
+  /** Content larger than this is refused. Default 10 MiB. */
+  readonly maxFileBytes?: number;
+}
+
+const inputSchema = z
+  .object({
+    path: z.string().describe("Path of the file, relative to the workspace root"),
+    content: z.string().describe("The complete new content of the file"),
+  })
+  .strict();
+
+/** The refusal for content over the limit, or undefined. */
+export function contentTooLarge(bytes: number, maxBytes: number): string | undefined {
+  return bytes > maxBytes
+    ? `The content has ${bytes} bytes, more than the limit of ${maxBytes}. Write a smaller file.`
+    : undefined;
+}
+
+/** The `write_file` tool: writes a whole file; overwriting an existing one asks first. */
+export function createWriteFileTool(
+  workspace: WorkspaceContext,
+  options: WriteFileToolOptions = {},
+): Tool {
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_WRITE_BYTES;
+  // Calls judged as creating a file must not overwrite one that appeared since.
+  const judgedNew = createAssessmentMemo<true>();
+  return defineTool({
+    name: "write_file",
+    description: WRITE_FILE_DESCRIPTION,
+    inputSchema,
+    access: "write",
+    async assess(input) {
+      const bytes = byteLength(input.content);
+      const tooLarge = contentTooLarge(bytes, maxBytes);
+      if (tooLarge) return blocked(tooLarge);
+      const target = await resolveTarget(workspace, input.path, "write");
+      if (!target.ok) return blocked(target.message);
+      const where = workspace.pathGuard.relative(target.real);
+      const stats = target.stats;
+      if (stats === undefined) {
+        judgedNew.remember(input, true);
+        return {
+          verdict: "allow",
+          reason: `creates ${where}`,
+          summary: `create ${where} (${plural(bytes, "byte")})`,
+        };
+      }
+      if (stats.isDirectory())
+        return blocked(`'${input.path}' is a directory; write_file writes files.`);
+      if (!stats.isFile()) return blocked(`'${input.path}' is not a regular file.`);
+      return {
+        verdict: "confirm",
+        reason: `overwrites the existing file ${where}`,
+        summary: `overwrite ${where} (${plural(stats.size, "byte")} -> ${plural(bytes, "byte")})`,
+      };
+    },
+    async execute(input) {
+      const tooLarge = contentTooLarge(byteLength(input.content), maxBytes);
+      if (tooLarge) return toolFailure(tooLarge);
+      const target = await resolveTarget(workspace, input.path, "write");
+      if (!target.ok) return refusal(target.message);
+      const where = workspace.pathGuard.relative(target.real);
+      const before = target.stats;
+      if (before?.isDirectory()) {
+        return toolFailure(`'${input.path}' is a directory; write_file writes files.`);
+      }
+      const exclusive = judgedNew.recall(input) === true;
+      const outcome = await writeFileSafely(workspace, input.path, input.content, { exclusive });
+      if (!outcome.ok) {
+        if (exclusive && outcome.code === "EEXIST") {
+          return toolFailure(
+            `'${input.path}' appeared after this call was checked, so it was not overwritten. Call write_file again if you mean to replace it.`,
+          );
+        }
+        return outcome.code === "REFUSED" ? refusal(outcome.message) : toolFailure(outcome.message);
+      }
+      const created = before === undefined;
+      return toolSuccess(
+        created
+          ? `Created ${where} (${outcome.bytes} bytes).`
+          : `Overwrote ${where} (${before.size} -> ${outcome.bytes} bytes).`,
+        { path: where, bytes: outcome.bytes, created },
+      );
+    },
+  });
+}

@@ -149,7 +149,7 @@ describe("xzatoma chat in a terminal", () => {
     expect(screen()).toContain("[a]pprove, [e]dit, [r]eject?");
     type("r");
     await waitFor(
-      (text) => text.includes("was not approved (the user rejected it)"),
+      (text) => text.includes("Tool said: Error: The call to 'terminal' was not approved"),
       "the refusal",
     );
     expect(existsSync(path.join(workspace, "out.txt"))).toBe(false);

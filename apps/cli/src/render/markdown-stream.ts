@@ -1,7 +1,8 @@
 /**
- * Renders streamed Markdown for a terminal, line by line: a line is printed once it is
- * complete, so formatting never has to be undone. Headings are bold, code blocks are
- * indented and dim, inline `code` is cyan, **bold** is bold, list bullets become •.
+ * Renders streamed Markdown for a terminal. Plain paragraph text is written as it arrives,
+ * so a long answer appears word by word. Lines that Markdown formats (headings, list
+ * items, quotes, code blocks) are held until complete and then printed formatted:
+ * headings bold, code indented and dim, inline `code` cyan, **bold** bold, bullets as •.
  * Without colour the text passes through unchanged.
  */
 export interface MarkdownStream {
@@ -12,6 +13,9 @@ export interface MarkdownStream {
 }
 
 const ESC = "\x1b[";
+/** Characters needed before a line's kind is known. */
+const DECIDE_AFTER = 4;
+const FORMATTED_LINE = /^\s*(#{1,6}\s|[-*+]\s|\d+[.)]\s|>|```|\|)/;
 
 export function renderMarkdownLine(line: string, inCode: boolean, color: boolean): string {
   if (!color) return line;
@@ -30,28 +34,64 @@ export function createMarkdownStream(
 ): MarkdownStream {
   let pending = "";
   let inCode = false;
-  const flushLine = (line: string) => {
-    if (/^\s*```/.test(line)) {
+  let mode: "undecided" | "stream" | "hold" = "undecided";
+
+  const finishLine = () => {
+    if (mode === "stream") {
+      output.write("\n");
+    } else if (/^\s*```/.test(pending)) {
       inCode = !inCode;
-      if (!options.color) output.write(`${line}\n`);
+      if (!options.color) output.write(`${pending}\n`);
+    } else {
+      output.write(`${renderMarkdownLine(pending, inCode, options.color)}\n`);
+    }
+    pending = "";
+    mode = "undecided";
+  };
+
+  const decide = () => {
+    if (mode !== "undecided") return;
+    if (inCode || FORMATTED_LINE.test(pending) || /^\s*`{1,2}$/.test(pending)) {
+      if (inCode || pending.trimStart().length >= DECIDE_AFTER || FORMATTED_LINE.test(pending))
+        mode = "hold";
       return;
     }
-    output.write(`${renderMarkdownLine(line, inCode, options.color)}\n`);
+    if (pending.trimStart().length >= DECIDE_AFTER) {
+      mode = "stream";
+      output.write(pending);
+      pending = "";
+    }
   };
+
+  const feed = (text: string) => {
+    if (text === "") return;
+    if (mode === "stream") {
+      output.write(text);
+      return;
+    }
+    pending += text;
+    decide();
+  };
+
   return {
     write(delta) {
-      pending += delta;
-      let newline = pending.indexOf("\n");
-      while (newline !== -1) {
-        flushLine(pending.slice(0, newline));
-        pending = pending.slice(newline + 1);
-        newline = pending.indexOf("\n");
-      }
+      const parts = delta.split("\n");
+      parts.forEach((part, index) => {
+        feed(part);
+        if (index < parts.length - 1) finishLine();
+      });
     },
     end() {
-      if (pending !== "") flushLine(pending);
+      if (pending !== "" || mode === "stream") {
+        if (mode === "stream") {
+          output.write("\n");
+        } else {
+          output.write(`${renderMarkdownLine(pending, inCode, options.color)}\n`);
+        }
+      }
       pending = "";
       inCode = false;
+      mode = "undecided";
     },
   };
 }

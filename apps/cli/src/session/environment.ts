@@ -6,6 +6,7 @@ import {
   createCommandPolicy,
   createGuardedFetch,
   createSandbox,
+  DEFAULT_ALLOWLIST,
   type AuditLog,
   type GuardedFetch,
   type Sandbox,

@@ -29,7 +29,12 @@ const moduleBoundaries = {
         "scope:xzepr",
       ],
     },
-    { sourceTag: "scope:example", onlyDependOnLibsWithTags: ["scope:core", "scope:safety", "scope:conversation"] },
+    // Workspace checks test the published shape of every package.
+    { sourceTag: "scope:testing", onlyDependOnLibsWithTags: ["*"] },
+    {
+      sourceTag: "scope:example",
+      onlyDependOnLibsWithTags: ["scope:core", "scope:safety", "scope:conversation"],
+    },
     { sourceTag: "type:lib", notDependOnLibsWithTags: ["type:app", "type:example"] },
     { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:lib"] },
   ],

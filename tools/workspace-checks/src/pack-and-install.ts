@@ -16,6 +16,7 @@ export const CLI_PACKAGES = [
   "packages/core",
   "packages/tools",
   "packages/providers",
+  "packages/persistence",
   "apps/cli",
 ];
 

@@ -80,7 +80,7 @@ export async function createToolEnvironment(
   const policy = await createCommandPolicy({
     pathGuard: workspace.pathGuard,
     ...(config.agent.terminal.allowlist.length > 0
-      ? { extraAllowlist: config.agent.terminal.allowlist }
+      ? { allowlist: [...DEFAULT_ALLOWLIST, ...config.agent.terminal.allowlist] }
       : {}),
   });
   const fetcher = createGuardedFetch({

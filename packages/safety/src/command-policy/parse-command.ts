@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { Language, Parser, type TreeCursor } from "web-tree-sitter";
 import type { SyntaxNode } from "./syntax-node.js";
 
@@ -26,13 +28,24 @@ export interface BashParser {
 
 let bashLanguage: Promise<Language> | undefined;
 
+/**
+ * The bash grammar (`tree-sitter-bash.wasm`, MIT). The published package carries a copy
+ * next to its built code, so installing XZatoma does not pull the 20 MB tree-sitter-bash
+ * package (C sources, native prebuilds) for one 1.3 MB file; in the workspace it comes
+ * from the tree-sitter-bash dev dependency.
+ */
+function bashGrammarPath(): string {
+  const bundled = fileURLToPath(new URL("./tree-sitter-bash.wasm", import.meta.url));
+  if (existsSync(bundled)) return bundled;
+  return createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+}
+
 /** Loads web-tree-sitter and the bash grammar once per process, on first use. */
 function loadBashLanguage(): Promise<Language> {
   if (bashLanguage === undefined) {
     const loading = (async () => {
       await Parser.init();
-      const wasm = createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
-      return Language.load(wasm);
+      return Language.load(bashGrammarPath());
     })();
     // A failed load is retried by the next policy instead of being cached forever.
     loading.catch(() => (bashLanguage = undefined));

@@ -298,3 +298,35 @@ describe("xzatoma run with plans, mentions and configuration", () => {
     expect(outcome.stderr).toContain("agent.timeout_seconds");
   });
 });
+
+describe("xzatoma run reports plan progress", () => {
+  it("prints which instructions the model marked done", async () => {
+    const planner = await startScriptedOllama({
+      scenario: (request) =>
+        request.messages.some((message) => message.role === "tool")
+          ? { content: "Both done." }
+          : {
+              toolCalls: [
+                { name: "mark_instruction_done", arguments: { number: 1 } },
+                { name: "mark_instruction_done", arguments: { number: 2 } },
+              ],
+            },
+    });
+    try {
+      const plan = path.join(home, "two.yaml");
+      await writeFile(
+        plan,
+        "goal: tidy up\ninstructions:\n  - list the files\n  - read the readme\n",
+      );
+      const outcome = await xzatoma(["run", "--plan", plan, "--host", planner.url]);
+      expect(outcome.code).toBe(0);
+      expect(outcome.stderr).toContain(
+        "Completed 2/2 instructions\n✓ list the files\n✓ read the readme",
+      );
+      const tools = planner.requests[0]!.tools?.map((tool) => tool.function.name);
+      expect(tools).toContain("mark_instruction_done");
+    } finally {
+      await planner.close();
+    }
+  });
+});

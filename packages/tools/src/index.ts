@@ -27,3 +27,4 @@ export {
 export { createFileTools, type FileToolsOptions } from "./file-tools.js";
 export { createGrepTool, type GrepToolOptions } from "./grep.js";
 export { createFindPathTool, type FindPathToolOptions } from "./find-path.js";
+export { createPlanProgressTool, MARK_INSTRUCTION_DONE_DESCRIPTION } from "./plan-progress-tool.js";

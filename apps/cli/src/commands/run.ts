@@ -2,12 +2,15 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
   Agent,
+  createPlanProgress,
   isXzatomaError,
   parsePlan,
   planToPrompt,
   type AgentEvent,
   type AgentResult,
+  type PlanProgress,
 } from "@xzatoma/core";
+import { createPlanProgressTool } from "@xzatoma/tools";
 import { isToolAvailable } from "@xzatoma/safety";
 import { pickExplicitFlags, toAgentLimits, type CommandOptionSource } from "../config/index.js";
 import { exitCodeForStop, ExitCode } from "../exit-codes.js";
@@ -53,7 +56,7 @@ function describeStop(result: AgentResult, agent: Agent): string | undefined {
 
 async function taskFrom(
   options: RunCommandOptions,
-): Promise<{ text: string; maxTurns?: number; label: string }> {
+): Promise<{ text: string; maxTurns?: number; label: string; progress?: PlanProgress }> {
   if (options.plan) {
     let text: string;
     try {
@@ -65,7 +68,8 @@ async function taskFrom(
     }
     const plan = parsePlan(text, options.plan);
     return {
-      text: planToPrompt(plan),
+      text: `${planToPrompt(plan)}\nWhen you finish an instruction, call mark_instruction_done with its number.`,
+      progress: createPlanProgress(plan),
       ...(plan.maxTurns ? { maxTurns: plan.maxTurns } : {}),
       label: `${path.basename(options.plan)}: ${plan.name} (${plan.instructions.length} instructions)`,
     };
@@ -111,9 +115,10 @@ export async function runCommand(
   }
   const agent = new Agent({
     model: prepared.models.createModel(prepared.models.model),
-    tools: prepared.environment.tools.filter((tool) =>
-      isToolAvailable(modes.chatMode, tool.access),
-    ),
+    tools: [
+      ...prepared.environment.tools.filter((tool) => isToolAvailable(modes.chatMode, tool.access)),
+      ...(task.progress ? [createPlanProgressTool(task.progress)] : []),
+    ],
     systemPrompt: prepared.systemPrompt,
     limits,
     approve: createApprovalHandler(modes),
@@ -156,6 +161,7 @@ export async function runCommand(
     history?.close();
     await prepared.environment.close();
   }
+  if (!options.json && task.progress) stderr(`${task.progress.summary()}\n`);
   if (!options.json) {
     if (result.stopReason === "error" && result.error) {
       stderr(`error [${result.error.code}]: ${result.error.message}\n`);

@@ -255,7 +255,8 @@ export async function startScriptedOllama(options: {
       for (const chunk of chatChunks(body, turn)) {
         if (response.destroyed) return;
         response.write(`${JSON.stringify(chunk)}\n`);
-        if (turn.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, turn.chunkDelayMs));
+        if (turn.chunkDelayMs)
+          await new Promise((resolve) => setTimeout(resolve, turn.chunkDelayMs));
       }
       response.end();
       return;

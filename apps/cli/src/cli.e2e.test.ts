@@ -330,3 +330,101 @@ describe("xzatoma run reports plan progress", () => {
     }
   });
 });
+
+describe("history survives a crash", () => {
+  it("keeps every completed turn when the CLI is killed with -9, and chat --resume continues it", async () => {
+    const { DatabaseSync } = await import("node:sqlite");
+    const database = path.join(home, "crash.db");
+    const slow = await startScriptedOllama({
+      scenario: () => ({
+        content: "Looking.",
+        toolCalls: [{ name: "list_directory", arguments: { path: "." } }],
+        delayMs: 100,
+      }),
+    });
+    const echo = await startScriptedOllama({ scenario: SCENARIOS["echo"]! });
+    try {
+      const child = spawn(
+        process.execPath,
+        [BIN, "run", "--prompt", "crash test", "--host", slow.url, "--max-turns", "100"],
+        {
+          cwd: workspace,
+          env: { PATH: process.env["PATH"] ?? "", HOME: home, XZATOMA_HISTORY_DB: database },
+          stdio: "ignore",
+        },
+      );
+      const closed = new Promise((resolve) => child.on("close", resolve));
+      while (slow.requests.length < 4) await new Promise((resolve) => setTimeout(resolve, 20));
+      child.kill("SIGKILL");
+      await closed;
+
+      const db = new DatabaseSync(database);
+      expect(db.prepare("PRAGMA integrity_check").all()).toEqual([{ integrity_check: "ok" }]);
+      const stored = db.prepare("SELECT count(*) AS n FROM messages").get() as { n: number };
+      // The user message and three finished turns (assistant + tool result each) at least.
+      expect(stored.n).toBeGreaterThanOrEqual(7);
+      db.close();
+
+      const list = await xzatoma(["--storage-path", database, "history", "list", "--json"]);
+      const { items } = JSON.parse(list.stdout) as {
+        items: { id: string; status: string; title: string }[];
+      };
+      expect(items[0]).toMatchObject({ status: "running", title: "crash test" });
+      const id = items[0]!.id;
+
+      const chat = spawn(
+        process.execPath,
+        [BIN, "--storage-path", database, "chat", "--resume", id, "--host", echo.url],
+        {
+          cwd: workspace,
+          env: { PATH: process.env["PATH"] ?? "", HOME: home },
+          stdio: ["pipe", "pipe", "pipe"],
+        },
+      );
+      let screen = "";
+      chat.stdout.on("data", (chunk: Buffer) => (screen += chunk.toString()));
+      const chatClosed = new Promise((resolve) => chat.on("close", resolve));
+      chat.stdin.write("and now?\n");
+      while (!screen.includes("You said: and now?"))
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      chat.stdin.end("exit\n");
+      await chatClosed;
+      const sent = echo.requests.at(-1)!.messages;
+      expect(sent.find((message) => message.role === "user")?.content).toBe("crash test");
+      expect(sent.filter((message) => message.role === "tool").length).toBeGreaterThanOrEqual(3);
+      expect(screen).toContain(`Conversation saved: ${id}`);
+      const shown = await xzatoma(["--storage-path", database, "history", "show", id]);
+      expect(shown.stdout).toContain("user: and now?");
+    } finally {
+      await slow.close();
+      await echo.close();
+    }
+  });
+});
+
+describe("xzatoma policy", () => {
+  it.each([
+    ["rm -rf /", "block"],
+    ["ls -la", "allow"],
+    ["npm test", "confirm"],
+  ])("check-command %j prints the verdict %s", async (command, verdict) => {
+    const outcome = await xzatoma(["policy", "check-command", command, "--json"]);
+    expect(outcome.code).toBe(0);
+    expect(JSON.parse(outcome.stdout)).toMatchObject({ command, verdict, mode: "restricted" });
+  });
+
+  it("says what restricted mode makes of a command that needs a yes", async () => {
+    const outcome = await xzatoma(["policy", "check-command", "npm test"]);
+    expect(outcome.stdout).toMatch(/^confirm: .+\nin restricted mode: block \(no one to ask\)\n/);
+  });
+
+  it.each([
+    ["http://169.254.169.254/latest/meta-data/", "block"],
+    ["http://127.0.0.1:8080/", "block"],
+    ["http://example.com:8080/", "confirm"],
+  ])("check-url %s is %s without connecting", async (url, verdict) => {
+    const outcome = await xzatoma(["policy", "check-url", url, "--offline", "--json"]);
+    expect(outcome.code).toBe(0);
+    expect(JSON.parse(outcome.stdout)).toMatchObject({ url, verdict });
+  });
+});

@@ -143,13 +143,25 @@ export async function runCommand(
   process.once("SIGINT", onInterrupt);
   let result: AgentResult;
   try {
-    result = await agent.run(prompt, { signal: controller.signal, onEvent: render });
-    recorder?.record(agent.messages, result, {
+    const state = {
       mode: modes.chatMode,
       safety: modes.safetyMode,
       provider: prepared.models.provider,
       model: prepared.models.model,
+    };
+    let usageSoFar = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+    result = await agent.run(prompt, {
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "usage") usageSoFar = event.totals;
+        // Each finished turn is written before the next request: a crash loses at most one turn.
+        if (event.type === "turn-started" && event.turn > 1) {
+          recorder?.progress(agent.conversation.entries(), usageSoFar, event.turn - 1, state);
+        }
+        render(event);
+      },
     });
+    recorder?.finish(agent.conversation.entries(), result, state);
   } catch (error) {
     if (isXzatomaError(error)) {
       stderr(`error [${error.code}]: ${error.message}\n`);

@@ -11,6 +11,7 @@ import {
 import { estimateMessagesTokens, type Message } from "@xzatoma/conversation";
 import { isToolAvailable } from "@xzatoma/safety";
 import type { ChatEngine, ChatState } from "../chat/chat-engine.js";
+import type { TurnRecorder } from "../history/history-recorder.js";
 import { createApprovalHandler } from "./approval-handler.js";
 import type { SessionModes } from "./session-modes.js";
 
@@ -21,12 +22,6 @@ export interface MentionExpander {
     loaded: readonly { label: string; detail: string }[];
     failed: readonly { label: string; reason: string; suggestion: string }[];
   }>;
-}
-
-/** Records each finished turn (persistence). */
-export interface TurnRecorder {
-  record(messages: readonly Message[], result: AgentResult, state: ChatState): void;
-  clear(): void;
 }
 
 /** Options of {@link createAgentSession}. */
@@ -62,6 +57,8 @@ export function createAgentSession(
   let confirm: ((request: ApprovalRequest) => Promise<ApprovalDecision>) | undefined;
   let lastUsage: { inputTokens: number; atMessages: number } | undefined;
   let totals = { inputTokens: 0, outputTokens: 0 };
+  let runUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  const totals0 = () => runUsage;
   const approve = createApprovalHandler(modes, (request) =>
     confirm
       ? confirm(request)
@@ -112,11 +109,22 @@ export function createAgentSession(
           run.onNotice(`Could not load ${failure.label}: ${failure.reason}; ${failure.suggestion}`);
         }
       }
-      const before = agent.messages.length;
       const result = await agent.run(prompt, {
         signal: run.signal,
         onEvent: (event) => {
+          // Each finished turn is written before the next request: a crash loses at most one turn.
+          if (event.type === "turn-started" && event.turn > 1) {
+            options.recorder?.progress(
+              agent.conversation.entries(),
+              totals0(),
+              event.turn - 1,
+              state(),
+            );
+          }
+          if (event.type === "run-started")
+            runUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
           if (event.type === "usage") {
+            runUsage = event.totals;
             lastUsage = { inputTokens: event.usage.inputTokens, atMessages: agent.messages.length };
             totals = {
               inputTokens: event.totals.inputTokens,
@@ -126,7 +134,7 @@ export function createAgentSession(
           run.onEvent(event);
         },
       });
-      options.recorder?.record(agent.messages.slice(before), result, state());
+      options.recorder?.finish(agent.conversation.entries(), result, state());
       return result;
     },
     setMode(mode) {

@@ -1,4 +1,4 @@
-import { isLimitStop, type StopReason } from "@xzatoma/core";
+import type { StopReason } from "@xzatoma/core";
 
 /**
  * The exit codes of `xzatoma`, mapped once, here.
@@ -23,6 +23,8 @@ export const ExitCode = {
 export function exitCodeForStop(reason: StopReason): number {
   if (reason === "completed") return ExitCode.ok;
   if (reason === "aborted") return ExitCode.interrupted;
-  if (isLimitStop(reason)) return ExitCode.limit;
+  // Every other stop reason but `error` is a limit (see isLimitStop in @xzatoma/core); the
+  // check is spelled out here so that `--help` loads no agent package.
+  if (reason !== "error") return ExitCode.limit;
   return ExitCode.failure;
 }

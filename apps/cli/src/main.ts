@@ -4,7 +4,6 @@ import {
   InvalidArgumentError as CommanderInvalidArgument,
   Option,
 } from "commander";
-import { isXzatomaError } from "@xzatoma/core";
 import type { CommandOptionSource } from "./config/index.js";
 import { ExitCode } from "./exit-codes.js";
 import { UsageError } from "./usage-error.js";
@@ -24,6 +23,17 @@ function positiveInteger(flag: string) {
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/**
+ * True for XZatoma errors (the `Symbol.for("xzatoma.error")` marker). Checked here rather
+ * than imported, so `--help` loads no agent package.
+ */
+function isXzatomaError(value: unknown): value is Error & { code: string } {
+  return (
+    value instanceof Error &&
+    (value as unknown as Record<symbol, unknown>)[Symbol.for("xzatoma.error")] === true
+  );
 }
 
 /** The options of a command together with the program's global ones, for config precedence. */

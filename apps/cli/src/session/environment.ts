@@ -77,12 +77,21 @@ export async function createToolEnvironment(
   const workspace = createWorkspaceContext({ root: options.workspaceRoot, protectedPaths });
   const sandbox = createSandbox({ disabled: !config.agent.terminal.sandbox, env: process.env });
   if (sandbox.warning) options.warn(sandbox.warning);
-  const policy = await createCommandPolicy({
-    pathGuard: workspace.pathGuard,
-    ...(config.agent.terminal.allowlist.length > 0
-      ? { allowlist: [...DEFAULT_ALLOWLIST, ...config.agent.terminal.allowlist] }
-      : {}),
-  });
+  // The parser (a WebAssembly grammar) loads on the first command, not at start-up: most
+  // sessions start with a model request, and planning mode never runs commands. A load
+  // that fails makes every judgement throw, which the registry treats as a block.
+  let loading: ReturnType<typeof createCommandPolicy> | undefined;
+  const policy: CommandJudge = {
+    async check(command) {
+      loading ??= createCommandPolicy({
+        pathGuard: workspace.pathGuard,
+        ...(config.agent.terminal.allowlist.length > 0
+          ? { allowlist: [...DEFAULT_ALLOWLIST, ...config.agent.terminal.allowlist] }
+          : {}),
+      });
+      return (await loading).check(command);
+    },
+  };
   const fetcher = createGuardedFetch({
     maxBytes: config.agent.fetch.maxResponseSize,
     timeoutMs: config.agent.fetch.timeoutSeconds * 1000,

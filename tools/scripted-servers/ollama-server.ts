@@ -206,6 +206,8 @@ export async function startScriptedOllama(options: {
       });
     }
     if (request.method === "POST" && url.pathname === "/api/show") {
+      const shown = JSON.parse((await readBody(request)) || "{}") as { model?: string };
+      const toolless = (shown.model ?? "").includes("notools");
       return sendJson(response, 200, {
         template: "{{ if .Tools }}tools{{ end }}",
         details: {
@@ -215,7 +217,7 @@ export async function startScriptedOllama(options: {
           quantization_level: "Q4_K_M",
         },
         model_info: { "general.architecture": "llama", "llama.context_length": 131072 },
-        capabilities: ["completion", "tools"],
+        capabilities: toolless ? ["completion"] : ["completion", "tools"],
       });
     }
     if (request.method === "POST" && url.pathname === "/api/chat") {

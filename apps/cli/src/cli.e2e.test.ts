@@ -143,7 +143,7 @@ describe("xzatoma run", () => {
     expect(outcome.stdout).toBe("");
     expect(outcome.stderr).toBe(
       `error [PROVIDER_UNAVAILABLE]: Cannot reach Ollama at http://127.0.0.1:${port} (ECONNREFUSED). ` +
-        "Start it with 'ollama serve', or point OLLAMA_HOST (or --host) at a running server.\n",
+        "Start it with 'ollama serve', or point OLLAMA_HOST (or --host) at a running server. Gave up after 3 attempts.\n",
     );
   });
 });

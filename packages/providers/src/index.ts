@@ -1,4 +1,15 @@
-export { createOllamaModel, DEFAULT_OLLAMA_MODEL, type OllamaModelOptions } from "./ollama.js";
+export {
+  createOllamaModel,
+  DEFAULT_OLLAMA_MODEL,
+  OLLAMA_TOOL_MODELS,
+  type OllamaModelOptions,
+} from "./ollama.js";
+export { inspectOllamaModel, type OllamaModelInfo } from "./ollama-model-info.js";
+export {
+  parseTextToolCalls,
+  withTextToolCalls,
+  type RecoveredToolCall,
+} from "./text-tool-calls.js";
 export { DEFAULT_OLLAMA_HOST, normalizeOllamaHost, resolveOllamaHost } from "./ollama-host.js";
 export {
   connectionErrorCode,

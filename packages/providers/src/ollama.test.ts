@@ -53,7 +53,7 @@ describe("Ollama model against the scripted server", () => {
     expect(result.stopReason).toBe("error");
     expect(result.error?.code).toBe("PROVIDER_UNAVAILABLE");
     expect(result.error?.message).toBe(
-      `Cannot reach Ollama at ${host} (ECONNREFUSED). Start it with 'ollama serve', or point OLLAMA_HOST (or --host) at a running server.`,
+      `Cannot reach Ollama at ${host} (ECONNREFUSED). Start it with 'ollama serve', or point OLLAMA_HOST (or --host) at a running server. Gave up after 3 attempts.`,
     );
   });
 

@@ -1,6 +1,10 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { createOllama as createOllamaProvider } from "ollama-ai-provider-v2";
+import { ProviderError } from "@xzatoma/core";
 import { createNdjsonErrorFetch } from "./ndjson-error-fetch.js";
+import { inspectOllamaModel, type OllamaModelInfo } from "./ollama-model-info.js";
+import { withRetries } from "./retry/index.js";
+import { withTextToolCalls } from "./text-tool-calls.js";
 import { resolveOllamaHost } from "./ollama-host.js";
 import { withProviderErrors } from "./provider-errors.js";
 
@@ -17,7 +21,18 @@ export interface OllamaModelOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Extra HTTP headers for every request. */
   readonly headers?: Record<string, string>;
+  /**
+   * The context window to ask for (`num_ctx`), capped at the model's trained length from
+   * `/api/show`. Ollama's own default of a few thousand tokens silently truncates prompts
+   * and breaks tool calling. Default 32 768.
+   */
+  readonly contextWindow?: number;
+  /** Told what `/api/show` reported, once per model. */
+  readonly onModelInfo?: (info: OllamaModelInfo) => void;
 }
+
+/** Models that call tools well on Ollama, named when a model cannot. */
+export const OLLAMA_TOOL_MODELS = ["llama3.2", "qwen2.5", "mistral-nemo"];
 
 function explainOllamaError(model: string) {
   return (message: string): string | undefined => {
@@ -46,11 +61,48 @@ export function createOllamaModel(options: OllamaModelOptions = {}): LanguageMod
     fetch: createNdjsonErrorFetch("Ollama"),
     ...(options.headers ? { headers: options.headers } : {}),
   });
-  return withProviderErrors(provider(model), {
+  const wording = {
     providerName: "Ollama",
     baseUrl: host,
     unreachableHint:
       "Start it with 'ollama serve', or point OLLAMA_HOST (or --host) at a running server.",
     explain: explainOllamaError(model),
+  };
+  const inner = withRetries(withTextToolCalls(withProviderErrors(provider(model), wording)), {
+    wording,
   });
+  const wanted = options.contextWindow ?? 32_768;
+  let inspected: Promise<OllamaModelInfo | undefined> | undefined;
+  const inspect = () =>
+    (inspected ??= inspectOllamaModel(host, model).then((info) => {
+      if (info) options.onModelInfo?.(info);
+      return info;
+    }));
+  return {
+    specificationVersion: "v4",
+    provider: inner.provider,
+    modelId: inner.modelId,
+    get supportedUrls() {
+      return inner.supportedUrls;
+    },
+    doGenerate: (callOptions) => inner.doGenerate(callOptions),
+    async doStream(callOptions) {
+      const info = await inspect();
+      if (info && !info.supportsTools && (callOptions.tools?.length ?? 0) > 0) {
+        throw new ProviderError(
+          `The Ollama model '${model}' cannot call tools, which XZatoma needs. Choose one that can, such as ${OLLAMA_TOOL_MODELS.join(", ")}.`,
+        );
+      }
+      const numCtx = Math.min(wanted, info?.contextLength ?? wanted);
+      const ollama = (callOptions.providerOptions?.["ollama"] ?? {}) as Record<string, unknown>;
+      const ollamaOptions = (ollama["options"] ?? {}) as Record<string, unknown>;
+      return inner.doStream({
+        ...callOptions,
+        providerOptions: {
+          ...callOptions.providerOptions,
+          ollama: { ...ollama, options: { num_ctx: numCtx, ...ollamaOptions } },
+        },
+      });
+    },
+  };
 }

@@ -126,6 +126,15 @@ export async function runRepl(options: ReplOptions): Promise<void> {
         if (!event.result.success)
           write(red(`  ✗ ${(event.result.error ?? "failed").split("\n")[0] ?? ""}\n`));
         break;
+      case "context-pruned":
+        write(
+          dim(`(context: ${event.dropped} older messages summarised to stay within the window)\n`),
+        );
+        break;
+      case "context-status":
+        if (event.level !== "ok")
+          write(dim(`(context ${event.level}: ${event.tokens} of ${event.maxTokens} tokens)\n`));
+        break;
       case "finished":
         spinner.stop();
         markdown.end();

@@ -8,6 +8,7 @@ import { ExitCode } from "../exit-codes.js";
 import { createHistoryRecorder, titleFrom } from "../history/history-recorder.js";
 import { createAgentSession } from "../session/agent-session.js";
 import { createAuditSink } from "../session/audit-sink.js";
+import { contextOptions } from "../session/context-options.js";
 import { prepareSession } from "../session/prepare-session.js";
 import type { SessionModes } from "../session/session-modes.js";
 import { UsageError } from "../usage-error.js";
@@ -88,6 +89,7 @@ export async function chatCommand(
     modes,
     systemPrompt: prepared.systemPrompt,
     limits: toAgentLimits(config),
+    context: (model) => contextOptions(config, prepared.models.contextWindow(model)),
     audit: createAuditSink(prepared.environment.auditLog, prepared.environment.workspace.root),
     mentions: prepared.mentions,
     ...(recorder ? { recorder } : {}),

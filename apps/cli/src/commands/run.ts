@@ -19,6 +19,7 @@ import { createJsonRenderer } from "../render/json-renderer.js";
 import { createTextRenderer } from "../render/text-renderer.js";
 import { createApprovalHandler } from "../session/approval-handler.js";
 import { createAuditSink } from "../session/audit-sink.js";
+import { contextOptions } from "../session/context-options.js";
 import { prepareSession } from "../session/prepare-session.js";
 import type { SessionModes } from "../session/session-modes.js";
 import { UsageError } from "../usage-error.js";
@@ -121,6 +122,7 @@ export async function runCommand(
     ],
     systemPrompt: prepared.systemPrompt,
     limits,
+    context: contextOptions(config, prepared.models.contextWindow(prepared.models.model)),
     approve: createApprovalHandler(modes),
     audit: createAuditSink(prepared.environment.auditLog, prepared.environment.workspace.root),
   });

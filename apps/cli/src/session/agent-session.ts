@@ -2,13 +2,12 @@ import type { LanguageModelV4 } from "@ai-sdk/provider";
 import {
   Agent,
   type AgentLimits,
-  type AgentResult,
   type ApprovalDecision,
   type ApprovalRequest,
   type Tool,
   type ToolAuditSink,
 } from "@xzatoma/core";
-import { estimateMessagesTokens, type Message } from "@xzatoma/conversation";
+import { type ConversationOptions, type Message } from "@xzatoma/conversation";
 import { isToolAvailable } from "@xzatoma/safety";
 import type { ChatEngine, ChatState } from "../chat/chat-engine.js";
 import type { TurnRecorder } from "../history/history-recorder.js";
@@ -37,6 +36,8 @@ export interface AgentSessionOptions {
   readonly modes: SessionModes;
   readonly systemPrompt: string;
   readonly limits?: Partial<AgentLimits>;
+  /** Context management for a model: its window, pruning threshold, turns kept. */
+  readonly context?: (model: string) => ConversationOptions;
   readonly audit?: ToolAuditSink;
   readonly mentions?: MentionExpander;
   readonly recorder?: TurnRecorder;
@@ -55,7 +56,6 @@ export function createAgentSession(
   const modes = options.modes;
   let model = options.model;
   let confirm: ((request: ApprovalRequest) => Promise<ApprovalDecision>) | undefined;
-  let lastUsage: { inputTokens: number; atMessages: number } | undefined;
   let totals = { inputTokens: 0, outputTokens: 0 };
   let runUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   const totals0 = () => runUsage;
@@ -71,6 +71,7 @@ export function createAgentSession(
       tools: options.tools.filter((tool) => isToolAvailable(modes.chatMode, tool.access)),
       systemPrompt: options.systemPrompt,
       approve,
+      ...(options.context ? { context: options.context(model) } : {}),
       history,
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.audit ? { audit: options.audit } : {}),
@@ -83,13 +84,6 @@ export function createAgentSession(
     provider: options.provider,
     model,
   });
-
-  const tokensInContext = () => {
-    const messages = agent.messages;
-    if (!lastUsage)
-      return estimateMessagesTokens(messages) + Math.ceil(options.systemPrompt.length / 4);
-    return lastUsage.inputTokens + estimateMessagesTokens(messages.slice(lastUsage.atMessages));
-  };
 
   return {
     get messages() {
@@ -125,7 +119,6 @@ export function createAgentSession(
             runUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
           if (event.type === "usage") {
             runUsage = event.totals;
-            lastUsage = { inputTokens: event.usage.inputTokens, atMessages: agent.messages.length };
             totals = {
               inputTokens: event.totals.inputTokens,
               outputTokens: event.totals.outputTokens,
@@ -167,17 +160,20 @@ export function createAgentSession(
       ].join("\n");
     },
     context() {
-      const window = options.contextWindow(model);
-      const used = tokensInContext();
-      const left = Math.max(0, window - used);
-      const percent = window > 0 ? Math.round((used / window) * 100) : 0;
-      return `Context: ${used} tokens used, ${left} left of ${window} (${percent}%)${lastUsage ? "" : " (estimated)"}`;
+      const status = agent.conversation.status();
+      const left = Math.max(0, status.maxTokens - status.tokens);
+      const percent = Math.round(status.ratio * 100);
+      const pruned =
+        status.prunedMessages > 0 ? `; ${status.prunedMessages} older messages summarised` : "";
+      return `Context: ${status.tokens} tokens used, ${left} left of ${status.maxTokens} (${percent}%, ${status.level}${status.reported ? "" : ", estimated"})${pruned}`;
     },
-    async summarize() {
-      return "Summaries by the model arrive with conversation pruning.";
+    async summarize(signal) {
+      const summary = await agent.summarizeContext({ signal });
+      return summary === undefined
+        ? "Nothing to summarise yet: the whole conversation fits in the context."
+        : `The model summarised the older part of the conversation:\n${summary}`;
     },
     clear() {
-      lastUsage = undefined;
       totals = { inputTokens: 0, outputTokens: 0 };
       agent = build([]);
       options.recorder?.clear();

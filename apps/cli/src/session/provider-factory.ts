@@ -31,10 +31,20 @@ interface OllamaTags {
 
 function ollamaSource(config: XzatomaConfig): ModelSource {
   const host = config.provider.ollama.host;
+  const windows = new Map<string, number>();
   return {
     provider: "ollama",
     model: config.provider.ollama.model,
-    createModel: (model) => createOllamaModel({ model, host }),
+    createModel: (model) =>
+      createOllamaModel({
+        model,
+        host,
+        contextWindow: config.agent.conversation.maxTokens,
+        onModelInfo: (info) => {
+          if (info.contextLength)
+            windows.set(model, Math.min(info.contextLength, config.agent.conversation.maxTokens));
+        },
+      }),
     async listModels() {
       const response = await fetch(`${host.replace(/\/+$/, "")}/api/tags`, {
         signal: AbortSignal.timeout(10_000),
@@ -49,7 +59,7 @@ function ollamaSource(config: XzatomaConfig): ModelSource {
         ? "Ollama has no models; pull one with 'ollama pull llama3.2'."
         : names.join("\n");
     },
-    contextWindow: () => config.agent.conversation.maxTokens,
+    contextWindow: (model) => windows.get(model) ?? config.agent.conversation.maxTokens,
   };
 }
 

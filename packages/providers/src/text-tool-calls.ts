@@ -1,0 +1,147 @@
+import type { LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+
+/** A tool call recovered from text. */
+export interface RecoveredToolCall {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+}
+
+function candidates(text: string): string[] {
+  const trimmed = text.trim();
+  const found: string[] = [];
+  for (const match of trimmed.matchAll(/<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g))
+    found.push(match[1] ?? "");
+  const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/.exec(trimmed);
+  if (fenced) found.push(fenced[1] ?? "");
+  if (found.length === 0) found.push(trimmed);
+  return found;
+}
+
+function asCall(value: unknown, toolNames: ReadonlySet<string>): RecoveredToolCall | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const fn = (record["function"] ?? record) as Record<string, unknown>;
+  const name = fn["name"];
+  let input: unknown = fn["arguments"] ?? fn["parameters"] ?? fn["input"] ?? {};
+  if (typeof input === "string") {
+    try {
+      input = JSON.parse(input) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof name !== "string" || !toolNames.has(name)) return undefined;
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return undefined;
+  return { name, input: input as Record<string, unknown> };
+}
+
+/**
+ * Recognises a tool call that a model wrote as text instead of a structured call: a JSON
+ * object `{"name", "arguments"|"parameters"}` (alone, in a ```json fence, or a list of
+ * them), or Hermes/Qwen-style `<tool_call>{...}</tool_call>` tags. Only names of tools
+ * offered in the request count; anything else stays text.
+ */
+export function parseTextToolCalls(
+  text: string,
+  toolNames: ReadonlySet<string>,
+): RecoveredToolCall[] {
+  const calls: RecoveredToolCall[] = [];
+  for (const candidate of candidates(text)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(candidate);
+    } catch {
+      return [];
+    }
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const call = asCall(item, toolNames);
+      if (!call) return [];
+      calls.push(call);
+    }
+  }
+  return calls;
+}
+
+const LOOKS_LIKE_CALL = /^\s*(\{|\[|<tool_call>|```)/;
+
+/**
+ * Wraps a model so that a response whose whole text is a tool call becomes a real tool
+ * call. Text that might be a call is held back until the response ends; ordinary text
+ * streams through unchanged.
+ */
+export function withTextToolCalls(model: LanguageModelV4): LanguageModelV4 {
+  return {
+    specificationVersion: "v4",
+    provider: model.provider,
+    modelId: model.modelId,
+    get supportedUrls() {
+      return model.supportedUrls;
+    },
+    doGenerate: (options) => model.doGenerate(options),
+    async doStream(options) {
+      const result = await model.doStream(options);
+      const toolNames = new Set(
+        (options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])),
+      );
+      if (toolNames.size === 0) return result;
+      let held: LanguageModelV4StreamPart[] | undefined = [];
+      let text = "";
+      let sawToolCall = false;
+      const release = (controller: TransformStreamDefaultController<LanguageModelV4StreamPart>) => {
+        for (const part of held ?? []) controller.enqueue(part);
+        held = undefined;
+      };
+      const stream = result.stream.pipeThrough(
+        new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
+          transform(part, controller) {
+            if (part.type === "tool-call") sawToolCall = true;
+            if (
+              held === undefined ||
+              !(
+                part.type === "text-start" ||
+                part.type === "text-delta" ||
+                part.type === "text-end"
+              )
+            ) {
+              if (part.type === "finish" && held !== undefined && !sawToolCall) {
+                const calls = parseTextToolCalls(text, toolNames);
+                if (calls.length > 0) {
+                  calls.forEach((call, index) =>
+                    controller.enqueue({
+                      type: "tool-call",
+                      toolCallId: `text-call-${Date.now().toString(36)}-${index}`,
+                      toolName: call.name,
+                      input: JSON.stringify(call.input),
+                    }),
+                  );
+                  held = undefined;
+                  controller.enqueue({
+                    ...part,
+                    finishReason: { unified: "tool-calls", raw: part.finishReason.raw },
+                  });
+                  return;
+                }
+              }
+              if (part.type === "finish") release(controller);
+              controller.enqueue(part);
+              return;
+            }
+            if (part.type === "text-delta") {
+              text += part.delta;
+              if (!LOOKS_LIKE_CALL.test(text) && text.trim() !== "") {
+                held.push(part);
+                release(controller);
+                return;
+              }
+            }
+            held.push(part);
+          },
+          flush(controller) {
+            release(controller);
+          },
+        }),
+      );
+      return { ...result, stream };
+    },
+  };
+}

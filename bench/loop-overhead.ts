@@ -48,11 +48,13 @@ try {
   const at20: number[] = [];
   const at100: number[] = [];
   const peaks: number[] = [];
+  const bare100: number[] = [];
   for (let index = 0; index < RUNS; index += 1) {
     at20.push((await turns(20)).wallMs);
     const hundred = await turns(100);
     at100.push(hundred.wallMs);
     peaks.push(hundred.peakKiB);
+    bare100.push((await turns(100, false)).wallMs);
   }
   const wall20 = median(at20);
   const wall100 = median(at100);
@@ -61,6 +63,9 @@ try {
   console.log(`  wall at 100 turns  ${format(wall100)}`);
   console.log(`  per turn           ${format((wall100 - wall20) / 80)} (target <= 10 ms)`);
   console.log(`  peak RSS at 100    ${(median(peaks) / 1024).toFixed(1)} MiB (target <= 120 MiB)`);
+  const wallBare = median(bare100);
+  console.log(`  100 turns without history  ${format(wallBare)}`);
+  console.log(`  persistence per turn       ${format((wall100 - wallBare) / 100)} (target < 2 ms)`);
 } finally {
   await server.close();
   rmSync(workspace, { recursive: true, force: true });

@@ -14,7 +14,7 @@ export function median(values: readonly number[]): number {
 /** Wall time of a command that runs to completion, in milliseconds. */
 export function timeSync(command: string, args: readonly string[]): number {
   const started = performance.now();
-  const result = spawnSync(command, args, { stdio: "ignore" });
+  const result = spawnSync(command, args, { stdio: "ignore", env: process.env });
   if (result.status !== 0)
     throw new Error(`${command} ${args.join(" ")} exited ${String(result.status)}`);
   return performance.now() - started;

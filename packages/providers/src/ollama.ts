@@ -3,7 +3,7 @@ import { createOllama as createOllamaProvider } from "ollama-ai-provider-v2";
 import { ProviderError } from "@xzatoma/core";
 import { createNdjsonErrorFetch } from "./ndjson-error-fetch.js";
 import { inspectOllamaModel, type OllamaModelInfo } from "./ollama-model-info.js";
-import { withRetries } from "./retry/index.js";
+import { withRetries, type RetryOptions } from "./retry/index.js";
 import { withTextToolCalls } from "./text-tool-calls.js";
 import { resolveOllamaHost } from "./ollama-host.js";
 import { withProviderErrors } from "./provider-errors.js";
@@ -29,6 +29,8 @@ export interface OllamaModelOptions {
   readonly contextWindow?: number;
   /** Told what `/api/show` reported, once per model. */
   readonly onModelInfo?: (info: OllamaModelInfo) => void;
+  /** Retries, backoff and timeouts of requests; see {@link RetryOptions}. */
+  readonly retry?: RetryOptions;
 }
 
 /** Models that call tools well on Ollama, named when a model cannot. */
@@ -69,6 +71,7 @@ export function createOllamaModel(options: OllamaModelOptions = {}): LanguageMod
     explain: explainOllamaError(model),
   };
   const inner = withRetries(withTextToolCalls(withProviderErrors(provider(model), wording)), {
+    ...options.retry,
     wording,
   });
   const wanted = options.contextWindow ?? 32_768;

@@ -272,16 +272,13 @@ describe("withRetries around the Ollama model", () => {
     server = undefined;
   });
 
-  it("retries a 503 from Ollama and then answers", async () => {
+  it("retries a 503 from Ollama and then answers (createOllamaModel retries by itself)", async () => {
     const time = fakeTime();
     server = await startScriptedOllama({
       scenario: (request, index) =>
         index === 0 ? { error: "server busy", status: 503 } : SCENARIOS["echo"]!(request, index),
     });
-    const model = withRetries(createOllamaModel({ host: server.url }), {
-      ...time.retry,
-      wording: { ...wording, providerName: "Ollama", baseUrl: server.url },
-    });
+    const model = createOllamaModel({ host: server.url, retry: time.retry });
     const { parts } = await drain((await model.doStream(CALL)).stream);
     const answer = parts.map((part) => (part.type === "text-delta" ? part.delta : "")).join("");
     expect(answer).toBe("You said: hi");

@@ -428,3 +428,27 @@ describe("xzatoma policy", () => {
     expect(JSON.parse(outcome.stdout)).toMatchObject({ url, verdict });
   });
 });
+
+describe("xzatoma models", () => {
+  it("lists the Ollama models and tells what one can do", async () => {
+    const list = await xzatoma(["models", "list", "--host", twoTools.url, "--json"]);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toMatchObject({
+      provider: "ollama",
+      models: ["llama3.2:latest (3.2B)"],
+    });
+    const info = await xzatoma([
+      "models",
+      "info",
+      "llama3.2:latest",
+      "--host",
+      twoTools.url,
+      "--json",
+    ]);
+    expect(JSON.parse(info.stdout)).toMatchObject({
+      provider: "ollama",
+      contextWindow: 131072,
+      toolCalls: true,
+    });
+  });
+});

@@ -345,6 +345,30 @@ function createProgram(setExitCode: (code: number) => void): Command {
           );
       }),
     );
+  models
+    .command("info <name>")
+    .description("Context window, output limit, tool and vision support of one model.")
+    .addOption(
+      new Option("--provider <name>", "model provider").choices([
+        "ollama",
+        "openai",
+        "copilot",
+        "local",
+      ]),
+    )
+    .option("--host <url>", "Ollama server URL")
+    .option("--json", "JSON output")
+    .action(
+      run(async () => {
+        const { modelsInfo } = await import("./commands/models.js");
+        return async (name, options, command) =>
+          modelsInfo(
+            String(name),
+            { ...(command as Command).optsWithGlobals(), ...(options as object) },
+            withGlobals(command as Command),
+          );
+      }),
+    );
   return program;
 }
 

@@ -28,3 +28,37 @@ export async function modelsList(
   }
   return ExitCode.ok;
 }
+
+/** `xzatoma models info NAME`: context window, output limit, tool and vision support. */
+export async function modelsInfo(
+  name: string,
+  options: { config?: string; json?: boolean },
+  command: CommandOptionSource,
+): Promise<number> {
+  const loaded = await loadConfig({
+    ...(options.config ? { configPath: options.config } : {}),
+    env: process.env,
+    flags: pickExplicitFlags(command),
+    homeDir: homedir(),
+    cwd: process.cwd(),
+  });
+  const source = await createModelSource(loaded.config, {
+    warn: (message) => process.stderr.write(`xzatoma: ${message}\n`),
+  });
+  const details = await source.info(name);
+  const show = (value: number | boolean | null) => (value === null ? "unknown" : String(value));
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(details)}\n`);
+  } else {
+    process.stdout.write(
+      [
+        `${details.provider}: ${details.model}`,
+        `  context window   ${show(details.contextWindow)}`,
+        `  max output       ${show(details.maxOutputTokens)}`,
+        `  tool calls       ${show(details.toolCalls)}`,
+        `  vision           ${show(details.vision)}`,
+      ].join("\n") + "\n",
+    );
+  }
+  return ExitCode.ok;
+}

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import {
   createCopilotClient,
+  inspectOllamaModel,
   createCredentialStore,
   createLocalModel,
   createOllamaModel,
@@ -18,7 +19,28 @@ export interface ModelSource {
   createModel(model: string): LanguageModelV4;
   listModels(): Promise<string>;
   contextWindow(model: string): number;
+  /** What is known about one model: context window, tool support, and more where the provider says. */
+  info(model: string): Promise<ModelDetails>;
 }
+
+/** `xzatoma models info`: null means the provider does not say. */
+export interface ModelDetails {
+  readonly provider: string;
+  readonly model: string;
+  readonly contextWindow: number | null;
+  readonly maxOutputTokens: number | null;
+  readonly toolCalls: boolean | null;
+  readonly vision: boolean | null;
+}
+
+const unknown = (provider: string, model: string): ModelDetails => ({
+  provider,
+  model,
+  contextWindow: null,
+  maxOutputTokens: null,
+  toolCalls: null,
+  vision: null,
+});
 
 /** Where the embedded model lives unless configured: `<data dir>/models/`. */
 export function defaultLocalModelPath(dataDir: string): string {
@@ -59,6 +81,15 @@ function ollamaSource(config: XzatomaConfig): ModelSource {
         ? "Ollama has no models; pull one with 'ollama pull llama3.2'."
         : names.join("\n");
     },
+    async info(model) {
+      const shown = await inspectOllamaModel(host.replace(/\/+$/, ""), model);
+      if (!shown) return unknown("ollama", model);
+      return {
+        ...unknown("ollama", model),
+        contextWindow: shown.contextLength ?? null,
+        toolCalls: shown.supportsTools,
+      };
+    },
     contextWindow: (model) => windows.get(model) ?? config.agent.conversation.maxTokens,
   };
 }
@@ -77,6 +108,7 @@ async function openaiSource(
       const models = await listOpenAIModels({ baseURL, ...(apiKey ? { apiKey } : {}) });
       return models.map((model) => model.id).join("\n") || "The server lists no models.";
     },
+    info: async (model) => unknown("openai", model),
     contextWindow: () => config.agent.conversation.maxTokens,
   };
 }
@@ -104,6 +136,19 @@ function copilotSource(config: XzatomaConfig, credentials: CredentialStore): Mod
         )
         .join("\n");
     },
+    async info(model) {
+      const found = (await client.listModels({ all: true })).find((entry) => entry.id === model);
+      if (!found) return unknown("copilot", model);
+      const capabilities = found.capabilities;
+      return {
+        provider: "copilot",
+        model,
+        contextWindow: capabilities.contextWindow,
+        maxOutputTokens: capabilities.maxOutputTokens,
+        toolCalls: capabilities.toolCalls,
+        vision: capabilities.vision,
+      };
+    },
     contextWindow: (model) => windows.get(model) ?? config.agent.conversation.maxTokens,
   };
 }
@@ -116,6 +161,12 @@ function localSource(config: XzatomaConfig): ModelSource {
     model: modelPath,
     createModel: (model) => createLocalModel({ modelPath: model }),
     listModels: async () => `The local provider runs the GGUF file you name: ${modelPath}`,
+    info: async (model) => ({
+      ...unknown("local", model),
+      contextWindow: 4096,
+      toolCalls: true,
+      vision: false,
+    }),
     contextWindow: () => Math.min(4096, config.agent.conversation.maxTokens),
   };
 }

@@ -3,25 +3,18 @@ import {
   defaultConfigPath,
   formatConfig,
   formatConfigJson,
-  loadConfig,
-  pickExplicitFlags,
   validateConfigFile,
   type CommandOptionSource,
 } from "../config/index.js";
 import { ExitCode } from "../exit-codes.js";
+import { loadUserConfig } from "./load-user-config.js";
 
 /** `xzatoma config show`: the effective configuration with the source of each value. */
 export async function configShow(
   options: { config?: string; json?: boolean },
   command: CommandOptionSource,
 ): Promise<number> {
-  const loaded = await loadConfig({
-    ...(options.config ? { configPath: options.config } : {}),
-    env: process.env,
-    flags: pickExplicitFlags(command),
-    homeDir: homedir(),
-    cwd: process.cwd(),
-  });
+  const loaded = await loadUserConfig(options, command);
   const format = { configPath: loaded.configPath, configFileFound: loaded.configFileFound };
   process.stdout.write(
     options.json

@@ -1,6 +1,6 @@
-import { homedir } from "node:os";
-import { loadConfig, pickExplicitFlags, type CommandOptionSource } from "../config/index.js";
+import type { CommandOptionSource } from "../config/index.js";
 import { ExitCode } from "../exit-codes.js";
+import { loadUserConfig } from "./load-user-config.js";
 import { createModelSource } from "../session/provider-factory.js";
 
 /** `xzatoma models list`: the models the configured provider offers. */
@@ -8,13 +8,7 @@ export async function modelsList(
   options: { config?: string; json?: boolean },
   command: CommandOptionSource,
 ): Promise<number> {
-  const loaded = await loadConfig({
-    ...(options.config ? { configPath: options.config } : {}),
-    env: process.env,
-    flags: pickExplicitFlags(command),
-    homeDir: homedir(),
-    cwd: process.cwd(),
-  });
+  const loaded = await loadUserConfig(options, command);
   const source = await createModelSource(loaded.config, {
     warn: (message) => process.stderr.write(`xzatoma: ${message}\n`),
   });
@@ -35,13 +29,7 @@ export async function modelsInfo(
   options: { config?: string; json?: boolean },
   command: CommandOptionSource,
 ): Promise<number> {
-  const loaded = await loadConfig({
-    ...(options.config ? { configPath: options.config } : {}),
-    env: process.env,
-    flags: pickExplicitFlags(command),
-    homeDir: homedir(),
-    cwd: process.cwd(),
-  });
+  const loaded = await loadUserConfig(options, command);
   const source = await createModelSource(loaded.config, {
     warn: (message) => process.stderr.write(`xzatoma: ${message}\n`),
   });

@@ -6,7 +6,6 @@ import {
   type ToolAssessment,
 } from "@xzatoma/core";
 import type { AuditLog, Sandbox } from "@xzatoma/safety";
-import { execa } from "execa";
 import { lstat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
@@ -146,6 +145,8 @@ export function createTerminalTool(
           network: options.network ?? false,
         },
       );
+      // execa loads with the first command (it costs ~60 ms and ~20 MiB at start-up otherwise).
+      const { execa } = await import("execa");
       const startedAt = performance.now();
       const subprocess = execa(file, args, {
         cwd: resolved.path,

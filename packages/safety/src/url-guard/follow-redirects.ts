@@ -2,7 +2,7 @@
  * Redirects, followed by hand: every hop is judged by the full static check before its
  * connection (whose addresses the connector checks in turn), and the hops are counted.
  */
-import { fetch as undiciFetch, type Dispatcher, type Response } from "undici";
+import type { Dispatcher, fetch as undiciFetch, Response } from "undici";
 import type { Allowance } from "./allowance.js";
 import { checkUrlWith } from "./check-url.js";
 import { UrlBlockedError } from "./url-blocked-error.js";
@@ -13,6 +13,8 @@ const ACCEPT = "text/html, application/xhtml+xml, text/plain, application/json, 
 /** How to follow. */
 export interface FollowOptions {
   readonly dispatcher: Dispatcher;
+  /** undici's fetch (loaded with the dispatcher). */
+  readonly fetch: typeof undiciFetch;
   readonly allowance: Allowance;
   readonly maxRedirects: number;
   /** A person confirmed the first URL: `confirm` hops on its origin are followed too. */
@@ -41,7 +43,7 @@ export async function followRedirects(url: string, options: FollowOptions): Prom
   const redirects: string[] = [];
   let current = url;
   for (;;) {
-    const response = await undiciFetch(current, {
+    const response = await options.fetch(current, {
       dispatcher: options.dispatcher,
       redirect: "manual",
       signal: options.signal,

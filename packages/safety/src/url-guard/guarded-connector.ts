@@ -3,7 +3,7 @@
  * hop, resolves and checks its target here, at connect time.
  */
 import { isIP } from "node:net";
-import { buildConnector } from "undici";
+import type { buildConnector } from "undici";
 import type { Allowance } from "./allowance.js";
 import {
   createConnectLookup,
@@ -24,14 +24,17 @@ export interface GuardedConnectorOptions {
  * every denied address (net never resolves on its own); IP-literal hosts, which net
  * connects to without a lookup, are checked before the connector runs.
  */
-export function createGuardedConnector(options: GuardedConnectorOptions): buildConnector.connector {
+export function createGuardedConnector(
+  options: GuardedConnectorOptions,
+  build: typeof buildConnector,
+): buildConnector.connector {
   // The lookup must know the port (an allowed `host:port` is not an allowed host), and
   // net's lookup does not receive it: one connector per port, kept for TLS session reuse.
   const connectors = new Map<number, buildConnector.connector>();
   const connectorFor = (port: number): buildConnector.connector => {
     let connector = connectors.get(port);
     if (connector === undefined) {
-      connector = buildConnector({
+      connector = build({
         lookup: createConnectLookup(port, options.allowance, options.lookup),
         timeout: options.connectTimeoutMs,
       });

@@ -1,5 +1,6 @@
 // Behaviour of the guarded fetch beyond the shared cases. Real HTTP on 127.0.0.1 only;
 // every name resolves through a test resolver that rejects unknown names.
+import { buildConnector } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   createTestResolver,
@@ -146,11 +147,14 @@ describe("createGuardedFetch", () => {
   });
 
   it("checks IP-literal targets in the connector too, not only in checkUrl", async () => {
-    const connect = createGuardedConnector({
-      allowance: createAllowance(),
-      lookup: createTestResolver({}).lookup,
-      connectTimeoutMs: 1000,
-    });
+    const connect = createGuardedConnector(
+      {
+        allowance: createAllowance(),
+        lookup: createTestResolver({}).lookup,
+        connectTimeoutMs: 1000,
+      },
+      buildConnector,
+    );
     const error = await new Promise<Error | null>((resolve) => {
       const target = { hostname: "127.0.0.1", protocol: "http:", port: String(canary.port) };
       connect(target, (...result) => {

@@ -4,7 +4,7 @@
  * used), manual redirects re-checked hop by hop, a byte cap on the decoded body and one
  * deadline for the whole request.
  */
-import { Agent } from "undici";
+import type { Agent, fetch as undiciFetch } from "undici";
 import { createAllowance, type UrlGuardOptions } from "./allowance.js";
 import { checkUrlWith, type UrlDecision } from "./check-url.js";
 import { followRedirects } from "./follow-redirects.js";
@@ -87,15 +87,20 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxRedirects = options.maxRedirects ?? 5;
-  const agent = new Agent({
-    connect: createGuardedConnector({
-      allowance,
-      lookup,
-      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-    }),
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
+  // undici loads with the first request: most sessions never fetch, and it weighs ~25 MiB.
+  let client: Promise<{ agent: Agent; fetch: typeof undiciFetch }> | undefined;
+  const getClient = () =>
+    (client ??= import("undici").then((undici) => ({
+      agent: new undici.Agent({
+        connect: createGuardedConnector(
+          { allowance, lookup, connectTimeoutMs: options.connectTimeoutMs ?? 10_000 },
+          undici.buildConnector,
+        ),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      }),
+      fetch: undici.fetch,
+    })));
 
   return {
     check: (url) => checkUrlWith(url, allowance),
@@ -113,10 +118,12 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
           "needs-confirmation",
         );
       }
+      const { agent, fetch } = await getClient();
       const deadline = startDeadline(timeoutMs, init.signal);
       try {
         const followed = await followRedirects(decision.url, {
           dispatcher: agent,
+          fetch,
           allowance,
           maxRedirects,
           confirmed: init.confirmed === true,
@@ -146,6 +153,8 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
         deadline.dispose();
       }
     },
-    close: () => agent.destroy(),
+    close: async () => {
+      if (client) await (await client).agent.destroy();
+    },
   };
 }

@@ -93,7 +93,7 @@ function describeRefusal(error: Error & { code: string }, url: string, maxBytes:
   return `${error.message}. The URL guard judges where a URL really connects, so other spellings, redirects or IP forms of it are refused too; do not retry, continue without it or ask the user.`;
 }
 
-function render(page: FetchedPage): ToolResult {
+async function render(page: FetchedPage): Promise<ToolResult> {
   const kind = classifyPage(page.contentType, page.body);
   if (kind === "binary") {
     const type = mediaType(page.contentType) || "unlabelled binary";
@@ -101,7 +101,7 @@ function render(page: FetchedPage): ToolResult {
       `${page.url} returned ${type} content, which is binary; fetch reads HTML, plain text and JSON only.`,
     );
   }
-  const text = kind === "html" ? htmlToText(page.body) : page.body;
+  const text = kind === "html" ? await htmlToText(page.body) : page.body;
   return toolSuccess(labelUntrusted(page.url, text), {
     url: page.url,
     status: page.status,
@@ -166,7 +166,7 @@ export function createFetchTool(_workspace: WorkspaceContext, options: FetchTool
       if (page.status >= 400) {
         return toolFailure(`${page.url} answered HTTP ${page.status}.`, { status: page.status });
       }
-      const result = render(page);
+      const result = await render(page);
       if (result.success)
         cache.set(decision.url, { output: result.output, metadata: result.metadata });
       return result;

@@ -23,9 +23,9 @@ describe("classifyPage", () => {
 });
 
 describe("htmlToText", () => {
-  it("keeps the readable text and drops scripts and styles", () => {
+  it("keeps the readable text and drops scripts and styles", async () => {
     expect(
-      htmlToText(
+      await htmlToText(
         "<html><head><style>p{}</style><script>steal()</script></head><body><h1>Title</h1><p>Hello <b>world</b></p></body></html>",
       ),
     ).toBe("# Title\n\nHello **world**");

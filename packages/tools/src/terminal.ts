@@ -5,7 +5,12 @@ import {
   type Tool,
   type ToolAssessment,
 } from "@xzatoma/core";
-import type { AuditLog, Sandbox } from "@xzatoma/safety";
+import {
+  PROTECTED_WORKSPACE_PATHS,
+  SHELL_STARTUP_FILES,
+  type AuditLog,
+  type Sandbox,
+} from "@xzatoma/safety";
 import { lstat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
@@ -103,8 +108,10 @@ export function createTerminalTool(
   const maxTimeout = options.maxTimeoutSeconds ?? 600;
   const maxStdout = options.maxStdoutBytes ?? 10 * 1024 * 1024;
   const maxStderr = options.maxStderrBytes ?? 1024 * 1024;
+  // The same paths the path guard protects stay read-only inside the sandbox: git hooks and
+  // config, editor tasks, .envrc, .ssh, and shell startup files at the root.
   const readOnlyPaths = [
-    ...[".git/hooks", ".git/config", ".vscode/tasks.json"].map((entry) =>
+    ...[...PROTECTED_WORKSPACE_PATHS, ...SHELL_STARTUP_FILES].map((entry) =>
       path.join(workspace.root, entry),
     ),
     ...(options.readOnlyPaths ?? []),

@@ -44,7 +44,15 @@ function withGlobals(command: Command): CommandOptionSource {
   };
 }
 
-type Action = (...args: unknown[]) => Promise<number>;
+/** One command invocation, as the handlers receive it. */
+interface Invocation {
+  /** The positional argument (`<id>`, `<file>`, `[provider]`), when the command takes one. */
+  readonly arg: string | undefined;
+  /** The command's options merged with the global ones. */
+  readonly options: Record<string, unknown>;
+  /** Where each option came from, for configuration precedence. */
+  readonly source: CommandOptionSource;
+}
 
 /** Adds the options every agent-running command shares. */
 function agentOptions(command: Command): Command {
@@ -108,10 +116,17 @@ function createProgram(setExitCode: (code: number) => void): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  const run =
-    (load: () => Promise<Action>) =>
-    async (...args: unknown[]) => {
-      setExitCode(await (await load())(...args));
+  // Every action: commander passes the positional argument (if any), the command's own
+  // options and the command; handlers get one invocation with the options merged with the
+  // program's global ones.
+  const act =
+    (handler: (call: Invocation) => Promise<number>) =>
+    async (...params: unknown[]) => {
+      const command = params.at(-1) as Command;
+      const arg = params.length > 2 ? (params[0] as string | undefined) : undefined;
+      setExitCode(
+        await handler({ arg, options: command.optsWithGlobals(), source: withGlobals(command) }),
+      );
     };
 
   agentOptions(
@@ -121,13 +136,9 @@ function createProgram(setExitCode: (code: number) => void): Command {
       .option("--resume <id>", "continue a saved conversation (see 'xzatoma history list')")
       .option("-v, --verbose", "show the detailed trace live (it always goes to the log file)"),
   ).action(
-    run(async () => {
+    act(async (call) => {
       const { chatCommand } = await import("./commands/chat.js");
-      return async (options, command) =>
-        chatCommand(
-          { ...(command as Command).optsWithGlobals(), ...(options as object) },
-          withGlobals(command as Command),
-        );
+      return chatCommand(call.options as Parameters<typeof chatCommand>[0], call.source);
     }),
   );
 
@@ -147,13 +158,9 @@ function createProgram(setExitCode: (code: number) => void): Command {
         'Examples:\n  xzatoma run --prompt "Summarise @README.md"\n  xzatoma run --plan release.yaml --mode write',
     )
     .action(
-      run(async () => {
+      act(async (call) => {
         const { runCommand } = await import("./commands/run.js");
-        return async (options, command) =>
-          runCommand(
-            { ...(command as Command).optsWithGlobals(), ...(options as object) },
-            withGlobals(command as Command),
-          );
+        return runCommand(call.options as Parameters<typeof runCommand>[0], call.source);
       }),
     );
 
@@ -168,10 +175,9 @@ function createProgram(setExitCode: (code: number) => void): Command {
     .option("--until <date>", "started before this date")
     .option("--status <status>", "only this status (repeatable)", collect)
     .action(
-      run(async () => {
+      act(async (call) => {
         const { historyList } = await import("./commands/history.js");
-        return async (options, command) =>
-          historyList({ ...(command as Command).optsWithGlobals(), ...(options as object) });
+        return historyList(call.options as Parameters<typeof historyList>[0]);
       }),
     );
   for (const [name, description] of [
@@ -183,14 +189,10 @@ function createProgram(setExitCode: (code: number) => void): Command {
       .description(description)
       .option("--json", "JSON output")
       .action(
-        run(async () => {
-          const commands = await import("./commands/history.js");
-          const action = name === "show" ? commands.historyShow : commands.historyDelete;
-          return async (id, options, command) =>
-            action(String(id), {
-              ...(command as Command).optsWithGlobals(),
-              ...(options as object),
-            });
+        act(async (call) => {
+          const { historyDelete, historyShow } = await import("./commands/history.js");
+          const action = name === "show" ? historyShow : historyDelete;
+          return action(call.arg ?? "", call.options as Parameters<typeof action>[1]);
         }),
       );
   }
@@ -201,13 +203,9 @@ function createProgram(setExitCode: (code: number) => void): Command {
     )
     .option("--json", "JSON output")
     .action(
-      run(async () => {
+      act(async (call) => {
         const { historyShow } = await import("./commands/history.js");
-        return async (id, options, command) =>
-          historyShow(String(id), {
-            ...(command as Command).optsWithGlobals(),
-            ...(options as object),
-          });
+        return historyShow(String(call.arg), call.options as Parameters<typeof historyShow>[1]);
       }),
     );
 
@@ -217,13 +215,9 @@ function createProgram(setExitCode: (code: number) => void): Command {
     .description("Show the effective configuration and where each value came from.")
     .option("--json", "JSON output")
     .action(
-      run(async () => {
+      act(async (call) => {
         const { configShow } = await import("./commands/config.js");
-        return async (options, command) =>
-          configShow(
-            { ...(command as Command).optsWithGlobals(), ...(options as object) },
-            withGlobals(command as Command),
-          );
+        return configShow(call.options as Parameters<typeof configShow>[0], call.source);
       }),
     );
   config
@@ -231,18 +225,21 @@ function createProgram(setExitCode: (code: number) => void): Command {
     .description("Check a configuration file and report every problem with its key.")
     .option("--json", "JSON output")
     .action(
-      run(async () => {
+      act(async (call) => {
         const { configValidate } = await import("./commands/config.js");
-        return async (file, options) => configValidate(String(file), options as { json?: boolean });
+        return configValidate(
+          String(call.arg),
+          call.options as Parameters<typeof configValidate>[1],
+        );
       }),
     );
   config
     .command("path")
     .description("Print the path of the configuration file in use.")
     .action(
-      run(async () => {
+      act(async (call) => {
         const { configPath } = await import("./commands/config.js");
-        return async (_options, command) => configPath((command as Command).optsWithGlobals());
+        return configPath(call.options as Parameters<typeof configPath>[0]);
       }),
     );
 
@@ -263,10 +260,12 @@ function createProgram(setExitCode: (code: number) => void): Command {
     )
     .option("--json", "JSON output")
     .action(
-      run(async () => {
+      act(async (call) => {
         const { checkCommandCommand } = await import("./commands/policy-check-command.js");
-        return async (text, options) =>
-          checkCommandCommand(String(text), options as Record<string, unknown>);
+        return checkCommandCommand(
+          String(call.arg),
+          call.options as Parameters<typeof checkCommandCommand>[1],
+        );
       }),
     );
   policy
@@ -277,10 +276,12 @@ function createProgram(setExitCode: (code: number) => void): Command {
     .option("--json", "JSON output")
     .option("--offline", "judge the URL text only, without a DNS lookup")
     .action(
-      run(async () => {
+      act(async (call) => {
         const { checkUrlCommand } = await import("./commands/policy-check-url.js");
-        return async (url, options) =>
-          checkUrlCommand(String(url), options as Record<string, unknown>);
+        return checkUrlCommand(
+          String(call.arg),
+          call.options as Parameters<typeof checkUrlCommand>[1],
+        );
       }),
     );
   const auth = program
@@ -293,19 +294,18 @@ function createProgram(setExitCode: (code: number) => void): Command {
     )
     .option("--client-id <id>", "GitHub OAuth client id for the device flow")
     .action(
-      run(async () => {
+      act(async (call) => {
         const { authLogin } = await import("./commands/auth.js");
-        return async (provider, options) =>
-          authLogin(provider as string | undefined, options as { clientId?: string });
+        return authLogin(call.arg, call.options as Parameters<typeof authLogin>[1]);
       }),
     );
   auth
     .command("logout [provider]")
     .description("Remove the stored credential of a provider (all when none is named).")
     .action(
-      run(async () => {
+      act(async (call) => {
         const { authLogout } = await import("./commands/auth.js");
-        return async (provider) => authLogout(provider as string | undefined);
+        return authLogout(call.arg);
       }),
     );
   auth
@@ -315,10 +315,9 @@ function createProgram(setExitCode: (code: number) => void): Command {
     )
     .option("--json", "JSON output")
     .action(
-      run(async () => {
+      act(async (call) => {
         const { authStatus } = await import("./commands/auth.js");
-        return async (provider, options) =>
-          authStatus(provider as string | undefined, options as { json?: boolean });
+        return authStatus(call.arg, call.options as Parameters<typeof authStatus>[1]);
       }),
     );
   const models = program.command("models").description("The models of the configured provider.");
@@ -336,13 +335,9 @@ function createProgram(setExitCode: (code: number) => void): Command {
     .option("--host <url>", "Ollama server URL")
     .option("--json", "JSON output")
     .action(
-      run(async () => {
+      act(async (call) => {
         const { modelsList } = await import("./commands/models.js");
-        return async (options, command) =>
-          modelsList(
-            { ...(command as Command).optsWithGlobals(), ...(options as object) },
-            withGlobals(command as Command),
-          );
+        return modelsList(call.options as Parameters<typeof modelsList>[0], call.source);
       }),
     );
   models
@@ -359,14 +354,13 @@ function createProgram(setExitCode: (code: number) => void): Command {
     .option("--host <url>", "Ollama server URL")
     .option("--json", "JSON output")
     .action(
-      run(async () => {
+      act(async (call) => {
         const { modelsInfo } = await import("./commands/models.js");
-        return async (name, options, command) =>
-          modelsInfo(
-            String(name),
-            { ...(command as Command).optsWithGlobals(), ...(options as object) },
-            withGlobals(command as Command),
-          );
+        return modelsInfo(
+          String(call.arg),
+          call.options as Parameters<typeof modelsInfo>[1],
+          call.source,
+        );
       }),
     );
   return program;

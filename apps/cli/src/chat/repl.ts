@@ -4,6 +4,7 @@ import { createMarkdownStream } from "../render/markdown-stream.js";
 import { createSpinner } from "../render/spinner.js";
 import type { ChatEngine } from "./chat-engine.js";
 import { formatPrompt, parseSlashCommand, SLASH_HELP } from "./slash-command.js";
+import { summariseInput } from "../render/summarise-input.js";
 
 /** Options of {@link runRepl}. */
 export interface ReplOptions {
@@ -14,14 +15,6 @@ export interface ReplOptions {
   /** Prints every event as JSON to this function (`--verbose`). */
   readonly trace?: (event: AgentEvent) => void;
   readonly banner?: string;
-}
-
-function summarise(input: unknown): string {
-  if (input === null || typeof input !== "object") return String(input);
-  const text = Object.values(input as Record<string, unknown>)
-    .map((value) => (typeof value === "string" ? value : JSON.stringify(value)))
-    .join(" ");
-  return text.length > 70 ? `${text.slice(0, 69)}…` : text;
 }
 
 function question(rl: Interface, prompt: string, prefill = ""): Promise<string | undefined> {
@@ -120,7 +113,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       case "tool-call-requested":
         spinner.stop();
         markdown.end();
-        write(dim(`→ ${event.toolName} ${summarise(event.input)}\n`));
+        write(dim(`→ ${event.toolName} ${summariseInput(event.input, 70)}\n`));
         break;
       case "tool-result":
         if (!event.result.success)

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "@xzatoma/core";
+import { summariseInput } from "./summarise-input.js";
 
 /** Options of {@link createTextRenderer}. */
 export interface TextRendererOptions {
@@ -7,17 +8,6 @@ export interface TextRendererOptions {
   /** Receives one short line per tool call. */
   readonly stderr: NodeJS.WritableStream;
   readonly color: boolean;
-}
-
-const MAX_SUMMARY = 60;
-
-function summarise(input: unknown): string {
-  if (input === null || typeof input !== "object") return String(input);
-  const values = Object.values(input as Record<string, unknown>).map((value) =>
-    typeof value === "string" ? value : JSON.stringify(value),
-  );
-  const text = values.join(" ");
-  return text.length > MAX_SUMMARY ? `${text.slice(0, MAX_SUMMARY - 1)}…` : text;
 }
 
 /**
@@ -41,7 +31,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       case "tool-call-requested":
         endLine();
-        options.stderr.write(dim(`→ ${event.toolName} ${summarise(event.input)}\n`));
+        options.stderr.write(dim(`→ ${event.toolName} ${summariseInput(event.input)}\n`));
         break;
       case "tool-result":
         if (!event.result.success)

@@ -1,0 +1,351 @@
+// The command tree of `xzatoma`: every command, its options and help, each loading its
+// module only when it runs.
+import { Command, InvalidArgumentError as CommanderInvalidArgument, Option } from "commander";
+import type { CommandOptionSource } from "./config/index.js";
+import { version } from "./version.js";
+
+function positiveInteger(flag: string) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1) {
+      throw new CommanderInvalidArgument(
+        `${flag} must be a positive whole number, got '${value}'.`,
+      );
+    }
+    return number;
+  };
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** The options of a command together with the program's global ones, for config precedence. */
+function withGlobals(command: Command): CommandOptionSource {
+  return {
+    opts: () => command.optsWithGlobals(),
+    getOptionValueSource: (key) => command.getOptionValueSourceWithGlobals(key),
+  };
+}
+
+/** One command invocation, as the handlers receive it. */
+interface Invocation {
+  /** The positional argument (`<id>`, `<file>`, `[provider]`), when the command takes one. */
+  readonly arg: string | undefined;
+  /** The command's options merged with the global ones. */
+  readonly options: Record<string, unknown>;
+  /** Where each option came from, for configuration precedence. */
+  readonly source: CommandOptionSource;
+}
+
+/** Adds the options every agent-running command shares. */
+function agentOptions(command: Command): Command {
+  return command
+    .option("-w, --workspace <dir>", "directory the tools work in (default: the current directory)")
+    .addOption(
+      new Option("--provider <name>", "model provider").choices([
+        "ollama",
+        "openai",
+        "copilot",
+        "local",
+      ]),
+    )
+    .option("-m, --model <name>", "model name")
+    .option("--host <url>", "Ollama server URL (default: OLLAMA_HOST, then http://localhost:11434)")
+    .option("--base-url <url>", "OpenAI-compatible server URL (default: OPENAI_BASE_URL)")
+    .addOption(
+      new Option("--mode <mode>", "chat mode: planning (read-only tools) or write").choices([
+        "planning",
+        "write",
+      ]),
+    )
+    .option(
+      "--max-turns <n>",
+      "stop after this many model requests (default 50)",
+      positiveInteger("--max-turns"),
+    )
+    .option(
+      "--max-tool-calls <n>",
+      "stop after this many tool calls (default 200)",
+      positiveInteger("--max-tool-calls"),
+    )
+    .option(
+      "--timeout <seconds>",
+      "stop after this many seconds (default 300)",
+      positiveInteger("--timeout"),
+    )
+    .option(
+      "--allow-dangerous",
+      "full autonomous mode: run commands that would need a yes (blocked ones stay blocked)",
+    )
+    .option(
+      "--no-sandbox",
+      "run terminal commands without bubblewrap (the command policy still applies)",
+    );
+}
+
+/** Builds the command tree. Command modules load only when their command runs. */
+export function createProgram(setExitCode: (code: number) => void): Command {
+  const program = new Command("xzatoma")
+    .description(
+      "An autonomous AI agent for the terminal: give it a goal, it uses tools to reach it.",
+    )
+    .version(`xzatoma ${version}`, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .option("-c, --config <file>", "configuration file (default: ~/.config/xzatoma/config.yaml)")
+    .option(
+      "--storage-path <file>",
+      "history database (default: XZATOMA_HISTORY_DB, then ~/.xzatoma/history.db)",
+    )
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  // Every action: commander passes the positional argument (if any), the command's own
+  // options and the command; handlers get one invocation with the options merged with the
+  // program's global ones.
+  const act =
+    (handler: (call: Invocation) => Promise<number>) =>
+    async (...params: unknown[]) => {
+      const command = params.at(-1) as Command;
+      const arg = params.length > 2 ? (params[0] as string | undefined) : undefined;
+      setExitCode(
+        await handler({ arg, options: command.optsWithGlobals(), source: withGlobals(command) }),
+      );
+    };
+
+  agentOptions(
+    program
+      .command("chat")
+      .description("Chat with the agent in an interactive session (/help inside for commands).")
+      .option("--resume <id>", "continue a saved conversation (see 'xzatoma history list')")
+      .option("-v, --verbose", "show the detailed trace live (it always goes to the log file)"),
+  ).action(
+    act(async (call) => {
+      const { chatCommand } = await import("./commands/chat.js");
+      return chatCommand(call.options as Parameters<typeof chatCommand>[0], call.source);
+    }),
+  );
+
+  agentOptions(
+    program
+      .command("run")
+      .description(
+        "Run the agent once on a prompt or a plan, without asking anyone (restricted autonomous mode).",
+      )
+      .option("-p, --prompt <text>", "what the agent should do (@mentions are expanded)")
+      .option("--plan <file>", "a plan file (.yaml, .yml, .json or .md) to carry out")
+      .option("--json", "print the event stream as JSON lines instead of text"),
+  )
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 answered, 1 failed, 2 usage error, 3 stopped by a limit, 130 interrupted.\n" +
+        'Examples:\n  xzatoma run --prompt "Summarise @README.md"\n  xzatoma run --plan release.yaml --mode write',
+    )
+    .action(
+      act(async (call) => {
+        const { runCommand } = await import("./commands/run.js");
+        return runCommand(call.options as Parameters<typeof runCommand>[0], call.source);
+      }),
+    );
+
+  const history = program.command("history").description("Saved conversations.");
+  history
+    .command("list")
+    .description("List conversations, newest first.")
+    .option("--json", "JSON output")
+    .option("--limit <n>", "conversations per page (default 20)", positiveInteger("--limit"))
+    .option("--page <n>", "page number (default 1)", positiveInteger("--page"))
+    .option("--since <date>", "started on or after this date")
+    .option("--until <date>", "started before this date")
+    .option("--status <status>", "only this status (repeatable)", collect)
+    .action(
+      act(async (call) => {
+        const { historyList } = await import("./commands/history.js");
+        return historyList(call.options as Parameters<typeof historyList>[0]);
+      }),
+    );
+  for (const [name, description] of [
+    ["show", "Show a conversation with its tool calls and subagents."],
+    ["delete", "Delete a conversation and its subagent conversations."],
+  ] as const) {
+    history
+      .command(`${name} <id>`)
+      .description(description)
+      .option("--json", "JSON output")
+      .action(
+        act(async (call) => {
+          const { historyDelete, historyShow } = await import("./commands/history.js");
+          const action = name === "show" ? historyShow : historyDelete;
+          return action(call.arg ?? "", call.options as Parameters<typeof action>[1]);
+        }),
+      );
+  }
+  program
+    .command("replay <id>")
+    .description(
+      "Replay a conversation as it happened: messages, tool calls, pruned parts, subagents.",
+    )
+    .option("--json", "JSON output")
+    .action(
+      act(async (call) => {
+        const { historyShow } = await import("./commands/history.js");
+        return historyShow(String(call.arg), call.options as Parameters<typeof historyShow>[1]);
+      }),
+    );
+
+  const config = program.command("config").description("The configuration.");
+  config
+    .command("show")
+    .description("Show the effective configuration and where each value came from.")
+    .option("--json", "JSON output")
+    .action(
+      act(async (call) => {
+        const { configShow } = await import("./commands/config.js");
+        return configShow(call.options as Parameters<typeof configShow>[0], call.source);
+      }),
+    );
+  config
+    .command("validate <file>")
+    .description("Check a configuration file and report every problem with its key.")
+    .option("--json", "JSON output")
+    .action(
+      act(async (call) => {
+        const { configValidate } = await import("./commands/config.js");
+        return configValidate(
+          String(call.arg),
+          call.options as Parameters<typeof configValidate>[1],
+        );
+      }),
+    );
+  config
+    .command("path")
+    .description("Print the path of the configuration file in use.")
+    .action(
+      act(async (call) => {
+        const { configPath } = await import("./commands/config.js");
+        return configPath(call.options as Parameters<typeof configPath>[0]);
+      }),
+    );
+
+  const policy = program
+    .command("policy")
+    .description("See what the safety layer decides, without running anything.");
+  policy
+    .command("check-command <command>")
+    .description("The verdict (allow, confirm, block) on a shell command, and why.")
+    .addOption(
+      new Option("--mode <mode>", "execution mode")
+        .choices(["interactive", "restricted", "full"])
+        .default("restricted"),
+    )
+    .option(
+      "-w, --workspace <dir>",
+      "workspace the command would run in (default: the current directory)",
+    )
+    .option("--json", "JSON output")
+    .action(
+      act(async (call) => {
+        const { checkCommandCommand } = await import("./commands/policy-check-command.js");
+        return checkCommandCommand(
+          String(call.arg),
+          call.options as Parameters<typeof checkCommandCommand>[1],
+        );
+      }),
+    );
+  policy
+    .command("check-url <url>")
+    .description(
+      "The verdict (allow, confirm, block) on a URL for the fetch tool, and why; resolves the host but never connects.",
+    )
+    .option("--json", "JSON output")
+    .option("--offline", "judge the URL text only, without a DNS lookup")
+    .action(
+      act(async (call) => {
+        const { checkUrlCommand } = await import("./commands/policy-check-url.js");
+        return checkUrlCommand(
+          String(call.arg),
+          call.options as Parameters<typeof checkUrlCommand>[1],
+        );
+      }),
+    );
+  const auth = program
+    .command("auth")
+    .description("Sign in to model providers; credentials go to the OS keyring.");
+  auth
+    .command("login [provider]")
+    .description(
+      "Sign in: copilot (GitHub device flow, the default), openai or ollama (an API key on stdin).",
+    )
+    .option("--client-id <id>", "GitHub OAuth client id for the device flow")
+    .action(
+      act(async (call) => {
+        const { authLogin } = await import("./commands/auth.js");
+        return authLogin(call.arg, call.options as Parameters<typeof authLogin>[1]);
+      }),
+    );
+  auth
+    .command("logout [provider]")
+    .description("Remove the stored credential of a provider (all when none is named).")
+    .action(
+      act(async (call) => {
+        const { authLogout } = await import("./commands/auth.js");
+        return authLogout(call.arg);
+      }),
+    );
+  auth
+    .command("status [provider]")
+    .description(
+      "Where each provider's credential comes from (environment, keyring), never the credential.",
+    )
+    .option("--json", "JSON output")
+    .action(
+      act(async (call) => {
+        const { authStatus } = await import("./commands/auth.js");
+        return authStatus(call.arg, call.options as Parameters<typeof authStatus>[1]);
+      }),
+    );
+  const models = program.command("models").description("The models of the configured provider.");
+  models
+    .command("list")
+    .description("List the models the provider offers.")
+    .addOption(
+      new Option("--provider <name>", "model provider").choices([
+        "ollama",
+        "openai",
+        "copilot",
+        "local",
+      ]),
+    )
+    .option("--host <url>", "Ollama server URL")
+    .option("--json", "JSON output")
+    .action(
+      act(async (call) => {
+        const { modelsList } = await import("./commands/models.js");
+        return modelsList(call.options as Parameters<typeof modelsList>[0], call.source);
+      }),
+    );
+  models
+    .command("info <name>")
+    .description("Context window, output limit, tool and vision support of one model.")
+    .addOption(
+      new Option("--provider <name>", "model provider").choices([
+        "ollama",
+        "openai",
+        "copilot",
+        "local",
+      ]),
+    )
+    .option("--host <url>", "Ollama server URL")
+    .option("--json", "JSON output")
+    .action(
+      act(async (call) => {
+        const { modelsInfo } = await import("./commands/models.js");
+        return modelsInfo(
+          String(call.arg),
+          call.options as Parameters<typeof modelsInfo>[1],
+          call.source,
+        );
+      }),
+    );
+  return program;
+}

@@ -21,7 +21,6 @@
  */
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   chatCompletionChunks,
   chatViewOf,
@@ -41,6 +40,7 @@ import {
   type ResponsesRequest,
   type ScriptedReply,
 } from "./openai-server.ts";
+import { closeServer, listenOnLoopback, runStandalone } from "./http.ts";
 
 export { SCENARIOS, withFaults, type ChatScenario, type Fault } from "./openai-server.ts";
 
@@ -277,9 +277,7 @@ export async function startScriptedCopilot(
     });
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${port}`;
+  origin = await listenOnLoopback(server, options.port);
   return {
     url: origin,
     urls: {
@@ -290,31 +288,15 @@ export async function startScriptedCopilot(
     },
     requests,
     issuedTokens,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
 }
 
 // Standalone: node tools/scripted-servers/copilot-server.ts --scenario NAME [--port N]
 if (import.meta.main) {
-  const argument = (name: string) => {
-    const index = process.argv.indexOf(`--${name}`);
-    return index === -1 ? undefined : process.argv[index + 1];
-  };
-  const name = argument("scenario") ?? "echo";
-  const scenario = SCENARIOS[name];
-  if (!scenario) {
-    process.stderr.write(
-      `Unknown scenario '${name}'. Known: ${Object.keys(SCENARIOS).join(", ")}\n`,
-    );
-    process.exit(2);
-  }
-  const server = await startScriptedCopilot({ scenario, port: Number(argument("port") ?? "0") });
-  process.stdout.write(`${JSON.stringify({ url: server.url, ...server.urls })}\n`);
-  const stop = () => void server.close().then(() => process.exit(0));
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  await runStandalone({
+    scenarios: SCENARIOS,
+    start: (scenario, port) => startScriptedCopilot({ scenario, port }),
+    describe: (server) => ({ url: server.url, ...server.urls }),
+  });
 }

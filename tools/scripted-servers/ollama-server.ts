@@ -10,7 +10,7 @@
  * It prints `{"url": "http://127.0.0.1:PORT"}` on stdout once listening.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { closeServer, listenOnLoopback, readBody, runStandalone, sendJson } from "./http.ts";
 
 /** A chat message as Ollama receives it. */
 export interface OllamaMessage {
@@ -105,24 +105,6 @@ export const SCENARIOS: Record<string, Scenario> = {
     return { content: `Finished after ${done} tool calls.` };
   },
 };
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
-  });
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(text),
-  });
-  response.end(text);
-}
 
 function promptTokens(request: OllamaChatRequest): number {
   return Math.ceil(JSON.stringify(request.messages).length / 4);
@@ -268,37 +250,15 @@ export async function startScriptedOllama(options: {
     });
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    requestTimes,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
+  const url = await listenOnLoopback(server, options.port);
+  return { url, requests, requestTimes, close: () => closeServer(server) };
 }
 
 // Standalone: node tools/scripted-servers/ollama-server.ts --scenario NAME [--port N]
 if (import.meta.main) {
-  const argument = (name: string) => {
-    const index = process.argv.indexOf(`--${name}`);
-    return index === -1 ? undefined : process.argv[index + 1];
-  };
-  const name = argument("scenario") ?? "echo";
-  const scenario = SCENARIOS[name];
-  if (!scenario) {
-    process.stderr.write(
-      `Unknown scenario '${name}'. Known: ${Object.keys(SCENARIOS).join(", ")}\n`,
-    );
-    process.exit(2);
-  }
-  const server = await startScriptedOllama({ scenario, port: Number(argument("port") ?? "0") });
-  process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
-  const stop = () => void server.close().then(() => process.exit(0));
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  await runStandalone({
+    scenarios: SCENARIOS,
+    start: (scenario, port) => startScriptedOllama({ scenario, port }),
+    describe: (server) => ({ url: server.url }),
+  });
 }

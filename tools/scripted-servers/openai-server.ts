@@ -17,7 +17,7 @@
  * It prints `{"url": "http://127.0.0.1:PORT/v1"}` on stdout once listening.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { closeServer, listenOnLoopback, readBody, runStandalone, sendJson } from "./http.ts";
 
 /** A chat message as `/chat/completions` receives it. */
 export interface OpenAIChatMessage {
@@ -146,14 +146,7 @@ export const SCENARIOS: Record<string, ChatScenario> = {
   forever: () => ({ toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] }),
 };
 
-export function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
-  });
-}
+export { readBody, sendJson };
 
 export function parseBody(text: string, contentType: string | undefined): unknown {
   if (text === "") return undefined;
@@ -164,21 +157,6 @@ export function parseBody(text: string, contentType: string | undefined): unknow
   } catch {
     return text;
   }
-}
-
-export function sendJson(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(text),
-    ...headers,
-  });
-  response.end(text);
 }
 
 export function headersOf(request: IncomingMessage): Record<string, string> {
@@ -629,18 +607,8 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions): Promi
     });
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    chatRequests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
+  const origin = await listenOnLoopback(server, options.port);
+  return { url: `${origin}/v1`, requests, chatRequests, close: () => closeServer(server) };
 }
 
 /** A scenario that answers the `index`-th request with `faults[index]` when there is one. */
@@ -656,21 +624,9 @@ export function withFaults(
 
 // Standalone: node tools/scripted-servers/openai-server.ts --scenario NAME [--port N]
 if (import.meta.main) {
-  const argument = (name: string) => {
-    const index = process.argv.indexOf(`--${name}`);
-    return index === -1 ? undefined : process.argv[index + 1];
-  };
-  const name = argument("scenario") ?? "echo";
-  const scenario = SCENARIOS[name];
-  if (!scenario) {
-    process.stderr.write(
-      `Unknown scenario '${name}'. Known: ${Object.keys(SCENARIOS).join(", ")}\n`,
-    );
-    process.exit(2);
-  }
-  const server = await startScriptedOpenAI({ scenario, port: Number(argument("port") ?? "0") });
-  process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
-  const stop = () => void server.close().then(() => process.exit(0));
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  await runStandalone({
+    scenarios: SCENARIOS,
+    start: (scenario, port) => startScriptedOpenAI({ scenario, port }),
+    describe: (server) => ({ url: server.url }),
+  });
 }

@@ -270,6 +270,22 @@ describe("xzatoma run with plans, mentions and configuration", () => {
     expect(outcome.stderr).toContain("could not load @missing.txt");
   });
 
+  it("refuses an @url mention that would need a yes in restricted mode, without connecting", async () => {
+    const outcome = await xzatoma([
+      "run",
+      "--prompt",
+      "see @url:http://example.com:8080/x",
+      "--host",
+      echo.url,
+    ]);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stderr).toContain("could not load @url:http://example.com:8080/x");
+    expect(outcome.stderr).toContain(
+      "port 8080 is not 80 or 443; a person should confirm this request, and no one confirmed it",
+    );
+    expect(outcome.stdout).toContain("could not be loaded");
+  });
+
   it("takes max_turns from the file, then XZATOMA_MAX_TURNS, then --max-turns", async () => {
     const config = path.join(home, "xz.yaml");
     await writeFile(config, "agent:\n  max_turns: 2\n");

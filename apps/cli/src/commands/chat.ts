@@ -37,6 +37,7 @@ export async function chatCommand(
     flags: pickExplicitFlags(command),
     ...(options.workspace ? { workspace: options.workspace } : {}),
     warn: (message) => notices.push(message),
+    mentionUrlsConfirmed: true,
   });
   const { config } = prepared.loaded;
   const modes: SessionModes = {

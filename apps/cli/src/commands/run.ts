@@ -94,6 +94,7 @@ export async function runCommand(
     flags: pickExplicitFlags(command),
     ...(options.workspace ? { workspace: options.workspace } : {}),
     warn: (message) => stderr(`xzatoma: ${message}\n`),
+    mentionUrlsConfirmed: options.allowDangerous === true,
   });
   const { config } = prepared.loaded;
   const modes: SessionModes = {

@@ -37,6 +37,13 @@ export async function prepareSession(options: {
   readonly flags: Record<string, unknown>;
   readonly workspace?: string;
   readonly warn: (message: string) => void;
+  /**
+   * Whether an `@url:` mention the URL guard would ask about (an unusual port) counts as
+   * confirmed. Mentions come only from the person's own input, so in chat typing one is the
+   * confirmation; in restricted autonomous `run` nobody is asked, and such a URL is refused
+   * like any other call that needs a yes. Blocked URLs stay blocked either way.
+   */
+  readonly mentionUrlsConfirmed: boolean;
 }): Promise<PreparedSession> {
   const workspaceRoot = resolveWorkspace(options.workspace);
   const loaded = await loadConfig({
@@ -61,7 +68,9 @@ export async function prepareSession(options: {
   const mentions = createMentionLoader({
     pathGuard: environment.workspace.pathGuard,
     fetchUrl: async (url) => {
-      const response = await environment.fetcher.fetch(url, { confirmed: true });
+      const response = await environment.fetcher.fetch(url, {
+        confirmed: options.mentionUrlsConfirmed,
+      });
       return { url: response.url, contentType: response.contentType, body: response.body };
     },
     maxFileBytes: loaded.config.agent.mentions.maxFileSize,

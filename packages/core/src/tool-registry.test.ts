@@ -218,3 +218,50 @@ describe("edited approvals", () => {
     expect(result.error).toBe("Refused: 'rm -rf /' deletes files. The edited call will not run.");
   });
 });
+
+describe("calls only a person may approve", () => {
+  let ran: { approvedByPerson: boolean | undefined }[] = [];
+  const guarded = defineTool({
+    name: "write_agents",
+    description: "",
+    inputSchema: z.object({ path: z.string() }).strict(),
+    access: "write",
+    assess: ({ path }) => ({
+      verdict: "confirm",
+      reason: `${path} steers the next session`,
+      requiresPerson: true,
+    }),
+    execute: async (_input, context) => {
+      ran.push({ approvedByPerson: context.approvedByPerson });
+      return toolSuccess("written");
+    },
+  });
+
+  it("refuses an approval that did not come from a person, and says so", async () => {
+    ran = [];
+    const registry = createToolRegistry();
+    registry.register(guarded);
+    const requests: unknown[] = [];
+    const result = await registry.execute(
+      { toolCallId: "1", toolName: "write_agents", input: '{"path":"AGENTS.md"}' },
+      { signal, approve: (request) => (requests.push(request), { approved: true }) },
+    );
+    expect(requests).toMatchObject([{ requiresPerson: true }]);
+    expect(result.error).toBe(
+      "The call to 'write_agents' was not approved (AGENTS.md steers the next session; only a person's explicit yes can allow it). Do not retry it; continue another way or explain what you need.",
+    );
+    expect(ran).toEqual([]);
+  });
+
+  it("runs it with a person's yes and tells the tool who approved", async () => {
+    ran = [];
+    const registry = createToolRegistry();
+    registry.register(guarded);
+    const result = await registry.execute(
+      { toolCallId: "1", toolName: "write_agents", input: '{"path":"AGENTS.md"}' },
+      { signal, approve: () => ({ approved: true, byPerson: true }) },
+    );
+    expect(result.output).toBe("written");
+    expect(ran).toEqual([{ approvedByPerson: true }]);
+  });
+});

@@ -48,6 +48,8 @@ export interface ApprovalRequest {
   readonly reason: string;
   /** What will happen, for the person asked. */
   readonly summary?: string;
+  /** Only a person's explicit yes may approve it; see {@link ToolAssessment.requiresPerson}. */
+  readonly requiresPerson?: boolean;
 }
 
 /** The answer to an {@link ApprovalRequest}. */
@@ -60,6 +62,11 @@ export interface ApprovalDecision {
    * validated and judged again; a `block` still refuses it.
    */
   readonly editedInput?: unknown;
+  /**
+   * A person gave this answer (rather than a mode or policy). Calls whose judgement
+   * `requiresPerson` run only with it.
+   */
+  readonly byPerson?: boolean;
 }
 
 /** Decides whether a tool call may run. */
@@ -193,6 +200,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       );
     }
     let input: unknown = parsed.data;
+    let approvedByPerson = false;
     let assessment: ToolAssessment;
     try {
       assessment = (await tool.assess?.(parsed.data)) ?? defaultAssessment(tool);
@@ -228,6 +236,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         verdict: assessment.verdict,
         reason: assessment.reason,
         ...(assessment.summary === undefined ? {} : { summary: assessment.summary }),
+        ...(assessment.requiresPerson ? { requiresPerson: true } : {}),
       };
       hooks.onApprovalRequested?.(request);
       let decision: ApprovalDecision;
@@ -239,6 +248,14 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         // An approval that fails to answer is a refusal, never a permission.
         decision = { approved: false, reason: `approval failed: ${describeError(error)}` };
       }
+      if (decision.approved && assessment.requiresPerson && decision.byPerson !== true) {
+        // Fail closed: a handler that approves everything cannot stand in for a person.
+        decision = {
+          approved: false,
+          reason: `${assessment.reason}; only a person's explicit yes can allow it`,
+        };
+      }
+      approvedByPerson = decision.approved && decision.byPerson === true;
       hooks.onApprovalAnswered?.(request, decision);
       audit(decision.approved, decision.reason ?? assessment.reason);
       if (!decision.approved) {
@@ -269,6 +286,13 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
             refused: true,
           });
         }
+        if (second.requiresPerson && !approvedByPerson) {
+          audit(false, second.reason);
+          return toolFailure(
+            `Refused: ${second.reason}; only a person's explicit yes can allow it.`,
+            { refused: true },
+          );
+        }
         input = edited.data;
       }
     } else {
@@ -282,6 +306,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
             signal,
             toolCallId: call.toolCallId,
             reportProgress: (progress) => hooks.onProgress?.(progress),
+            approvedByPerson,
           }),
         timeoutMs,
         hooks.signal,

@@ -21,6 +21,13 @@ export interface ToolAssessment {
   readonly reason: string;
   /** Exactly what will happen, as shown to the person asked to confirm (a command, a diff summary). */
   readonly summary?: string;
+  /**
+   * Only a person's explicit yes may let this call run (a `confirm` that neither YOLO nor
+   * full autonomous mode may turn into an allow): writing files that make other programs
+   * run code, writing `.git`, sending data out after secrets were read. The registry
+   * refuses such a call unless the approval says a person gave it.
+   */
+  readonly requiresPerson?: boolean;
 }
 
 /** Progress a long-running tool reports while it works. */
@@ -36,6 +43,8 @@ export interface ToolExecutionContext {
   readonly toolCallId: string;
   /** Reports progress to whoever renders the run. */
   readonly reportProgress: (progress: ToolProgress) => void;
+  /** A person explicitly approved this call (not a mode or policy that lets it run unasked). */
+  readonly approvedByPerson?: boolean;
 }
 
 /** A tool as the registry holds it. Build one with {@link defineTool}. */

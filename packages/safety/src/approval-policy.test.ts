@@ -85,4 +85,22 @@ describe("approval policy", () => {
     current.chatMode = "planning";
     expect(decideApproval(current, call("write", "confirm")).decision).toBe("block");
   });
+
+  it.each([
+    ["safe", "interactive", "confirm"],
+    ["yolo", "interactive", "confirm"],
+    ["safe", "full", "block"],
+    ["yolo", "full", "block"],
+    ["safe", "restricted", "block"],
+  ] as const)(
+    "a call that needs a person: %s x %s is %s (no mode turns it into an allow)",
+    (safety, execution, expected) => {
+      const outcome = decideApproval(modes("write", safety, execution), {
+        ...call("write", "confirm"),
+        requiresPerson: true,
+      });
+      expect(outcome.decision).toBe(expected);
+      if (expected === "block") expect(outcome.reason).toContain("Only a person's explicit yes");
+    },
+  );
 });

@@ -36,6 +36,12 @@ export interface ApprovalSubject {
   /** The tool's own judgement of this call. */
   readonly verdict: ApprovalVerdict;
   readonly reason: string;
+  /**
+   * Only a person's explicit yes may let this call run: neither YOLO nor full autonomous
+   * mode turns it into an allow (writing files that run code, writing `.git`, sending
+   * data after secrets were read). Implies a `confirm` verdict.
+   */
+  readonly requiresPerson?: boolean;
 }
 
 /** The decision, with the reason shown to the person or the model. */
@@ -51,6 +57,14 @@ export function decideApproval(modes: ApprovalModes, subject: ApprovalSubject): 
     return {
       decision: "block",
       reason: `${subject.toolName} changes things, and planning mode is read-only; switch to write mode first.`,
+    };
+  }
+  if (subject.requiresPerson) {
+    if (modes.executionMode === "interactive")
+      return { decision: "confirm", reason: subject.reason };
+    return {
+      decision: "block",
+      reason: `${subject.reason} Only a person's explicit yes can allow this, and no one is asked in ${modes.executionMode} autonomous mode; do it another way, or ask the user to do it.`,
     };
   }
   const wantsPerson =

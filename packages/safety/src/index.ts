@@ -9,13 +9,24 @@ export {
   PathProtectedError,
   type PathRefusal,
 } from "./path-guard-error.js";
+export { isProtectedPath, isSecretFileName, protectionOf } from "./protected-paths.js";
 export {
-  isProtectedPath,
-  isSecretFileName,
-  PROTECTED_WORKSPACE_DIRECTORIES,
-  PROTECTED_WORKSPACE_PATHS,
+  CODE_RUNNING_DIRECTORIES,
+  CODE_RUNNING_FILES,
   SHELL_STARTUP_FILES,
-} from "./protected-paths.js";
+  VERSION_CONTROL_NAMES,
+  writeConcern,
+  type PathConcern,
+  type PathProtection,
+} from "./path-rules/path-rules.js";
+export { isSecretPath } from "./path-rules/secret-paths.js";
+export {
+  createSecretExposure,
+  exfiltrationConcern,
+  type SecretExposure,
+} from "./secret-exposure.js";
+export { touchesGitDirectory } from "./path-rules/git-directory-shape.js";
+export { resolveLinkTarget, type PendingTree } from "./path-rules/link-target.js";
 export {
   decideApproval,
   isToolAvailable,

@@ -2,7 +2,10 @@ import { constants, realpathSync } from "node:fs";
 import { lstat, open, readlink, realpath, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { PathOutsideWorkspaceError, PathProtectedError } from "./path-guard-error.js";
-import { isProtectedPath } from "./protected-paths.js";
+import { touchesGitDirectory } from "./path-rules/git-directory-shape.js";
+import type { PathConcern } from "./path-rules/path-rules.js";
+import { isSecretPath } from "./path-rules/secret-paths.js";
+import { protectionOf } from "./protected-paths.js";
 
 /** Options of {@link createPathGuard}. */
 export interface PathGuardOptions {
@@ -34,13 +37,27 @@ export interface PathGuard {
    */
   resolve(input: string): Promise<string>;
   /**
-   * Like {@link PathGuard.resolve}, and also refuses protected paths with
-   * {@link PathProtectedError}: git hooks and config, shell startup files, editor
-   * auto-run files and the configured `protectedPaths`.
+   * Like {@link PathGuard.resolve}, and also refuses paths no tool may ever write with
+   * {@link PathProtectedError}: version-control internals at any depth (and directories
+   * shaped like a git repository) and the configured `protectedPaths`. Paths that need a
+   * person's yes (see {@link PathGuard.writeConcern}) resolve normally: the tool's
+   * judgement asks for that yes before it runs.
    */
   resolveForWrite(input: string): Promise<string>;
-  /** Whether writing the real path `absolute` is refused. */
+  /** Whether writing the real path `absolute` is protected at any level (names only). */
   isProtected(absolute: string): boolean;
+  /**
+   * Why writing the real path `absolute` is protected, or undefined: `never` (no tool
+   * writes it) or `person` (only with a person's explicit yes, in every mode). Looks at
+   * the file system too: a write that would complete a bare-repository shape is `never`.
+   */
+  writeConcern(absolute: string): Promise<PathConcern | undefined>;
+  /**
+   * Why reading the real path `absolute` needs a person's yes, or undefined: its name
+   * looks secret, or it is a regular file with more than one hard link (the other names
+   * may be outside the workspace, where the guard cannot see them).
+   */
+  readConcern(absolute: string): Promise<string | undefined>;
   /**
    * Opens a file through the guard: resolves `input`, opens it without following a final
    * symlink, then checks the path of the descriptor actually opened (via `/proc/self/fd`
@@ -166,13 +183,43 @@ export function createPathGuard(options: PathGuardOptions): PathGuard {
     return relativePath === "" ? "." : relativePath.split(path.sep).join("/");
   }
 
-  const isProtected = (absolute: string) => isProtectedPath(root, absolute, extraProtected);
+  const isProtected = (absolute: string) =>
+    protectionOf(root, absolute, extraProtected) !== undefined;
+
+  async function writeConcern(absolute: string): Promise<PathConcern | undefined> {
+    const byName = protectionOf(root, absolute, extraProtected);
+    if (byName?.protection === "never") return byName;
+    if (touchesGitDirectory(root, absolute)) {
+      return {
+        protection: "never",
+        reason:
+          "it would make or change a directory shaped like a git repository, whose config git obeys on its own",
+      };
+    }
+    return byName;
+  }
+
+  async function readConcern(absolute: string): Promise<string | undefined> {
+    if (isSecretPath(relative(absolute))) {
+      return `${relative(absolute)} looks like it holds secrets`;
+    }
+    try {
+      const stats = await lstat(absolute);
+      if (stats.isFile() && stats.nlink > 1) {
+        return `${relative(absolute)} has ${String(stats.nlink)} hard links, and another name for it may be outside the workspace`;
+      }
+    } catch {
+      // Nothing there: the read fails on its own.
+    }
+    return undefined;
+  }
 
   async function resolveForWrite(input: string): Promise<string> {
     const real = await resolve(input);
-    if (isProtected(real)) {
+    const concern = await writeConcern(real);
+    if (concern?.protection === "never") {
       throw new PathProtectedError(
-        `'${input}' is protected: it can run code later (git hooks or config, shell startup files, editor tasks) or belongs to XZatoma itself. It cannot be changed by a tool.`,
+        `'${input}' is protected: ${concern.reason}. No tool may change it.`,
         input,
       );
     }
@@ -192,7 +239,10 @@ export function createPathGuard(options: PathGuardOptions): PathGuard {
       // No /proc (not Linux): O_NOFOLLOW on the resolved real path is the best the platform offers.
       opened = resolved;
     }
-    if (!isInside(root, opened) || (writing && isProtected(opened))) {
+    if (
+      !isInside(root, opened) ||
+      (writing && protectionOf(root, opened, extraProtected)?.protection === "never")
+    ) {
       await handle.close();
       throw new PathOutsideWorkspaceError(
         `'${input}' changed while it was being opened and now points outside the workspace; it was not used.`,
@@ -203,5 +253,14 @@ export function createPathGuard(options: PathGuardOptions): PathGuard {
     return { handle, path: opened };
   }
 
-  return { root, resolve, resolveForWrite, isProtected, open: openChecked, relative };
+  return {
+    root,
+    resolve,
+    resolveForWrite,
+    isProtected,
+    writeConcern,
+    readConcern,
+    open: openChecked,
+    relative,
+  };
 }

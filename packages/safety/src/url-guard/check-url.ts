@@ -24,6 +24,8 @@ export interface UrlDecision {
   readonly url?: string;
   /** For `block` and `confirm`: the kind of refusal. */
   readonly refusal?: UrlRefusal;
+  /** The host is one of the user's allowed hosts (configuration, never the model). */
+  readonly trustedHost?: boolean;
 }
 
 const MAX_URL_LENGTH = 8192;
@@ -87,7 +89,7 @@ export function checkUrlWith(input: string, allowance: Allowance): UrlDecision {
     : isIP(host) !== 0
       ? `${host} is a public address`
       : `${host} is a host name; its addresses are checked when connecting`;
-  return { verdict: "allow", reason, url: href };
+  return { verdict: "allow", reason, url: href, ...(ownHost ? { trustedHost: true } : {}) };
 }
 
 /**

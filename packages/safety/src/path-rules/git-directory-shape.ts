@@ -1,0 +1,43 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+
+/** Entries git looks for to decide that a directory is a repository (`HEAD`, `objects`, `refs`, `commondir`). */
+const GIT_DIRECTORY_ENTRIES = new Set(["head", "objects", "refs", "commondir", "config", "gitdir"]);
+
+function lowerCaseEntries(directory: string): Set<string> {
+  try {
+    return new Set(readdirSync(directory).map((name) => name.toLowerCase()));
+  } catch {
+    return new Set();
+  }
+}
+
+function isGitShaped(entries: ReadonlySet<string>): boolean {
+  const shared = entries.has("commondir");
+  return (
+    entries.has("head") && (entries.has("objects") || shared) && (entries.has("refs") || shared)
+  );
+}
+
+/**
+ * Whether writing `absolute` makes or touches a directory that git treats as a repository
+ * on its own: git opens any directory holding `HEAD`, `objects/` and `refs/` (or a
+ * `commondir`) as a bare repository and obeys its `config` (`core.fsmonitor` runs a
+ * command on the next `git status`). Checks every directory from `root` down to the
+ * parent of `absolute`, with the written name added to its parent. Synchronous, so the
+ * sandbox can judge each change as it applies it.
+ */
+export function touchesGitDirectory(root: string, absolute: string): boolean {
+  const relative = path.relative(root, absolute);
+  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return false;
+  const parts = relative.split(path.sep);
+  let directory = root;
+  for (let index = 0; index < parts.length; index++) {
+    const entries = lowerCaseEntries(directory);
+    const name = (parts[index] as string).toLowerCase();
+    if (index === parts.length - 1 && GIT_DIRECTORY_ENTRIES.has(name)) entries.add(name);
+    if (isGitShaped(entries)) return true;
+    directory = path.join(directory, parts[index] as string);
+  }
+  return false;
+}

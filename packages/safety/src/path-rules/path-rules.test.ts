@@ -1,0 +1,173 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { touchesGitDirectory } from "./git-directory-shape.js";
+import { resolveLinkTarget } from "./link-target.js";
+import { writeConcern } from "./path-rules.js";
+import { isSecretPath } from "./secret-paths.js";
+
+describe("writeConcern", () => {
+  it.each([
+    ".git/config",
+    ".git/commondir",
+    ".git/hooks/pre-commit",
+    ".git/modules/lib/config",
+    ".git/worktrees/w/gitdir",
+    ".git/config.worktree",
+    ".git",
+    "sub/.git/config",
+    "sub/.git",
+    ".Git/hooks/pre-commit",
+    ".GIT/config",
+    "vendor/lib/.git/info/attributes",
+    ".hg/hgrc",
+  ])("never lets a tool write version-control internals: %s", (relative) => {
+    expect(writeConcern(relative)?.protection).toBe("never");
+  });
+
+  it.each([
+    ".envrc",
+    ".ENVRC",
+    "sub/.envrc",
+    ".vscode/tasks.json",
+    ".vscode/settings.json",
+    ".VSCode/launch.json",
+    ".idea/workspace.xml",
+    ".devcontainer/devcontainer.json",
+    ".mcp.json",
+    ".claude/settings.json",
+    ".cursor/mcp.json",
+    ".npmrc",
+    ".yarnrc.yml",
+    ".gitmodules",
+    ".gitattributes",
+    ".gitconfig",
+    ".pre-commit-config.yaml",
+    ".husky/pre-commit",
+    "AGENTS.md",
+    "agents.md",
+    "packages/core/AGENTS.md",
+    "CLAUDE.md",
+    ".bashrc",
+    "home/.zshrc",
+    ".config/fish/config.fish",
+    ".github/workflows/ci.yml",
+    ".ssh/authorized_keys",
+    ".aws/config",
+    ".xzatoma/config.yaml",
+    ".dir-locals.el",
+  ])("needs a person for files that run code or steer agents: %s", (relative) => {
+    expect(writeConcern(relative)?.protection).toBe("person");
+  });
+
+  it.each([
+    "src/index.ts",
+    "README.md",
+    "docs/agents/guide.md",
+    ".github/ISSUE_TEMPLATE.md",
+    "gitconfig.ts",
+    "build/cache/config",
+  ])("leaves ordinary paths alone: %s", (relative) => {
+    expect(writeConcern(relative)).toBeUndefined();
+  });
+});
+
+describe("isSecretPath", () => {
+  it.each([
+    ".env",
+    ".ENV",
+    ".env.production",
+    "config/prod.env",
+    ".aws/credentials",
+    "home/.aws/config",
+    ".ssh/id_ed25519",
+    "id_rsa",
+    "certs/server.key",
+    "tls.PEM",
+    ".npmrc",
+    ".netrc",
+    ".git-credentials",
+    "secrets.yaml",
+    "gcp-credentials.json",
+    ".docker/config.json",
+    ".kube/config",
+    "terraform.tfvars",
+  ])("%s looks secret", (name) => {
+    expect(isSecretPath(name)).toBe(true);
+  });
+
+  it.each([
+    ".env.example",
+    ".env.sample",
+    "src/env.ts",
+    "keyboard.ts",
+    "README.md",
+    "docs/secrets-management.md",
+  ])("%s does not", (name) => {
+    expect(isSecretPath(name)).toBe(false);
+  });
+});
+
+describe("touchesGitDirectory", () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await realpath(await mkdtemp(path.join(tmpdir(), "xz-git-shape-")));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("refuses the write that completes a bare-repository shape, in any order", async () => {
+    await mkdir(path.join(root, "build/cache/objects"), { recursive: true });
+    await mkdir(path.join(root, "build/cache/refs"));
+    expect(touchesGitDirectory(root, path.join(root, "build/cache/config"))).toBe(false);
+    expect(touchesGitDirectory(root, path.join(root, "build/cache/HEAD"))).toBe(true);
+    await writeFile(path.join(root, "build/cache/HEAD"), "ref: refs/heads/main\n");
+    // Once the shape exists, anything written inside it counts as git internals.
+    expect(touchesGitDirectory(root, path.join(root, "build/cache/config"))).toBe(true);
+    expect(touchesGitDirectory(root, path.join(root, "build/cache/objects/ab"))).toBe(true);
+    expect(touchesGitDirectory(root, path.join(root, "build/other.txt"))).toBe(false);
+  });
+
+  it("sees a commondir as the shape too", async () => {
+    await writeFile(path.join(root, "HEAD"), "x");
+    expect(touchesGitDirectory(root, path.join(root, "sub", "x"))).toBe(false);
+    await mkdir(path.join(root, "wt"));
+    await writeFile(path.join(root, "wt/HEAD"), "x");
+    expect(touchesGitDirectory(root, path.join(root, "wt/commondir"))).toBe(true);
+  });
+});
+
+describe("resolveLinkTarget", () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await realpath(await mkdtemp(path.join(tmpdir(), "xz-link-")));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("reads a link from where it lands, not where it is", async () => {
+    const deep = path.join(root, "ws/a/b/c/d/e");
+    await mkdir(deep, { recursive: true });
+    expect(resolveLinkTarget(deep, "../../../../..")).toBe(path.join(root, "ws"));
+    expect(resolveLinkTarget(path.join(root, "ws/sub"), "../../../../..")).toBe("/");
+  });
+
+  it("applies .. to the physical parent after a symlink, as the kernel does", async () => {
+    await mkdir(path.join(root, "ws/sub"), { recursive: true });
+    await mkdir(path.join(root, "outside/deep"), { recursive: true });
+    await symlink(path.join(root, "outside/deep"), path.join(root, "ws/sub/link"));
+    // Lexically "ws/sub/link/.." is ws/sub; really it is outside/.
+    expect(resolveLinkTarget(path.join(root, "ws/sub"), "link/..")).toBe(
+      path.join(root, "outside"),
+    );
+  });
+
+  it("gives up on link loops", async () => {
+    await symlink("loop-b", path.join(root, "loop-a"));
+    await symlink("loop-a", path.join(root, "loop-b"));
+    expect(resolveLinkTarget(root, "loop-a/x")).toBeUndefined();
+  });
+});

@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
 import { z } from "zod";
 import { CREATE_DIRECTORY_DESCRIPTION } from "./descriptions/create-directory.js";
-import { blocked, describeKind, refusal, resolveTarget } from "./file-targets.js";
+import { blocked, describeKind, refusal, requirePersonFor, resolveTarget } from "./file-targets.js";
 import { describeWriteError } from "./safe-write.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 
@@ -22,10 +22,12 @@ export function createCreateDirectoryTool(workspace: WorkspaceContext): Tool {
     async assess(input) {
       const target = await resolveTarget(workspace, input.path, "write");
       if (!target.ok) return blocked(target.message);
-      return {
-        verdict: "allow",
-        reason: `creates the directory ${workspace.pathGuard.relative(target.real)}`,
-      };
+      const where = workspace.pathGuard.relative(target.real);
+      return requirePersonFor(
+        { verdict: "allow", reason: `creates the directory ${where}` },
+        where,
+        target.concern,
+      );
     },
     async execute(input) {
       const target = await resolveTarget(workspace, input.path, "write");

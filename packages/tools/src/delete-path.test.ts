@@ -91,16 +91,23 @@ describe("delete_path", () => {
     await ws.write(".bashrc", "# rc\n");
     await ws.write("home/.bashrc", "# rc\n");
     for (const file of [".git/hooks/pre-commit", ".git/config", ".bashrc", ".git", ".git/hooks"]) {
-      expect((await ws.assess("delete_path", { path: file, recursive: true })).verdict, file).toBe(
-        "block",
+      expect(await ws.assess("delete_path", { path: file, recursive: true }), file).toMatchObject(
+        file.startsWith(".git")
+          ? { verdict: "block" }
+          : { verdict: "confirm", requiresPerson: true },
       );
       expect((await ws.call("delete_path", { path: file, recursive: true })).error, file).toContain(
         "protected",
       );
     }
-    expect((await ws.call("delete_path", { path: "home", recursive: true })).error).toBe(
-      "Refused: 'home' contains the protected path 'home/.bashrc' (git hooks or config, shell startup files, editor tasks), which cannot be changed by a tool. This call will not run in any mode; do not retry it.",
+    expect((await ws.call("delete_path", { path: "home", recursive: true })).error).toContain(
+      "home/.bashrc is protected: .bashrc makes another program run code",
     );
+    await ws.write("repo/.git/config", "[core]\n");
+    expect((await ws.call("delete_path", { path: "repo", recursive: true })).error).toBe(
+      "Refused: 'repo' contains the protected path 'repo/.git': it is inside version-control internals (.git), where a write can make git or another tool run code on the next ordinary command. No tool may change it. This call will not run in any mode; do not retry it.",
+    );
+    expect(await readFile(ws.at("home/.bashrc"), "utf8")).toBe("# rc\n");
     expect(await readFile(ws.at(".git/hooks/pre-commit"), "utf8")).toBe("#!/bin/sh\n");
     expect(await readFile(ws.at(".git/config"), "utf8")).toBe("[core]\n");
     expect(await readFile(ws.at(".bashrc"), "utf8")).toBe("# rc\n");

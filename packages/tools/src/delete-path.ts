@@ -8,7 +8,8 @@ import {
 } from "@xzatoma/core";
 import { z } from "zod";
 import { DELETE_PATH_DESCRIPTION } from "./descriptions/delete-path.js";
-import { blocked, plural, refusal, resolveTarget } from "./file-targets.js";
+import { blocked, plural, refusal, requirePersonFor, resolveTarget } from "./file-targets.js";
+import type { PathConcern } from "@xzatoma/safety";
 import {
   DEFAULT_MAX_TREE_ITEMS,
   firstProtected,
@@ -41,6 +42,10 @@ type DeletePlan =
       readonly entry: string;
       readonly where: string;
       readonly listing: TreeListing | undefined;
+      /** Why the deletion needs a person's yes, when it touches a path that runs code. */
+      readonly concern: PathConcern | undefined;
+      /** The protected path the concern is about. */
+      readonly concernPath: string;
     }
   | { readonly ok: false; readonly refused: boolean; readonly message: string };
 
@@ -63,7 +68,14 @@ export function createDeletePathTool(
     }
     const where = workspace.pathGuard.relative(target.entry);
     if (target.entryStats === undefined)
-      return { ok: true, entry: target.entry, where, listing: undefined };
+      return {
+        ok: true,
+        entry: target.entry,
+        where,
+        listing: undefined,
+        concern: target.concern,
+        concernPath: where,
+      };
     const listing = await listTree(target.entry, maxItems);
     if (listing.tooLarge) {
       return {
@@ -72,15 +84,22 @@ export function createDeletePathTool(
         message: `'${input.path}' has more than ${plural(maxItems, "item")}; delete smaller parts of it.`,
       };
     }
-    const protectedPath = firstProtected(workspace, target.entry, listing.entries);
-    if (protectedPath !== undefined) {
+    const protectedEntry = firstProtected(workspace, target.entry, listing.entries);
+    if (protectedEntry?.concern.protection === "never") {
       return {
         ok: false,
         refused: true,
-        message: `'${input.path}' contains the protected path '${protectedPath}' (git hooks or config, shell startup files, editor tasks), which cannot be changed by a tool.`,
+        message: `'${input.path}' contains the protected path '${protectedEntry.path}': ${protectedEntry.concern.reason}. No tool may change it.`,
       };
     }
-    return { ok: true, entry: target.entry, where, listing };
+    return {
+      ok: true,
+      entry: target.entry,
+      where,
+      listing,
+      concern: target.concern ?? protectedEntry?.concern,
+      concernPath: target.concern ? where : (protectedEntry?.path ?? where),
+    };
   }
 
   return defineTool({
@@ -96,11 +115,15 @@ export function createDeletePathTool(
           : { verdict: "allow", reason: `the call will fail: ${checked.message}` };
       }
       const items = checked.listing?.entries.length ?? 0;
-      return {
-        verdict: "confirm",
-        reason: `deleting cannot be undone`,
-        summary: `delete ${plural(items, "item")} under ${checked.where}`,
-      };
+      return requirePersonFor(
+        {
+          verdict: "confirm",
+          reason: `deleting cannot be undone`,
+          summary: `delete ${plural(items, "item")} under ${checked.where}`,
+        },
+        checked.concernPath,
+        checked.concern,
+      );
     },
     async execute(input) {
       const checked = await plan(input);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DIFF_FILES_DESCRIPTION } from "./descriptions/diff-files.js";
 import { refusal, resolveTarget } from "./file-targets.js";
 import { readTextFile } from "./read-text.js";
+import { assessRead } from "./tool-paths.js";
 import { unifiedDiff } from "./unified-diff.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { DEFAULT_MAX_FILE_WRITE_BYTES } from "./write-file.js";
@@ -31,6 +32,9 @@ export function createDiffFilesTool(
     description: DIFF_FILES_DESCRIPTION,
     inputSchema,
     access: "read",
+    async assess(input) {
+      return assessRead(workspace, [input.path_a, input.path_b], "diff_files");
+    },
     async execute(input) {
       const names: string[] = [];
       const texts: string[] = [];

@@ -7,8 +7,17 @@ import {
 } from "@xzatoma/core";
 import { z } from "zod";
 import { EDIT_FILE_DESCRIPTION } from "./descriptions/edit-file.js";
-import { blocked, byteLength, plural, refusal, resolveTarget } from "./file-targets.js";
+import {
+  blocked,
+  byteLength,
+  plural,
+  refusal,
+  requirePersonFor,
+  resolveTarget,
+  type Target,
+} from "./file-targets.js";
 import { readTextFile } from "./read-text.js";
+import { assessRead } from "./tool-paths.js";
 import { writeFileSafely } from "./safe-write.js";
 import { appendText, lineCount, replaceUnique, shrinkCheck, type EditMode } from "./text-edit.js";
 import { unifiedDiff } from "./unified-diff.js";
@@ -48,6 +57,27 @@ const VERB: Record<EditMode, string> = {
   append: "append to",
 };
 
+/** How risky one edit is, before any protected-path concern. */
+function judgeEdit(
+  mode: EditMode,
+  where: string,
+  target: Extract<Target, { ok: true }>,
+  bytes: number,
+): ToolAssessment {
+  switch (mode) {
+    case "create":
+      return { verdict: "allow", reason: `creates ${where}` };
+    case "overwrite":
+      return {
+        verdict: "confirm",
+        reason: `replaces the whole content of ${where}`,
+        summary: `overwrite ${where} (${plural(target.stats?.size ?? 0, "byte")} -> ${plural(bytes, "byte")})`,
+      };
+    default:
+      return { verdict: "allow", reason: `${mode === "edit" ? "edits" : "appends to"} ${where}` };
+  }
+}
+
 /** The `edit_file` tool: search/replace, create, overwrite or append, answered with a diff. */
 export function createEditFileTool(
   workspace: WorkspaceContext,
@@ -67,21 +97,22 @@ export function createEditFileTool(
       const where = workspace.pathGuard.relative(target.real);
       if (target.stats?.isDirectory())
         return blocked(`'${input.path}' is a directory; edit_file edits files.`);
-      switch (input.mode) {
-        case "create":
-          return { verdict: "allow", reason: `creates ${where}` };
-        case "overwrite":
-          return {
-            verdict: "confirm",
-            reason: `replaces the whole content of ${where}`,
-            summary: `overwrite ${where} (${plural(target.stats?.size ?? 0, "byte")} -> ${plural(byteLength(input.content), "byte")})`,
-          };
-        default:
-          return {
-            verdict: "allow",
-            reason: `${input.mode === "edit" ? "edits" : "appends to"} ${where}`,
-          };
+      // Edits answer with a diff of the old content: a secret file's edit reads it.
+      const reading = target.stats
+        ? await assessRead(workspace, [input.path], "edit_file")
+        : undefined;
+      if (reading?.verdict === "confirm") {
+        return requirePersonFor(
+          { ...reading, summary: `${input.mode} ${where} (it looks like it holds secrets)` },
+          where,
+          target.concern,
+        );
       }
+      return requirePersonFor(
+        judgeEdit(input.mode, where, target, byteLength(input.content)),
+        where,
+        target.concern,
+      );
     },
     async execute(input) {
       const tooLarge = contentTooLarge(byteLength(input.content), maxBytes);

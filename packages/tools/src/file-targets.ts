@@ -2,6 +2,7 @@ import { lstat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import path from "node:path";
 import { isXzatomaError, toolFailure, type ToolAssessment, type ToolResult } from "@xzatoma/core";
+import type { PathConcern } from "@xzatoma/safety";
 import type { WorkspaceContext } from "./workspace-context.js";
 
 /** A path argument resolved through the guard, or the refusal the model reads. */
@@ -16,6 +17,8 @@ export type Target =
       readonly stats: Stats | undefined;
       /** What is at `entry` (lstat: a symlink stays a symlink), or undefined. */
       readonly entryStats: Stats | undefined;
+      /** For writes: why the path needs a person's explicit yes, when it does. */
+      readonly concern?: PathConcern;
     }
   | { readonly ok: false; readonly message: string };
 
@@ -30,8 +33,9 @@ async function lstatOrUndefined(absolute: string): Promise<Stats | undefined> {
 }
 
 /**
- * Resolves a tool's path argument. `write` also refuses protected paths, checked on both
- * the real path and the entry (a link named `.bashrc` is as protected as the file).
+ * Resolves a tool's path argument. `write` also refuses paths no tool may write and notes
+ * the ones that need a person's yes, checked on both the real path and the entry (a link
+ * named `.bashrc` is as protected as the file).
  */
 export async function resolveTarget(
   workspace: WorkspaceContext,
@@ -52,15 +56,40 @@ export async function resolveTarget(
     // The parent passed the guard as part of `input`; resolving it cannot leave the root.
     entry = path.join(await guard.resolve(path.dirname(lexical)), path.basename(lexical));
   }
-  if (mode === "write" && guard.isProtected(entry)) {
-    return {
-      ok: false,
-      message: `'${input}' is protected: it can run code later (git hooks or config, shell startup files, editor tasks) or belongs to XZatoma itself. It cannot be changed by a tool.`,
-    };
+  let concern: PathConcern | undefined;
+  if (mode === "write") {
+    const concerns = [await guard.writeConcern(real), await guard.writeConcern(entry)];
+    const never = concerns.find((found) => found?.protection === "never");
+    if (never) {
+      return {
+        ok: false,
+        message: `'${input}' is protected: ${never.reason}. No tool may change it.`,
+      };
+    }
+    concern = concerns.find((found) => found !== undefined);
   }
   const entryStats = await lstatOrUndefined(entry);
   const stats = entry === real ? entryStats : await lstatOrUndefined(real);
-  return { ok: true, real, entry, stats, entryStats };
+  return { ok: true, real, entry, stats, entryStats, ...(concern ? { concern } : {}) };
+}
+
+/**
+ * `assessment` raised to a `confirm` that only a person may give when the write touches a
+ * path that makes other programs run code (`concern` from {@link resolveTarget} or a tree
+ * check). A `block` stays a block.
+ */
+export function requirePersonFor(
+  assessment: ToolAssessment,
+  where: string,
+  concern: PathConcern | undefined,
+): ToolAssessment {
+  if (concern === undefined || assessment.verdict === "block") return assessment;
+  return {
+    ...assessment,
+    verdict: "confirm",
+    requiresPerson: true,
+    reason: `${assessment.reason}; ${where} is protected: ${concern.reason}`,
+  };
 }
 
 /** The failed result for a refused path. */

@@ -16,6 +16,8 @@ export interface GrepOutputInput {
   readonly result: SearchResult;
   /** False when the file listing stopped early. */
   readonly complete: boolean;
+  /** Files not searched because their names look secret. */
+  readonly secretFiles?: readonly string[];
   readonly maxFileBytes: number;
   readonly perFileTimeoutMs: number;
 }
@@ -34,6 +36,7 @@ export function formatGrepOutput({
   complete,
   maxFileBytes,
   perFileTimeoutMs,
+  secretFiles = [],
 }: GrepOutputInput): ToolResult {
   const timedOutNames = result.timedOut.map((index) => files[index] ?? "?");
   if (result.abandoned) {
@@ -87,8 +90,14 @@ export function formatGrepOutput({
     result.binary > 0 ? plural(result.binary, "binary file") : "",
     result.large > 0 ? `${plural(result.large, "file")} over ${maxFileBytes} bytes` : "",
     result.unreadable > 0 ? plural(result.unreadable, "unreadable file") : "",
+    result.linked > 0 ? plural(result.linked, "hard-linked file") : "",
   ].filter((part) => part !== "");
   if (skipped.length > 0) notes.push(`[Skipped ${skipped.join(", ")}.]`);
+  if (secretFiles.length > 0) {
+    notes.push(
+      `[Not searched, because they look like they hold secrets: ${secretFiles.slice(0, 10).join(", ")}${secretFiles.length > 10 ? ", …" : ""}. Search one of them by its path to ask the user first.]`,
+    );
+  }
   if (timedOutNames.length > 0) {
     notes.push(
       `[Gave up on ${plural(timedOutNames.length, "file")} where the pattern took longer than ${perFileTimeoutMs} ms: ${timedOutNames.join(", ")}. Simplify the pattern to search them.]`,

@@ -9,8 +9,10 @@ export const GREP_COUNTERS = {
   binary: 2,
   large: 3,
   unreadable: 4,
+  /** Files with more than one hard link, skipped: their content may come from outside. */
+  linked: 5,
   /** Worker k publishes the file it is searching (-1 when idle) at `slots + k`. */
-  slots: 5,
+  slots: 6,
 } as const;
 
 /** One search, as each worker receives it. */
@@ -27,6 +29,8 @@ export interface GrepJob {
   readonly maxMatches: number;
   readonly maxFileBytes: number;
   readonly maxLineChars: number;
+  /** Search files with more than one hard link too (a person approved reading this one). */
+  readonly readHardLinks: boolean;
   readonly shared: SharedArrayBuffer;
   readonly counters: typeof GREP_COUNTERS;
   /** Which slot of the shared counters this worker publishes its current file in. */

@@ -16,6 +16,8 @@ export interface SearchOptions {
   readonly maxResults: number;
   readonly maxFileBytes: number;
   readonly maxLineChars: number;
+  /** Search files with more than one hard link too (only when a person approved it). */
+  readonly readHardLinks?: boolean;
   /** Worker threads at most (fewer for few files). */
   readonly workers: number;
   /** A file that keeps a worker busy longer than this is given up (catastrophic regex). */
@@ -32,6 +34,8 @@ export interface SearchResult {
   readonly binary: number;
   readonly large: number;
   readonly unreadable: number;
+  /** Files skipped because they have more than one hard link. */
+  readonly linked: number;
   /** False when workers stopped taking files because enough matches were found. */
   readonly searchedAll: boolean;
   /** Indices of files given up because the pattern took too long on them. */
@@ -89,6 +93,7 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
     maxMatches: options.maxResults,
     maxFileBytes: options.maxFileBytes,
     maxLineChars: options.maxLineChars,
+    readHardLinks: options.readHardLinks ?? false,
     shared,
     counters: GREP_COUNTERS,
     slot,
@@ -170,6 +175,7 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
             binary: Atomics.load(state, GREP_COUNTERS.binary),
             large: Atomics.load(state, GREP_COUNTERS.large),
             unreadable: Atomics.load(state, GREP_COUNTERS.unreadable),
+            linked: Atomics.load(state, GREP_COUNTERS.linked),
             searchedAll:
               files.length === 0 || Atomics.load(state, GREP_COUNTERS.next) >= files.length,
             timedOut,

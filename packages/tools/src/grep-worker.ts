@@ -213,6 +213,9 @@ export function grepWorkerMain(): void {
         const stats = fs.fstatSync(fd);
         if (!stats.isFile()) return void Atomics.add(state, counters.unreadable, 1);
         if (stats.size > data.maxFileBytes) return void Atomics.add(state, counters.large, 1);
+        // Another name of a hard-linked file may be outside the workspace.
+        if (stats.nlink > 1 && !data.readHardLinks)
+          return void Atomics.add(state, counters.linked, 1);
         if (canCheckDescriptors) {
           // The walk saw this path inside the root; refuse it if it was swapped since.
           try {

@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineTool, toolFailure, type Tool } from "@xzatoma/core";
+import { isSecretPath } from "@xzatoma/safety";
 import { z } from "zod";
 import { GREP_DESCRIPTION } from "./descriptions/grep.js";
 import { refusal, resolveTarget } from "./file-targets.js";
@@ -8,6 +9,7 @@ import { formatGrepOutput } from "./grep-output.js";
 import { compileGrepPattern } from "./grep-pattern.js";
 import { createGrepWorkerPool } from "./grep-pool.js";
 import { startSearch } from "./grep-search.js";
+import { assessRead, recordRead } from "./tool-paths.js";
 import { walkWorkspace } from "./workspace-walk.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 
@@ -82,6 +84,9 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
     description: GREP_DESCRIPTION,
     inputSchema,
     access: "read",
+    async assess(input) {
+      return assessRead(workspace, [input.path], "grep");
+    },
     async execute(input, context) {
       const compiled = compileGrepPattern(input.pattern, input.case_sensitive);
       if (!compiled.ok) return toolFailure(compiled.message);
@@ -103,6 +108,7 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
         );
       }
       const relative: string[] = [];
+      const secretFiles: string[] = [];
       let complete = true;
       const maxResults = Math.min(input.max_results, MAX_GREP_RESULTS);
       const perFileTimeoutMs = options.perFileTimeoutMs ?? DEFAULT_GREP_FILE_TIMEOUT_MS;
@@ -118,6 +124,8 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
         maxFileBytes,
         maxLineChars: MAX_LINE_CHARS,
         workers: target.stats.isDirectory() ? workers : 1,
+        // A single file was judged by assess: a hard-linked one got a person's yes.
+        readHardLinks: !target.stats.isDirectory(),
         perFileTimeoutMs,
         maxTimedOutFiles: MAX_TIMED_OUT_FILES,
         signal: context.signal,
@@ -138,12 +146,14 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
               if (entry.kind !== "file") return;
               if (include && !include(entry.relative, false)) return;
               if (exclude?.(entry.relative, false)) return;
+              if (isSecretPath(entry.relative)) return void secretFiles.push(entry.relative);
               relative.push(entry.relative);
             },
           );
           complete = summary.complete;
           relative.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
         } else {
+          await recordRead(workspace, target.real);
           relative.push(where);
         }
       } catch (error) {
@@ -158,6 +168,7 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
         complete,
         maxFileBytes,
         perFileTimeoutMs,
+        secretFiles,
       });
     },
   });

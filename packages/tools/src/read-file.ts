@@ -3,7 +3,7 @@ import { open } from "node:fs/promises";
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
 import { z } from "zod";
 import { READ_FILE_DESCRIPTION } from "./descriptions/read-file.js";
-import { describeFsError, guardPath } from "./tool-paths.js";
+import { assessRead, describeFsError, guardPath, recordRead } from "./tool-paths.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 
 /** 10 MiB: the seeds' `max_file_read_size`. */
@@ -42,9 +42,13 @@ export function createReadFileTool(
     description: READ_FILE_DESCRIPTION,
     inputSchema,
     access: "read",
+    async assess(input) {
+      return assessRead(workspace, [input.path], "read_file");
+    },
     async execute(input) {
       const resolved = await guardPath(workspace, input.path);
       if (!resolved.ok) return resolved.failure;
+      await recordRead(workspace, resolved.path);
       let handle;
       try {
         // O_NOFOLLOW: the guard resolved every symlink; a link swapped in since then is refused.

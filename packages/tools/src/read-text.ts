@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
 import { isXzatomaError } from "@xzatoma/core";
-import { describeFsError } from "./tool-paths.js";
+import { describeFsError, recordRead } from "./tool-paths.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 
 const BINARY_SNIFF_BYTES = 8192;
@@ -23,7 +23,12 @@ export async function readTextFile(
   let handle;
   try {
     // O_NONBLOCK: a FIFO at the path fails instead of blocking a thread forever.
-    ({ handle } = await workspace.pathGuard.open(input, constants.O_RDONLY | constants.O_NONBLOCK));
+    let opened: string;
+    ({ handle, path: opened } = await workspace.pathGuard.open(
+      input,
+      constants.O_RDONLY | constants.O_NONBLOCK,
+    ));
+    await recordRead(workspace, opened);
   } catch (error) {
     return {
       ok: false,

@@ -1,4 +1,4 @@
-import { isXzatomaError, toolFailure, type ToolResult } from "@xzatoma/core";
+import { isXzatomaError, toolFailure, type ToolAssessment, type ToolResult } from "@xzatoma/core";
 import type { WorkspaceContext } from "./workspace-context.js";
 
 /** A guarded path, or the failure the model reads when the guard refused it. */
@@ -33,4 +33,40 @@ export function describeFsError(error: unknown, input: string): string {
     default:
       return `'${input}' could not be opened: ${error instanceof Error ? error.message : String(error)}`;
   }
+}
+
+/**
+ * The judgement of a tool call that reads the content of `inputs`: `allow`, or `confirm`
+ * when one looks secret or is hard-linked (its content may come from outside). Paths the
+ * guard refuses are left to `execute`, which reports them.
+ */
+export async function assessRead(
+  workspace: WorkspaceContext,
+  inputs: readonly string[],
+  toolName: string,
+): Promise<ToolAssessment> {
+  for (const input of inputs) {
+    let real: string;
+    try {
+      real = await workspace.pathGuard.resolve(input);
+    } catch {
+      continue;
+    }
+    const concern = await workspace.pathGuard.readConcern(real);
+    if (concern !== undefined) {
+      return {
+        verdict: "confirm",
+        reason: `${concern}; reading it needs a person's yes`,
+        summary: `${toolName} ${workspace.pathGuard.relative(real)}`,
+      };
+    }
+  }
+  return { verdict: "allow", reason: `${toolName} only reads.` };
+}
+
+/** Records in the session's exposure tracker that a secret-looking or hard-linked file was read. */
+export async function recordRead(workspace: WorkspaceContext, real: string): Promise<void> {
+  const concern = await workspace.pathGuard.readConcern(real);
+  if (concern !== undefined)
+    workspace.exposure.record(`read ${workspace.pathGuard.relative(real)}`);
 }

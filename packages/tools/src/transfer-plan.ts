@@ -1,4 +1,6 @@
 import type { Stats } from "node:fs";
+import { readlink } from "node:fs/promises";
+import { resolveLinkTarget } from "@xzatoma/safety";
 import path from "node:path";
 import { describeKind, plural, resolveTarget } from "./file-targets.js";
 import { firstProtected, listTree, type TreeListing } from "./tree-listing.js";
@@ -25,6 +27,10 @@ export type TransferPlan =
       readonly existing: Stats | undefined;
       /** Entries of the existing destination that the replacement deletes. */
       readonly existingItems: number;
+      /** Why the transfer needs a person's yes: it writes a path that runs code, copies secrets or hard-linked files. */
+      readonly concern: string | undefined;
+      /** The concern is about a code-running path, so only a person may approve. */
+      readonly requiresPerson: boolean;
     }
   | {
       readonly ok: false;
@@ -107,15 +113,29 @@ export async function planTransfer(
       `The destination '${destinationName}' has more than ${plural(maxItems, "item")}; delete it in smaller parts first.`,
     );
   }
-  const protectedAt =
-    firstProtected(workspace, destination, listing.entries) ??
-    (operation === "move" ? firstProtected(workspace, source, listing.entries) : undefined) ??
-    (replaced ? firstProtected(workspace, destination, replaced.entries) : undefined);
-  if (protectedAt !== undefined) {
+  const found = [
+    firstProtected(workspace, destination, listing.entries),
+    operation === "move" ? firstProtected(workspace, source, listing.entries) : undefined,
+    replaced ? firstProtected(workspace, destination, replaced.entries) : undefined,
+  ];
+  const never = found.find((entry) => entry?.concern.protection === "never");
+  if (never) {
     return refused(
-      `The ${operation} would change the protected path '${protectedAt}' (git hooks or config, shell startup files, editor tasks). Protected paths cannot be changed by a tool.`,
+      `The ${operation} would change the protected path '${never.path}': ${never.concern.reason}. No tool may change it.`,
     );
   }
+  const escaping =
+    operation === "move" ? await escapingLinks(workspace, source, destination, listing) : undefined;
+  if (escaping !== undefined) {
+    return refused(
+      `The ${operation} would leave the symlink '${escaping}' pointing outside the workspace from its new place. Move or copy the files it points to instead.`,
+    );
+  }
+  const person =
+    found.find((entry) => entry !== undefined) ??
+    (to.concern ? { path: destinationName, concern: to.concern } : undefined);
+  const exposure =
+    person === undefined ? await readExposure(workspace, source, listing) : undefined;
   return {
     ok: true,
     source,
@@ -125,5 +145,51 @@ export async function planTransfer(
     listing,
     existing,
     existingItems: replaced?.entries.length ?? 0,
+    concern: person ? `${person.path} is protected: ${person.concern.reason}` : exposure,
+    requiresPerson: person !== undefined,
   };
+}
+
+/**
+ * The first symlink of the tree whose target, read from where the link lands, leaves the
+ * workspace (a link `a/b/c/up -> ../../..` is harmless in place and points at `/` once
+ * moved to `up`). Copies skip such links entry by entry; a move carries them whole, so it
+ * is refused.
+ */
+async function escapingLinks(
+  workspace: WorkspaceContext,
+  source: string,
+  destination: string,
+  listing: TreeListing,
+): Promise<string | undefined> {
+  for (const entry of listing.entries) {
+    if (entry.kind !== "symlink") continue;
+    const from = entry.relative === "" ? source : path.join(source, entry.relative);
+    const to = entry.relative === "" ? destination : path.join(destination, entry.relative);
+    const text = await readlink(from);
+    const landing = resolveLinkTarget(path.dirname(to), text, { from: source, to: destination });
+    if (landing === undefined || !inside(workspace.root, landing)) {
+      return workspace.pathGuard.relative(from);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why copying or moving the tree would expose content a read needs a yes for: a
+ * secret-looking file would reappear under an ordinary name, and a hard-linked file may
+ * be content from outside the workspace.
+ */
+async function readExposure(
+  workspace: WorkspaceContext,
+  source: string,
+  listing: TreeListing,
+): Promise<string | undefined> {
+  for (const entry of listing.entries) {
+    if (entry.kind !== "file") continue;
+    const absolute = entry.relative === "" ? source : path.join(source, entry.relative);
+    const concern = await workspace.pathGuard.readConcern(absolute);
+    if (concern !== undefined) return `${concern}, and reading it needs a person's yes`;
+  }
+  return undefined;
 }

@@ -56,18 +56,27 @@ export function createTransferTool(
           : { verdict: "allow", reason: `the call will fail: ${checked.message}` };
       }
       const what = `${checked.sourceName} to ${checked.destinationName} (${plural(checked.listing.entries.length, "item")})`;
+      const raise = (assessment: ToolAssessment): ToolAssessment =>
+        checked.concern === undefined
+          ? assessment
+          : {
+              ...assessment,
+              verdict: "confirm",
+              reason: `${assessment.reason}; ${checked.concern}`,
+              ...(checked.requiresPerson ? { requiresPerson: true } : {}),
+            };
       if (checked.existing) {
-        return {
+        return raise({
           verdict: "confirm",
           reason: `replaces the existing ${describeKind(checked.existing)} ${checked.destinationName}`,
           summary: `${definition.operation} ${what}, replacing the existing ${describeKind(checked.existing)} ${checked.destinationName} (${plural(checked.existingItems, "item")})`,
-        };
+        });
       }
       judgedFree.remember(input, true);
-      return {
+      return raise({
         verdict: "allow",
         reason: `${definition.operation === "copy" ? "copies" : "moves"} ${what}`,
-      };
+      });
     },
     async execute(input) {
       const checked = await plan(input);

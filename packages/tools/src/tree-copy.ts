@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
 import { mkdir, open, readlink, symlink } from "node:fs/promises";
 import path from "node:path";
+import { resolveLinkTarget } from "@xzatoma/safety";
 import type { TreeEntry } from "./tree-listing.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 
@@ -83,11 +84,12 @@ export async function copyTree(
       bytes += await copyFileContent(workspace, from, to);
     } else if (entry.kind === "symlink") {
       const text = await readlink(from);
-      const landing = path.resolve(path.dirname(to), text);
+      // Resolved as the kernel will, from where the link lands (links and `..` included).
+      const landing = resolveLinkTarget(path.dirname(to), text);
       let pointsInside: boolean;
       try {
         await workspace.pathGuard.resolve(from);
-        pointsInside = inside(workspace.root, landing);
+        pointsInside = landing !== undefined && inside(workspace.root, landing);
       } catch {
         pointsInside = false;
       }

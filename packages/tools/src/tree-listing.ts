@@ -1,5 +1,6 @@
 import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
+import { protectionOf, type PathConcern } from "@xzatoma/safety";
 import type { WorkspaceContext } from "./workspace-context.js";
 
 /** One entry of a tree, symlinks not followed. */
@@ -51,18 +52,30 @@ export async function listTree(top: string, maxItems: number): Promise<TreeListi
   return { entries, tooLarge: false };
 }
 
+/** A protected path found in a tree, workspace-relative, and why. */
+export interface ProtectedEntry {
+  readonly path: string;
+  readonly concern: PathConcern;
+}
+
 /**
- * The first entry that would be a protected path once the tree sits at `top` (its real
- * path), workspace-relative; undefined when there is none.
+ * The most strongly protected entry once the tree sits at `top` (its real path): the
+ * first that no tool may write, else the first that needs a person's yes; undefined when
+ * there is none. Judged by name, so it stays cheap for large trees.
  */
 export function firstProtected(
   workspace: WorkspaceContext,
   top: string,
   entries: readonly TreeEntry[],
-): string | undefined {
+): ProtectedEntry | undefined {
+  let found: ProtectedEntry | undefined;
   for (const entry of entries) {
     const absolute = entry.relative === "" ? top : path.join(top, entry.relative);
-    if (workspace.pathGuard.isProtected(absolute)) return workspace.pathGuard.relative(absolute);
+    const concern = protectionOf(workspace.root, absolute);
+    if (concern === undefined) continue;
+    const candidate = { path: workspace.pathGuard.relative(absolute), concern };
+    if (concern.protection === "never") return candidate;
+    found ??= candidate;
   }
-  return undefined;
+  return found;
 }

@@ -1,4 +1,9 @@
-import { createPathGuard, type PathGuard } from "@xzatoma/safety";
+import {
+  createPathGuard,
+  createSecretExposure,
+  type PathGuard,
+  type SecretExposure,
+} from "@xzatoma/safety";
 
 /** What every built-in tool needs to know about the workspace it works in. */
 export interface WorkspaceContext {
@@ -6,6 +11,12 @@ export interface WorkspaceContext {
   readonly root: string;
   /** Resolves and checks every path argument against the root. */
   readonly pathGuard: PathGuard;
+  /**
+   * Whether secrets may have reached the model in this session: reading tools record it,
+   * network tools consult it (a request to a host the user has not allowed then needs a
+   * person's yes). Share it with anything else that reads or sends for the same session.
+   */
+  readonly exposure: SecretExposure;
 }
 
 /** Options of {@link createWorkspaceContext}. */
@@ -17,6 +28,8 @@ export interface WorkspaceContextOptions {
    * and config, shell startup files): the agent's own config, audit log and history DB.
    */
   readonly protectedPaths?: readonly string[];
+  /** The session's secret-exposure tracker; a new one by default. */
+  readonly exposure?: SecretExposure;
 }
 
 /**
@@ -28,5 +41,9 @@ export function createWorkspaceContext(options: WorkspaceContextOptions): Worksp
     root: options.root,
     ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
   });
-  return { root: pathGuard.root, pathGuard };
+  return {
+    root: pathGuard.root,
+    pathGuard,
+    exposure: options.exposure ?? createSecretExposure(),
+  };
 }

@@ -96,8 +96,11 @@ describe("write_file", () => {
       );
       const result = await ws.call("write_file", { path: file, content: "evil" });
       expect(result.error, file).toContain("is protected");
-      expect((await ws.assess("write_file", { path: file, content: "x" })).verdict, file).toBe(
-        "block",
+      // git internals: never; startup files: only a person's yes (this handler is no person).
+      expect(await ws.assess("write_file", { path: file, content: "x" }), file).toMatchObject(
+        file.startsWith(".git")
+          ? { verdict: "block" }
+          : { verdict: "confirm", requiresPerson: true },
       );
       const after = await readFile(ws.at(file), "utf8").catch(() => undefined);
       expect(after, file).toBe(before);

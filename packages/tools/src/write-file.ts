@@ -7,6 +7,7 @@ import {
   createAssessmentMemo,
   plural,
   refusal,
+  requirePersonFor,
   resolveTarget,
 } from "./file-targets.js";
 import { writeFileSafely } from "./safe-write.js";
@@ -58,20 +59,28 @@ export function createWriteFileTool(
       const stats = target.stats;
       if (stats === undefined) {
         judgedNew.remember(input, true);
-        return {
-          verdict: "allow",
-          reason: `creates ${where}`,
-          summary: `create ${where} (${plural(bytes, "byte")})`,
-        };
+        return requirePersonFor(
+          {
+            verdict: "allow",
+            reason: `creates ${where}`,
+            summary: `create ${where} (${plural(bytes, "byte")})`,
+          },
+          where,
+          target.concern,
+        );
       }
       if (stats.isDirectory())
         return blocked(`'${input.path}' is a directory; write_file writes files.`);
       if (!stats.isFile()) return blocked(`'${input.path}' is not a regular file.`);
-      return {
-        verdict: "confirm",
-        reason: `overwrites the existing file ${where}`,
-        summary: `overwrite ${where} (${plural(stats.size, "byte")} -> ${plural(bytes, "byte")})`,
-      };
+      return requirePersonFor(
+        {
+          verdict: "confirm",
+          reason: `overwrites the existing file ${where}`,
+          summary: `overwrite ${where} (${plural(stats.size, "byte")} -> ${plural(bytes, "byte")})`,
+        },
+        where,
+        target.concern,
+      );
     },
     async execute(input) {
       const tooLarge = contentTooLarge(byteLength(input.content), maxBytes);

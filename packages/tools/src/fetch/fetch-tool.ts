@@ -7,6 +7,7 @@ import {
   type ToolAssessment,
   type ToolResult,
 } from "@xzatoma/core";
+import { exfiltrationConcern, type SecretExposure } from "@xzatoma/safety";
 import { z } from "zod";
 import type { WorkspaceContext } from "../workspace-context.js";
 import { FETCH_DESCRIPTION } from "./description.js";
@@ -19,6 +20,8 @@ export interface UrlCheck {
   readonly reason: string;
   /** The normalised URL, when it parsed. */
   readonly url?: string;
+  /** The host is one of the user's allowed hosts. */
+  readonly trustedHost?: boolean;
 }
 
 /** A response the guard let through: `GuardedResponse` of `@xzatoma/safety` fits this shape. */
@@ -67,13 +70,30 @@ const inputSchema = z
 
 /**
  * Judges a fetch before it runs, with the guard's static check: `block` never runs,
- * `confirm` (a port other than 80 or 443) asks a person first.
+ * `confirm` (a port other than 80 or 443) asks a person first. Once the session may have
+ * read a secret (`exposure`), a host the user has not allowed needs a person's yes in
+ * every mode: the URL itself could carry the secret out.
  */
-export function assessFetch(url: string, fetcher: Pick<UrlFetcher, "check">): ToolAssessment {
+export function assessFetch(
+  url: string,
+  fetcher: Pick<UrlFetcher, "check">,
+  exposure?: SecretExposure,
+): ToolAssessment {
   const decision = fetcher.check(url);
   const target = decision.url ?? url.slice(0, 200);
   if (decision.verdict === "block") {
     return { verdict: "block", reason: `The URL guard refuses ${target}: ${decision.reason}.` };
+  }
+  const leak = exposure
+    ? exfiltrationConcern(exposure, target, decision.trustedHost === true)
+    : undefined;
+  if (leak !== undefined) {
+    return {
+      verdict: "confirm",
+      requiresPerson: true,
+      reason: `Fetch ${target}: ${leak}.`,
+      summary: `GET ${target}`,
+    };
   }
   return {
     verdict: decision.verdict,
@@ -117,7 +137,7 @@ async function render(page: FetchedPage): Promise<ToolResult> {
  * untrusted. It runs after the registry's approval step, so a `confirm` URL that reaches
  * `execute` was approved.
  */
-export function createFetchTool(_workspace: WorkspaceContext, options: FetchToolOptions): Tool {
+export function createFetchTool(workspace: WorkspaceContext, options: FetchToolOptions): Tool {
   const { fetcher } = options;
   const maxBytes = options.maxBytes ?? DEFAULT_FETCH_MAX_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
@@ -129,7 +149,7 @@ export function createFetchTool(_workspace: WorkspaceContext, options: FetchTool
     access: "network",
     // Past the tool's own deadline, so its message is the one the model reads.
     timeoutMs: timeoutMs + 5_000,
-    assess: ({ url }) => assessFetch(url, fetcher),
+    assess: ({ url }) => assessFetch(url, fetcher, workspace.exposure),
     async execute({ url }, context) {
       const decision = fetcher.check(url);
       if (decision.verdict === "block" || decision.url === undefined) {

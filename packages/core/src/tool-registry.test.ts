@@ -248,7 +248,7 @@ describe("calls only a person may approve", () => {
     );
     expect(requests).toMatchObject([{ requiresPerson: true }]);
     expect(result.error).toBe(
-      "The call to 'write_agents' was not approved (AGENTS.md steers the next session; only a person's explicit yes can allow it). Do not retry it; continue another way or explain what you need.",
+      "The call to 'write_agents' was not approved (only a person's explicit yes can allow it, and none was given: AGENTS.md steers the next session). Do not retry it; continue another way or explain what you need.",
     );
     expect(ran).toEqual([]);
   });

@@ -252,7 +252,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         // Fail closed: a handler that approves everything cannot stand in for a person.
         decision = {
           approved: false,
-          reason: `${assessment.reason}; only a person's explicit yes can allow it`,
+          reason: `only a person's explicit yes can allow it, and none was given: ${assessment.reason}`,
         };
       }
       approvedByPerson = decision.approved && decision.byPerson === true;
@@ -289,7 +289,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         if (second.requiresPerson && !approvedByPerson) {
           audit(false, second.reason);
           return toolFailure(
-            `Refused: ${second.reason}; only a person's explicit yes can allow it.`,
+            `Refused: only a person's explicit yes can allow the edited call: ${second.reason}.`,
             { refused: true },
           );
         }

@@ -54,8 +54,10 @@ export async function assessRead(
     }
     const concern = await workspace.pathGuard.readConcern(real);
     if (concern !== undefined) {
+      // A person's yes, not a mode's: what the model reads reaches its provider.
       return {
         verdict: "confirm",
+        requiresPerson: true,
         reason: `${concern}; reading it needs a person's yes`,
         summary: `${toolName} ${workspace.pathGuard.relative(real)}`,
       };

@@ -146,7 +146,7 @@ export async function planTransfer(
     existing,
     existingItems: replaced?.entries.length ?? 0,
     concern: person ? `${person.path} is protected: ${person.concern.reason}` : exposure,
-    requiresPerson: person !== undefined,
+    requiresPerson: person !== undefined || exposure !== undefined,
   };
 }
 

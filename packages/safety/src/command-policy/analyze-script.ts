@@ -15,6 +15,7 @@ import {
 import {
   EMPTY_STAGE,
   argvContext,
+  currentDirectory,
   wordScope,
   type Stage,
   type WalkHooks,
@@ -76,9 +77,12 @@ function checkArithmetic(node: SyntaxNode, scope: WalkScope): void {
   for (const name of names) {
     const value = scope.env.get(name);
     if (value !== undefined && /\$\(|`/.test(value))
-      scope.findings.merge(scope.policy.nested(value, scope.depth + 1, "literal"), {
-        blocksOnly: true,
-      });
+      scope.findings.merge(
+        scope.policy.nested(value, scope.depth + 1, "literal", [], currentDirectory(scope)),
+        {
+          blocksOnly: true,
+        },
+      );
   }
 }
 

@@ -28,9 +28,13 @@ const FAILURES = {
   "too-deep": "is nested too deeply to analyse",
 } as const;
 
-/** The variables of a script run with arguments: `$0`, `$1`, …, `$@`, `$*`, `$#`. */
-function positionalEnv(positional: readonly string[]): Map<string, string> {
+/**
+ * The variables a script starts with: `$0`, `$1`, …, `$@`, `$*`, `$#` when it is run with
+ * arguments, and `PWD` when it does not start in the workspace root.
+ */
+function startEnv(positional: readonly string[], cwd: string | null): Map<string, string> {
   const env = new Map<string, string>(positional.map((value, index) => [String(index), value]));
+  if (cwd !== null) env.set("PWD", cwd);
   const rest = positional.slice(1).join(" ");
   env
     .set("@", rest)
@@ -44,6 +48,7 @@ function positionalEnv(positional: readonly string[]): Map<string, string> {
  * terminal or the parser could see differently from bash (control characters, invisible
  * characters, backslash-newline) is never plain, and its variants are checked too. A parse
  * error, timeout or overly deep tree fails closed, with a raw-text scan for blocks.
+ * `cwd` is the directory the script starts in (null for the workspace root).
  */
 export function analyzeText(
   text: string,
@@ -51,6 +56,7 @@ export function analyzeText(
   depth: number,
   embedded: boolean,
   positional: readonly string[] = [],
+  cwd: string | null = null,
 ): TextAnalysis {
   const findings = new Findings();
   if (depth > MAX_NESTING) {
@@ -69,7 +75,7 @@ export function analyzeText(
   }
   if (hasInvisibleCharacter(text)) {
     findings.merge(
-      analyzeText(stripInvisible(text), policy, depth, embedded, positional).findings,
+      analyzeText(stripInvisible(text), policy, depth, embedded, positional, cwd).findings,
       {
         blocksOnly: true,
         note: `The command contains invisible characters (\`${printable(text).slice(0, 80)}\`); it needs confirmation.`,
@@ -78,7 +84,7 @@ export function analyzeText(
   }
   if (/\\\r?\n/.test(text)) {
     findings.merge(
-      analyzeText(text.replace(/\\\r?\n/g, ""), policy, depth, embedded, positional).findings,
+      analyzeText(text.replace(/\\\r?\n/g, ""), policy, depth, embedded, positional, cwd).findings,
       {
         blocksOnly: true,
         note: "The command continues a line with a backslash, which the shell joins; it needs confirmation.",
@@ -91,7 +97,7 @@ export function analyzeText(
     findings,
     depth,
     embedded,
-    env: positionalEnv(positional),
+    env: startEnv(positional, cwd),
     downloads: new Set<string>(),
   };
   if (parsed.ok) {

@@ -58,6 +58,8 @@ export function scanCode(code: string, label: string, ctx: ArgvContext): void {
   }
   for (const literal of stringLiterals(code)) {
     if (!/\s/.test(literal.trim())) continue;
-    ctx.findings.merge(ctx.policy.nested(literal, ctx.depth + 1, "literal"), { blocksOnly: true });
+    ctx.findings.merge(ctx.policy.nested(literal, ctx.depth + 1, "literal", [], ctx.cwd), {
+      blocksOnly: true,
+    });
   }
 }

@@ -1,4 +1,3 @@
-import path from "node:path";
 import { checkAssignment } from "./assignments.js";
 import { checkArgv, checkComputedProgram } from "./check-argv.js";
 import type { Arg, StdinInfo } from "./context.js";
@@ -14,6 +13,7 @@ import {
   type WalkScope,
 } from "./walk-scope.js";
 import { evaluateWord, type WordInfo } from "./words.js";
+import { changeDirectory } from "./working-directory.js";
 
 /** Checks a `NAME=VALUE` node (a prefix or a statement) and returns its name and value guess. */
 export function visitAssignment(
@@ -35,19 +35,19 @@ export function visitAssignment(
   const valueNode =
     equals === -1 ? undefined : node.children.slice(equals + 1).find((child) => child.named);
   const value =
-    valueNode === undefined ? "" : evaluateWord(valueNode, wordScope(scope)).guesses.join(" ");
+    valueNode === undefined
+      ? ""
+      : evaluateWord(valueNode, wordScope(scope), { assignment: true }).guesses.join(" ");
   checkAssignment(name, value, argvContext(scope));
   return { name, value };
 }
 
-/** Follows the builtins that change how later commands resolve: `cd`/`pushd` and `set --`. */
-function trackShellState(argv: readonly string[], scope: WalkScope): void {
-  const [name, ...args] = argv;
-  if (name === "cd" || name === "pushd") {
-    const target =
-      args.find((arg) => !arg.startsWith("-")) ?? scope.env.get("HOME") ?? scope.policy.home;
-    const from = scope.env.get("PWD") ?? scope.policy.root;
-    if (target !== "") scope.env.set("PWD", path.posix.resolve(from, target));
+/** Follows the builtins that change how later commands resolve: `cd`/`pushd`/`popd` and `set --`. */
+function trackShellState(argv: readonly Arg[], scope: WalkScope): void {
+  const name = argv[0]?.value ?? "";
+  const args = argv.slice(1).map((arg) => arg.value);
+  if (name === "cd" || name === "pushd" || name === "popd") {
+    changeDirectory(name, argv, scope.env, scope.policy.home, scope.policy.root);
   } else if (name === "set" && args.includes("--")) {
     const positional = args.slice(args.indexOf("--") + 1);
     positional.forEach((value, index) => scope.env.set(String(index + 1), value));
@@ -99,7 +99,7 @@ export function visitCommand(
   if (nameInfo.exact) checkArgv([...toArgs(nameInfo), ...rest], ctx);
   else checkComputedProgram(nameInfo.guesses, rest, nameInfo.raw, nameInfo.glob, ctx);
   const guessed = [...nameInfo.guesses, ...rest.map((arg) => arg.value)];
-  trackShellState(guessed, scope);
+  trackShellState([...toArgs(nameInfo).slice(0, 1), ...rest], scope);
   plain &&= infos.every((info) => info.plain);
   return { output: printedText(guessed), argv: plain ? guessed : null };
 }

@@ -8,7 +8,13 @@ import { Findings } from "./findings.js";
 import { createBashParser } from "./parse-command.js";
 import { checkPaths } from "./path-arguments.js";
 import { lexPlainCommand } from "./strict-lexer.js";
-import type { CommandDecision, CommandPolicy, CommandPolicyOptions } from "./types.js";
+import type {
+  CommandCheckOptions,
+  CommandDecision,
+  CommandPolicy,
+  CommandPolicyOptions,
+} from "./types.js";
+import { resolveStartDirectory } from "./working-directory.js";
 
 const DEFAULT_MAX_SEGMENTS = 16;
 const DEFAULT_PARSE_TIMEOUT_MS = 50;
@@ -27,10 +33,14 @@ function sameWords(a: readonly string[], b: readonly string[]): boolean {
  * plain arguments inside the workspace; `block` for the denylist in every spelling the
  * analysis can see; `confirm` for everything else, and whenever the analysis fails.
  *
+ * `check` takes the directory the command runs in (`{ cwd }`, relative to the root): relative
+ * paths, `$PWD` and `~+` are judged from there, symlinks and `..` resolved as the kernel does.
+ *
  * @example
  * const policy = await createCommandPolicy({ pathGuard: createPathGuard({ root }) });
  * await policy.check("ls -la src");   // { verdict: "allow", … }
  * await policy.check("r''m -rf /");   // { verdict: "block", … }
+ * await policy.check("cat x/etc/passwd", { cwd: "sub" }); // "block" when sub/x -> /
  */
 export async function createCommandPolicy(options: CommandPolicyOptions): Promise<CommandPolicy> {
   const parser = await createBashParser();
@@ -45,10 +55,11 @@ export async function createCommandPolicy(options: CommandPolicyOptions): Promis
     allowlist: new Set(options.allowlist ?? DEFAULT_ALLOWLIST),
     parser,
     parseTimeoutMs: options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS,
-    nested: (text, depth, mode, positional) => {
+    nested: (text, depth, mode, positional, cwd) => {
       nestedScripts += 1;
       if (nestedScripts <= MAX_NESTED_SCRIPTS) {
-        return analyzeText(text, policy, depth, mode === "literal", positional).findings;
+        return analyzeText(text, policy, depth, mode === "literal", positional, cwd ?? null)
+          .findings;
       }
       const findings = new Findings();
       findings.confirm(
@@ -66,8 +77,11 @@ export async function createCommandPolicy(options: CommandPolicyOptions): Promis
     return { verdict, reason, programs: [...findings.programs] };
   }
 
-  async function classify(command: string): Promise<CommandDecision> {
+  async function classify(command: string, options: CommandCheckOptions): Promise<CommandDecision> {
     const findings = new Findings();
+    const start = await resolveStartDirectory(options.cwd, guard);
+    if (start.problem !== null) findings.confirm(start.problem);
+    const cwd = start.path === guard.root ? null : start.path;
     if (command.includes("\0")) {
       findings.block(refused("command", "contains a NUL byte, which truncates what programs see"));
       return decision(findings);
@@ -84,7 +98,7 @@ export async function createCommandPolicy(options: CommandPolicyOptions): Promis
       return decision(findings);
     }
     nestedScripts = 0;
-    const analysis = analyzeText(command, policy, 0, false);
+    const analysis = analyzeText(command, policy, 0, false, [], cwd);
     findings.merge(analysis.findings);
     if (analysis.segments > maxSegments) {
       findings.confirm(
@@ -92,7 +106,7 @@ export async function createCommandPolicy(options: CommandPolicyOptions): Promis
       );
     }
     await checkPaths(findings, guard);
-    if (findings.items.length === 0) {
+    if (findings.items.length === 0 && start.problem === null) {
       const lexed = lexPlainCommand(command);
       if (analysis.argv === null || lexed === null || !sameWords(lexed, analysis.argv)) {
         findings.confirm(
@@ -104,9 +118,9 @@ export async function createCommandPolicy(options: CommandPolicyOptions): Promis
   }
 
   return {
-    async check(command: string): Promise<CommandDecision> {
+    async check(command: string, options: CommandCheckOptions = {}): Promise<CommandDecision> {
       try {
-        return await classify(String(command));
+        return await classify(String(command), options ?? {});
       } catch {
         return {
           verdict: "confirm",

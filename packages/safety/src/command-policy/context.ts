@@ -19,13 +19,15 @@ export interface PolicyContext {
   readonly parseTimeoutMs: number;
   /**
    * Analyses a script found inside another command, `depth` levels down; `positional`
-   * holds `$0`, `$1`, … when the script gets arguments (`sh -c 'rm -rf "$1"' x /`).
+   * holds `$0`, `$1`, … when the script gets arguments (`sh -c 'rm -rf "$1"' x /`), and
+   * `cwd` the directory it runs in when the outer script moved (`cd /etc; sh -c 'cat passwd'`).
    */
   readonly nested: (
     text: string,
     depth: number,
     mode: NestedMode,
     positional?: readonly string[],
+    cwd?: string | null,
   ) => Findings;
 }
 
@@ -42,6 +44,10 @@ export interface Arg {
   readonly substituted: boolean;
   /** The source text, for reasons. */
   readonly raw: string;
+  /** Part of the value comes from an expansion the check cannot know (`$x` set elsewhere). */
+  readonly unknown?: boolean;
+  /** All of the value comes from such expansions (`"$x"`): the text is invisible to the check. */
+  readonly opaque?: boolean;
 }
 
 /** Where a command's standard input comes from. */
@@ -72,7 +78,10 @@ export interface ArgvContext {
    * unparsable text): only clear blocks count and no path is checked.
    */
   readonly embedded: boolean;
-  /** The directory relative paths resolve against once the script changed it (`cd /`); null for the root. */
+  /**
+   * The directory relative paths resolve against when it is not the workspace root (the
+   * check's `cwd` option, or `cd /` in the script); null for the root.
+   */
   readonly cwd: string | null;
   /** Files the script downloaded so far (`curl -o`, `wget`, `curl … > f`): running one blocks. */
   readonly downloads: Set<string>;

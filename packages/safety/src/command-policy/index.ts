@@ -5,6 +5,7 @@
 export { DEFAULT_ALLOWLIST } from "./allowlist.js";
 export { createCommandPolicy } from "./command-policy.js";
 export type {
+  CommandCheckOptions,
   CommandDecision,
   CommandPolicy,
   CommandPolicyOptions,

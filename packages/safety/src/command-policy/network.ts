@@ -287,5 +287,7 @@ function checkRemoteShell(name: string, args: readonly Arg[], ctx: ArgvContext):
 
 function mergeNested(script: string, ctx: ArgvContext): void {
   if (script.trim() === "") return;
-  ctx.findings.merge(ctx.policy.nested(script, ctx.depth + 1, "literal"), { blocksOnly: true });
+  ctx.findings.merge(ctx.policy.nested(script, ctx.depth + 1, "literal", [], ctx.cwd), {
+    blocksOnly: true,
+  });
 }

@@ -5,7 +5,9 @@ import type { PathGuard } from "../path-guard.js";
 import { isSecretFileName } from "../protected-paths.js";
 import type { Arg, ArgvContext } from "./context.js";
 import type { Findings, PathAccess, PathRequest, Severity } from "./findings.js";
+import { hasParentStep, physicalPath } from "./physical-path.js";
 import { scanTree } from "./tree-scan.js";
+import { isUnknownLocation } from "./working-directory.js";
 
 /** Paths that any program may write: they discard or print. */
 const WRITE_SINKS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"]);
@@ -24,9 +26,13 @@ export function globBase(pattern: string): string {
   return slash === 0 ? "/" : pattern.slice(0, slash);
 }
 
-/** `value` made absolute against the directory the script moved to, if it did (`cd /`). */
+/**
+ * `value` made absolute against the directory the command runs in, when that is not the
+ * workspace root (the check's `cwd`, or `cd /` in the script). Not normalised: `..` after
+ * a symlink must be resolved physically, as the kernel does.
+ */
 export function againstCwd(ctx: ArgvContext, value: string): string {
-  return ctx.cwd === null || value.startsWith("/") ? value : path.posix.join(ctx.cwd, value);
+  return ctx.cwd === null || value.startsWith("/") ? value : `${ctx.cwd}/${value}`;
 }
 
 /** Records that the script downloaded the file `value`. */
@@ -88,19 +94,25 @@ function describe(request: PathRequest): string {
     : `\`${written}\` (\`${request.path}\`)`;
 }
 
-async function checkOne(
+type Result = { severity: Severity; reason: string } | null;
+
+/** A path below a directory the check cannot know (`~-`, after `cd "$dir"`). */
+function unknownLocation(request: PathRequest, shown: string): Result {
+  const severity = request.access === "read" ? "confirm" : request.outside;
+  const tail = severity === "block" ? "it is refused in every mode" : "it needs confirmation";
+  return {
+    severity,
+    reason: `\`${request.program}\` ${verb(request.access)} ${shown} in a directory the check cannot know (\`$OLDPWD\`, \`~-\`, or a \`cd\` to a computed place), which may be outside the workspace; ${tail}.`,
+  };
+}
+
+async function checkResolved(
   request: PathRequest,
+  target: string,
   guard: PathGuard,
-): Promise<{ severity: Severity; reason: string } | null> {
-  const { path: target, program, access } = request;
+): Promise<Result> {
+  const { program, access } = request;
   const shown = describe(request);
-  if (/^\/dev\/(?:tcp|udp)\//.test(target)) {
-    return {
-      severity: "block",
-      reason: `\`${program}\` opens ${shown}, a network connection (reverse shell or exfiltration); it is refused in every mode.`,
-    };
-  }
-  if (access === "write" && WRITE_SINKS.has(path.posix.normalize(target))) return null;
   let real: string;
   try {
     real = access === "write" ? await guard.resolveForWrite(target) : await guard.resolve(target);
@@ -126,6 +138,12 @@ async function checkOne(
     return {
       severity: "confirm",
       reason: `${shown} could not be checked against the workspace; it needs confirmation.`,
+    };
+  }
+  if (access === "write" && guard.isProtected(real)) {
+    return {
+      severity: "block",
+      reason: `\`${program}\` writes ${shown}, a file that makes another program run code or changes what an agent does (editor, agent, direnv, package-manager, git or hook settings, shell startup files); it is refused in every mode.`,
     };
   }
   if (!request.exact) return null;
@@ -161,6 +179,43 @@ async function checkOne(
     }
   }
   return null;
+}
+
+/**
+ * Checks one path the way the command will open it: lexically through the guard, and,
+ * when it has a `..` step, also physically (a symlink before the `..` is followed first,
+ * as the kernel does: `x/../y` with `x -> /etc` is `/y`). The worse finding counts.
+ */
+async function checkOne(request: PathRequest, guard: PathGuard): Promise<Result> {
+  const { path: target, program, access } = request;
+  const shown = describe(request);
+  if (/^\/dev\/(?:tcp|udp)\//.test(target)) {
+    return {
+      severity: "block",
+      reason: `\`${program}\` opens ${shown}, a network connection (reverse shell or exfiltration); it is refused in every mode.`,
+    };
+  }
+  if (access === "write" && WRITE_SINKS.has(path.posix.normalize(target))) return null;
+  if (isUnknownLocation(target)) return unknownLocation(request, shown);
+  const candidates = [target];
+  const absolute = target.startsWith("/") ? target : `${guard.root}/${target}`;
+  if (hasParentStep(absolute)) {
+    try {
+      const physical = await physicalPath(absolute, guard.root);
+      if (physical !== path.posix.normalize(absolute)) candidates.push(physical);
+    } catch {
+      return {
+        severity: "confirm",
+        reason: `${shown} goes through too many symlinks to check; it needs confirmation.`,
+      };
+    }
+  }
+  let worst: Result = null;
+  for (const candidate of candidates) {
+    const result = await checkResolved(request, candidate, guard);
+    if (result !== null && (worst === null || result.severity === "block")) worst = result;
+  }
+  return worst;
 }
 
 /** Resolves every queued path through the guard and records what it finds, in order. */

@@ -89,7 +89,7 @@ export function analyzeNestedScript(
   positional?: readonly string[],
 ): void {
   const mode = ctx.embedded ? "literal" : "script";
-  const nested = ctx.policy.nested(script, ctx.depth + 1, mode, positional);
+  const nested = ctx.policy.nested(script, ctx.depth + 1, mode, positional, ctx.cwd);
   ctx.findings.merge(nested, { blocksOnly: ctx.embedded });
 }
 

@@ -28,8 +28,26 @@ export interface CommandPolicyOptions {
   readonly parseTimeoutMs?: number;
 }
 
+/** Options of one {@link CommandPolicy.check}. */
+export interface CommandCheckOptions {
+  /**
+   * The directory the command will run in: relative to the workspace root, or absolute
+   * inside it. Relative path arguments, `$PWD` and `~+` are resolved against it the way
+   * bash resolves them (symlinks in it and `..` after them included). Defaults to the root.
+   * A directory outside the workspace, or one that does not exist or cannot be resolved,
+   * never gives `allow`.
+   */
+  readonly cwd?: string;
+}
+
 /** Classifies shell commands a model wants to run. */
 export interface CommandPolicy {
-  /** Classifies `command`; never throws for any input string. */
-  check(command: string): Promise<CommandDecision>;
+  /**
+   * Classifies `command` as it would run in `options.cwd` (the workspace root by
+   * default); never throws for any input string.
+   *
+   * @example
+   * await policy.check("cat x/etc/passwd", { cwd: "sub" }); // block when sub/x -> /
+   */
+  check(command: string, options?: CommandCheckOptions): Promise<CommandDecision>;
 }

@@ -8,6 +8,7 @@ import {
 import type { Findings } from "./findings.js";
 import type { SyntaxNode } from "./syntax-node.js";
 import type { WordInfo, WordScope } from "./words.js";
+import { directoryStack, UNKNOWN_DIRECTORY } from "./working-directory.js";
 
 /** The state of one walk over a syntax tree. */
 export interface WalkScope {
@@ -50,7 +51,11 @@ const WELL_KNOWN: ReadonlyMap<string, string> = new Map([
   ["BASH", "/bin/bash"],
 ]);
 
-/** The variables a word may use: the script's assignments, then `HOME`, `IFS`, `PWD`. */
+/**
+ * The variables a word may use: the script's assignments, then `HOME`, `IFS`, `PWD`.
+ * `OLDPWD` comes from the environment until the script changes directory: a directory
+ * the check cannot know.
+ */
 export function wordScope(scope: WalkScope): WordScope {
   const home = scope.env.get("HOME") ?? scope.policy.home;
   return {
@@ -58,8 +63,21 @@ export function wordScope(scope: WalkScope): WordScope {
     lookup: (name) =>
       scope.env.get(name) ??
       WELL_KNOWN.get(name) ??
-      (name === "HOME" ? home : name === "PWD" ? scope.policy.root : undefined),
+      (name === "HOME"
+        ? home
+        : name === "PWD"
+          ? scope.policy.root
+          : name === "OLDPWD"
+            ? UNKNOWN_DIRECTORY
+            : undefined),
+    directories: () => directoryStack(scope.env, scope.policy.root),
   };
+}
+
+/** The directory the walk is in, or null for the workspace root. */
+export function currentDirectory(scope: WalkScope): string | null {
+  const pwd = scope.env.get("PWD");
+  return pwd === undefined || pwd === scope.policy.root ? null : pwd;
 }
 
 /** The context program rules get for a command walked in `scope`. */
@@ -71,7 +89,7 @@ export function argvContext(scope: WalkScope, stdin: StdinInfo = NO_STDIN): Argv
     stdin,
     wrappers: [],
     embedded: scope.embedded,
-    cwd: scope.env.get("PWD") ?? null,
+    cwd: currentDirectory(scope),
     downloads: scope.downloads,
   };
 }
@@ -85,5 +103,7 @@ export function toArgs(info: WordInfo): Arg[] {
     glob: info.glob,
     substituted: info.substituted,
     raw: info.raw,
+    unknown: info.unknown,
+    opaque: info.opaque,
   }));
 }

@@ -1,6 +1,7 @@
-import path from "node:path";
 import { decodeEscapes, printedText, unescapeDoubleQuoted } from "./escapes.js";
+import { evaluateParameter, type OperandText } from "./parameter-expansion.js";
 import { namedChildren, type SyntaxNode } from "./syntax-node.js";
+import { expandTildes } from "./tilde.js";
 
 /** Where a word's variables come from. */
 export interface WordScope {
@@ -8,6 +9,8 @@ export interface WordScope {
   lookup(name: string): string | undefined;
   /** The home directory `~` and `$HOME` stand for. */
   readonly home: string;
+  /** The directory stack (`dirs` order, the current directory first), for `~+N` and `~-N`. */
+  directories(): readonly string[];
 }
 
 /** One shell word, evaluated statically. */
@@ -28,6 +31,10 @@ export interface WordInfo {
   readonly glob: boolean;
   /** Contains a command or process substitution. */
   readonly substituted: boolean;
+  /** Part of the value comes from an expansion the check cannot know. */
+  readonly unknown: boolean;
+  /** All of the value comes from such expansions (`"$x"`, `$(cmd)`). */
+  readonly opaque: boolean;
   /** Why the word is not plain; null when it is. */
   readonly note: string | null;
 }
@@ -41,6 +48,10 @@ interface Part {
   readonly substituted: boolean;
   /** An unquoted expansion: the shell splits its result into words. */
   readonly splits: boolean;
+  /** Some of the text stands for a value the check cannot know. */
+  readonly unknown: boolean;
+  /** All of it does. */
+  readonly opaque: boolean;
   readonly note: string | null;
 }
 
@@ -51,11 +62,23 @@ const LITERAL: Omit<Part, "text"> = {
   brace: false,
   substituted: false,
   splits: false,
+  unknown: false,
+  opaque: false,
   note: null,
 };
 
-const DEFAULTING = new Set([":-", "-", ":=", "="]);
-const ALTERNATE = new Set([":+", "+"]);
+/** Where a word part sits: tilde prefixes depend on it. */
+interface Position {
+  /** The part starts the word. */
+  readonly first: boolean;
+  /** Nothing follows the part in the word. */
+  readonly last: boolean;
+  /** The word is an assignment value (tildes after `:` expand too). */
+  readonly assignment: boolean;
+}
+
+const INSIDE: Position = { first: false, last: false, assignment: false };
+
 const BRACE = /\{[^{}]*(?:,|\.\.)[^{}]*\}/;
 
 function combine(parts: readonly Part[]): Part {
@@ -67,21 +90,25 @@ function combine(parts: readonly Part[]): Part {
     brace: parts.some((part) => part.brace),
     substituted: parts.some((part) => part.substituted),
     splits: parts.some((part) => part.splits),
+    unknown: parts.some((part) => part.unknown),
+    opaque:
+      parts.some((part) => part.opaque) &&
+      parts.every((part) => part.opaque || (part.text === "" && !part.unknown)),
     note: parts.find((part) => part.note !== null)?.note ?? null,
   };
 }
 
-function homeOf(user: string, scope: WordScope): string {
-  return user === "" ? scope.home : path.posix.join(path.posix.dirname(scope.home), user);
-}
-
-function unquotedWord(raw: string, first: boolean, scope: WordScope): Part {
+function unquotedWord(raw: string, position: Position, scope: WordScope): Part {
+  const tilde = raw.includes("~")
+    ? expandTildes(raw, scope, position)
+    : { text: raw, expanded: false, unknown: false };
+  const source = tilde.text;
   let text = "";
   let glob = false;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charAt(i);
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charAt(i);
     if (c === "\\") {
-      const next = raw.charAt(i + 1);
+      const next = source.charAt(i + 1);
       if (next !== "\n") text += next === "" ? "\\" : next;
       i += 1;
       continue;
@@ -89,57 +116,57 @@ function unquotedWord(raw: string, first: boolean, scope: WordScope): Part {
     if (c === "*" || c === "?" || c === "[") glob = true;
     text += c;
   }
-  const tilde = first ? /^(?:[A-Za-z_][A-Za-z0-9_]*=)?~([A-Za-z0-9._-]*)(?=\/|$)/.exec(raw) : null;
-  if (tilde !== null) {
-    const prefix = raw.slice(0, raw.indexOf("~"));
-    text = prefix + homeOf(tilde[1] ?? "", scope) + text.slice(tilde[0].length);
-  }
   const brace = BRACE.test(raw);
-  const note =
-    tilde !== null
-      ? `\`${raw}\` expands to a home directory`
-      : brace
-        ? `\`${raw}\` is a brace expansion`
-        : glob
-          ? `\`${raw}\` is a glob pattern the shell expands`
-          : null;
+  const note = tilde.expanded
+    ? `\`${raw}\` expands to a directory (tilde expansion)`
+    : brace
+      ? `\`${raw}\` is a brace expansion`
+      : glob
+        ? `\`${raw}\` is a glob pattern the shell expands`
+        : null;
   const fixed = note === null;
-  return { ...LITERAL, text, exact: fixed, plain: fixed, glob, brace };
+  return { ...LITERAL, text, exact: fixed, plain: fixed, glob, brace, unknown: tilde.unknown };
+}
+
+/** An operand inside `${…}` (pattern, replacement, default), evaluated. */
+function operandText(node: SyntaxNode, scope: WordScope): OperandText {
+  if (node.type === "regex") return { text: node.text, quoted: false, known: true };
+  const evaluated = part(node, scope, true, INSIDE);
+  const quoted = ["string", "raw_string", "ansi_c_string", "translated_string"].includes(node.type);
+  return { text: evaluated.text, quoted, known: !evaluated.unknown };
 }
 
 function expansionPart(node: SyntaxNode, scope: WordScope, quoted: boolean): Part {
-  const children = node.children;
-  const nameNode = children.find((child) =>
-    ["variable_name", "special_variable_name", "subscript"].includes(child.type),
-  );
-  const indirect = children.some((child) => !child.named && child.type === "!");
-  const name =
-    nameNode?.type === "subscript"
-      ? nameNode.children.find((child) => child.type === "variable_name")?.text
-      : nameNode?.text;
-  let value = name !== undefined && !indirect ? scope.lookup(name) : undefined;
-  const opIndex = children.findIndex(
-    (child) => !child.named && (DEFAULTING.has(child.type) || ALTERNATE.has(child.type)),
-  );
-  const operator = children[opIndex]?.type;
-  if (operator !== undefined) {
-    const operand = children
-      .slice(opIndex + 1)
-      .filter((child) => child.type !== "}")
-      .map((child) => part(child, scope, true, false).text)
-      .join("");
-    const empty = value === undefined || (operator.startsWith(":") && value === "");
-    if (DEFAULTING.has(operator) && empty) value = operand;
-    if (ALTERNATE.has(operator)) value = empty ? "" : operand;
-  }
+  const evaluated = evaluateParameter(node, {
+    lookup: (name) => scope.lookup(name),
+    operand: (child) => operandText(child, scope),
+  });
+  const unknown = evaluated.value === undefined;
+  return {
+    ...LITERAL,
+    text: evaluated.value ?? evaluated.guess,
+    exact: false,
+    plain: false,
+    substituted: node.children.some((child) => child.type === "command_substitution"),
+    // "$@" expands to one word per positional parameter even inside quotes.
+    splits: !quoted || evaluated.name === "@",
+    unknown,
+    opaque: unknown,
+    note: `\`${node.text}\` is expanded by the shell`,
+  };
+}
+
+function simpleExpansionPart(node: SyntaxNode, scope: WordScope, quoted: boolean): Part {
+  const name = node.children.find((child) => child.named)?.text ?? "";
+  const value = scope.lookup(name);
   return {
     ...LITERAL,
     text: value ?? "",
     exact: false,
     plain: false,
-    substituted: children.some((child) => child.type === "command_substitution"),
-    // "$@" expands to one word per positional parameter even inside quotes.
     splits: !quoted || name === "@",
+    unknown: value === undefined,
+    opaque: value === undefined,
     note: `\`${node.text}\` is expanded by the shell`,
   };
 }
@@ -181,18 +208,18 @@ function filtered(argv: readonly string[], text: string): string | null {
 
 /**
  * What a command substitution prints, when it is `echo`/`printf` of literals, optionally
- * piped through `base64 -d` or `rev` (decode-into-command tricks); "" when unknown.
+ * piped through `base64 -d` or `rev` (decode-into-command tricks); null when unknown.
  */
-function substitutionOutput(node: SyntaxNode, scope: WordScope): string {
+function substitutionOutput(node: SyntaxNode, scope: WordScope): string | null {
   const body = namedChildren(node);
   const only = body[0];
-  if (body.length !== 1 || only === undefined) return "";
+  if (body.length !== 1 || only === undefined) return null;
   const stages = only.type === "pipeline" ? namedChildren(only) : [only];
-  if (!stages.every((stage) => stage.type === "command")) return "";
+  if (!stages.every((stage) => stage.type === "command")) return null;
   const [first = [], ...filters] = stages.map((stage) => commandArgv(stage, scope));
   let text = printedText(first) ?? locatedProgram(first);
   for (const argv of filters) text = text === null ? null : filtered(argv, text);
-  return text ?? "";
+  return text;
 }
 
 function stringPart(node: SyntaxNode, scope: WordScope): Part {
@@ -208,16 +235,16 @@ function stringPart(node: SyntaxNode, scope: WordScope): Part {
     parts.push(
       child.type === "string_content" || !child.named
         ? literal(child.text)
-        : part(child, scope, true, false),
+        : part(child, scope, true, INSIDE),
     );
   }
   return combine(parts);
 }
 
-function part(node: SyntaxNode, scope: WordScope, quoted: boolean, first: boolean): Part {
+function part(node: SyntaxNode, scope: WordScope, quoted: boolean, position: Position): Part {
   switch (node.type) {
     case "word":
-      return quoted ? { ...LITERAL, text: node.text } : unquotedWord(node.text, first, scope);
+      return quoted ? { ...LITERAL, text: node.text } : unquotedWord(node.text, position, scope);
     case "number":
     case "variable_name":
       return { ...LITERAL, text: node.text };
@@ -239,8 +266,16 @@ function part(node: SyntaxNode, scope: WordScope, quoted: boolean, first: boolea
         note: `\`${node.text}\` uses locale quoting`,
       };
     case "concatenation": {
+      const last = node.children.length - 1;
       const whole = combine(
-        node.children.map((child, index) => part(child, scope, quoted, first && index === 0)),
+        node.children.map((child, index) =>
+          part(child, scope, quoted, {
+            first: position.first && index === 0,
+            last: position.last && index === last,
+            assignment:
+              position.assignment || (position.first && /^[A-Za-z_]\w*\+?=/.test(node.text)),
+          }),
+        ),
       );
       const unquoted = node.children
         .map((child) => (child.type === "word" ? child.text : "\0"))
@@ -256,18 +291,23 @@ function part(node: SyntaxNode, scope: WordScope, quoted: boolean, first: boolea
           };
     }
     case "simple_expansion":
+      return simpleExpansionPart(node, scope, quoted);
     case "expansion":
       return expansionPart(node, scope, quoted);
-    case "command_substitution":
+    case "command_substitution": {
+      const output = substitutionOutput(node, scope);
       return {
         ...LITERAL,
-        text: substitutionOutput(node, scope),
+        text: output ?? "",
         exact: false,
         plain: false,
         substituted: true,
         splits: !quoted,
+        unknown: output === null,
+        opaque: output === null,
         note: `\`${node.text}\` runs a command substitution`,
       };
+    }
     case "process_substitution":
       return {
         ...LITERAL,
@@ -275,6 +315,7 @@ function part(node: SyntaxNode, scope: WordScope, quoted: boolean, first: boolea
         exact: false,
         plain: false,
         substituted: true,
+        unknown: true,
         note: `\`${node.text}\` runs a process substitution`,
       };
     case "brace_expression":
@@ -293,6 +334,8 @@ function part(node: SyntaxNode, scope: WordScope, quoted: boolean, first: boolea
         exact: false,
         plain: false,
         splits: !quoted,
+        unknown: true,
+        opaque: true,
         note: `\`${node.text}\` is an arithmetic expansion`,
       };
     default:
@@ -301,6 +344,7 @@ function part(node: SyntaxNode, scope: WordScope, quoted: boolean, first: boolea
         text: node.text,
         exact: false,
         plain: false,
+        unknown: true,
         note: `\`${node.text}\` uses shell syntax (${node.type}) that is not plain`,
       };
   }
@@ -366,9 +410,20 @@ function firstBrace(
   return null;
 }
 
-/** Evaluates one word node (an argument, a command name, a redirect target). */
-export function evaluateWord(node: SyntaxNode, scope: WordScope): WordInfo {
-  const whole = part(node, scope, false, true);
+/**
+ * Evaluates one word node (an argument, a command name, a redirect target); with
+ * `assignment`, an assignment value (`~` also expands after `:`).
+ */
+export function evaluateWord(
+  node: SyntaxNode,
+  scope: WordScope,
+  options: { readonly assignment?: boolean } = {},
+): WordInfo {
+  const whole = part(node, scope, false, {
+    first: true,
+    last: true,
+    assignment: options.assignment === true,
+  });
   let guesses = whole.brace ? braceExpand(whole.text) : [whole.text];
   if (whole.splits)
     guesses = guesses.flatMap((guess) => guess.split(/[ \t\n]+/).filter((piece) => piece !== ""));
@@ -379,6 +434,8 @@ export function evaluateWord(node: SyntaxNode, scope: WordScope): WordInfo {
     plain: whole.plain,
     glob: whole.glob,
     substituted: whole.substituted,
+    unknown: whole.unknown,
+    opaque: whole.opaque,
     note: whole.plain ? null : (whole.note ?? `\`${node.text}\` is not a plain word`),
   };
 }

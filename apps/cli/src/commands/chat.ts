@@ -6,6 +6,7 @@ import { runRepl } from "../chat/repl.js";
 import { pickExplicitFlags, toAgentLimits, type CommandOptionSource } from "../config/index.js";
 import { ExitCode } from "../exit-codes.js";
 import { createHistoryRecorder, titleFrom } from "../history/history-recorder.js";
+import { toTerminalSafeJson } from "../render/terminal-safe.js";
 import { createAgentSession } from "../session/agent-session.js";
 import { createAuditSink } from "../session/audit-sink.js";
 import { contextOptions } from "../session/context-options.js";
@@ -76,7 +77,7 @@ export async function chatCommand(
   const logFile = config.logging.file ?? path.join(config.persistence.dataDir, "logs", "chat.log");
   mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
   const trace = (event: AgentEvent) => {
-    const line = `${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`;
+    const line = `${toTerminalSafeJson({ time: new Date().toISOString(), ...event })}\n`;
     appendFileSync(logFile, line);
     if (options.verbose) process.stderr.write(line);
   };

@@ -8,6 +8,7 @@ import {
 import { redactSecrets } from "@xzatoma/safety";
 import { ExitCode } from "../exit-codes.js";
 import { formatConversationLine, renderConversationTree } from "../history/render-conversation.js";
+import { toTerminalSafeJson } from "../render/terminal-safe.js";
 import { UsageError } from "../usage-error.js";
 
 /** Options shared by the history commands. */
@@ -66,7 +67,7 @@ export function historyList(
     });
     if (options.json) {
       process.stdout.write(
-        `${JSON.stringify({ total: result.total, page, limit, items: result.items })}\n`,
+        `${toTerminalSafeJson({ total: result.total, page, limit, items: result.items })}\n`,
       );
     } else if (result.items.length === 0) {
       process.stdout.write("No conversations yet.\n");
@@ -92,7 +93,7 @@ export function historyShow(id: string, options: HistoryCommandOptions): number 
       process.stderr.write(`error: no conversation '${id}'; see 'xzatoma history list'.\n`);
       return ExitCode.failure;
     }
-    if (options.json) process.stdout.write(`${JSON.stringify(tree)}\n`);
+    if (options.json) process.stdout.write(`${toTerminalSafeJson(tree)}\n`);
     else process.stdout.write(`${renderConversationTree(tree)}\n`);
     return ExitCode.ok;
   } finally {
@@ -105,7 +106,7 @@ export function historyDelete(id: string, options: HistoryCommandOptions): numbe
   const history = openUserHistory(options.storagePath);
   try {
     const deleted = history.deleteConversation(id);
-    if (options.json) process.stdout.write(`${JSON.stringify({ id, deleted })}\n`);
+    if (options.json) process.stdout.write(`${toTerminalSafeJson({ id, deleted })}\n`);
     else
       process.stdout.write(
         deleted ? `Deleted conversation ${id}.\n` : `No conversation '${id}'.\n`,

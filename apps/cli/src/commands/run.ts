@@ -16,6 +16,7 @@ import { pickExplicitFlags, toAgentLimits, type CommandOptionSource } from "../c
 import { exitCodeForStop, ExitCode } from "../exit-codes.js";
 import { createHistoryRecorder, titleFrom } from "../history/history-recorder.js";
 import { createJsonRenderer } from "../render/json-renderer.js";
+import { toTerminalSafe } from "../render/terminal-safe.js";
 import { createTextRenderer } from "../render/text-renderer.js";
 import { createApprovalHandler } from "../session/approval-handler.js";
 import { createAuditSink } from "../session/audit-sink.js";
@@ -112,7 +113,9 @@ export async function runCommand(
     prompt = expanded.prompt;
     if (!options.json) {
       for (const failure of expanded.failed)
-        stderr(`xzatoma: could not load ${failure.label}: ${failure.reason}\n`);
+        stderr(
+          `xzatoma: could not load ${toTerminalSafe(`${failure.label}: ${failure.reason}`)}\n`,
+        );
     }
   }
   const agent = new Agent({
@@ -167,7 +170,7 @@ export async function runCommand(
     recorder?.finish(agent.conversation.entries(), result, state);
   } catch (error) {
     if (isXzatomaError(error)) {
-      stderr(`error [${error.code}]: ${error.message}\n`);
+      stderr(`error [${error.code}]: ${toTerminalSafe(error.message)}\n`);
       return ExitCode.failure;
     }
     throw error;
@@ -176,10 +179,10 @@ export async function runCommand(
     history?.close();
     await prepared.environment.close();
   }
-  if (!options.json && task.progress) stderr(`${task.progress.summary()}\n`);
+  if (!options.json && task.progress) stderr(`${toTerminalSafe(task.progress.summary())}\n`);
   if (!options.json) {
     if (result.stopReason === "error" && result.error) {
-      stderr(`error [${result.error.code}]: ${result.error.message}\n`);
+      stderr(`error [${result.error.code}]: ${toTerminalSafe(result.error.message)}\n`);
     } else if (result.stopReason !== "completed") {
       const message = describeStop(result, agent);
       if (message) stderr(`xzatoma: ${message}\n`);

@@ -1,9 +1,16 @@
+import { createTerminalSafeStream } from "./terminal-safe.js";
+
 /**
  * Renders streamed Markdown for a terminal. Plain paragraph text is written as it arrives,
  * so a long answer appears word by word. Lines that Markdown formats (headings, list
  * items, quotes, code blocks) are held until complete and then printed formatted:
  * headings bold, code indented and dim, inline `code` cyan, **bold** bold, bullets as •.
- * Without colour the text passes through unchanged.
+ * Without colour the Markdown passes through unformatted.
+ *
+ * The model's text is escaped for the terminal before anything else (see
+ * `terminal-safe.ts`): its control, bidirectional and invisible characters print as
+ * visible escapes, in code blocks too, and the styling added here is the only escape
+ * sequence that reaches the terminal.
  */
 export interface MarkdownStream {
   /** Feeds a chunk of the model's text. */
@@ -17,6 +24,7 @@ const ESC = "\x1b[";
 const DECIDE_AFTER = 4;
 const FORMATTED_LINE = /^\s*(#{1,6}\s|[-*+]\s|\d+[.)]\s|>|```|\|)/;
 
+/** One complete line, formatted; `line` must already be escaped for the terminal. */
 export function renderMarkdownLine(line: string, inCode: boolean, color: boolean): string {
   if (!color) return line;
   if (inCode) return `${ESC}2m    ${line}${ESC}22m`;
@@ -73,15 +81,21 @@ export function createMarkdownStream(
     decide();
   };
 
+  const safe = createTerminalSafeStream();
+  const feedLines = (text: string) => {
+    const parts = text.split("\n");
+    parts.forEach((part, index) => {
+      feed(part);
+      if (index < parts.length - 1) finishLine();
+    });
+  };
+
   return {
     write(delta) {
-      const parts = delta.split("\n");
-      parts.forEach((part, index) => {
-        feed(part);
-        if (index < parts.length - 1) finishLine();
-      });
+      feedLines(safe.write(delta));
     },
     end() {
+      feedLines(safe.end());
       if (pending !== "" || mode === "stream") {
         if (mode === "stream") {
           output.write("\n");

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "@xzatoma/core";
 import { summariseInput } from "./summarise-input.js";
+import { createTerminalSafeStream, toTerminalSafe, toTerminalSafeLine } from "./terminal-safe.js";
 
 /** Options of {@link createTextRenderer}. */
 export interface TextRendererOptions {
@@ -13,29 +14,38 @@ export interface TextRendererOptions {
 /**
  * Renders a run for a person: the model's text streams to stdout as it arrives; tool
  * activity is one dim line each on stderr, so `xzatoma run ... > answer.txt` keeps only
- * the answer.
+ * the answer. Everything the model or a tool wrote is escaped for the terminal first
+ * (see `terminal-safe.ts`).
  */
 export function createTextRenderer(options: TextRendererOptions): (event: AgentEvent) => void {
   const dim = (text: string) => (options.color ? `\x1b[2m${text}\x1b[22m` : text);
   const red = (text: string) => (options.color ? `\x1b[31m${text}\x1b[39m` : text);
+  const text = createTerminalSafeStream();
   let atLineStart = true;
+  const writeText = (safe: string) => {
+    if (safe === "") return;
+    options.stdout.write(safe);
+    atLineStart = safe.endsWith("\n");
+  };
   const endLine = () => {
+    writeText(text.end());
     if (!atLineStart) options.stdout.write("\n");
     atLineStart = true;
   };
   return (event) => {
     switch (event.type) {
       case "text-delta":
-        options.stdout.write(event.delta);
-        atLineStart = event.delta.endsWith("\n");
+        writeText(text.write(event.delta));
         break;
       case "tool-call-requested":
         endLine();
-        options.stderr.write(dim(`→ ${event.toolName} ${summariseInput(event.input)}\n`));
+        options.stderr.write(
+          dim(`→ ${toTerminalSafeLine(event.toolName)} ${summariseInput(event.input)}\n`),
+        );
         break;
       case "tool-result":
         if (!event.result.success)
-          options.stderr.write(red(`  ✗ ${event.result.error ?? "failed"}\n`));
+          options.stderr.write(red(`  ✗ ${toTerminalSafe(event.result.error ?? "failed")}\n`));
         break;
       case "finished":
         endLine();

@@ -1,4 +1,6 @@
-import { visitAssignment, visitCommand } from "./command-node.js";
+import { checkArithmeticNode, checkSubscriptNode } from "./arithmetic-injection.js";
+import { checkExpansion } from "./code-expansions.js";
+import { visitAssignment, visitCommand, visitDeclaration } from "./command-node.js";
 import { NO_STDIN, type StdinInfo } from "./context.js";
 import { refused } from "./denylist.js";
 import { Findings } from "./findings.js";
@@ -15,7 +17,6 @@ import {
 import {
   EMPTY_STAGE,
   argvContext,
-  currentDirectory,
   wordScope,
   type Stage,
   type WalkHooks,
@@ -66,26 +67,6 @@ const CONSTRUCTS: ReadonlyMap<string, string> = new Map([
   ["test_command", "uses a shell test `[[ … ]]`"],
 ]);
 
-/** Variables used in arithmetic (`[[ $i -eq 0 ]]`, `$(( i ))`): bash evaluates their values, substitutions included. */
-function checkArithmetic(node: SyntaxNode, scope: WalkScope): void {
-  const names = new Set<string>();
-  const collect = (current: SyntaxNode): void => {
-    if (current.type === "variable_name") names.add(current.text);
-    current.children.forEach(collect);
-  };
-  collect(node);
-  for (const name of names) {
-    const value = scope.env.get(name);
-    if (value !== undefined && /\$\(|`/.test(value))
-      scope.findings.merge(
-        scope.policy.nested(value, scope.depth + 1, "literal", [], currentDirectory(scope)),
-        {
-          blocksOnly: true,
-        },
-      );
-  }
-}
-
 function commandNames(node: SyntaxNode): string[] {
   if (node.type === "command")
     return [node.children.find((child) => child.type === "command_name")?.text ?? ""];
@@ -130,7 +111,9 @@ function visitNode(node: SyntaxNode, scope: WalkScope): void {
   } else if (STATEMENTS.has(node.type)) {
     visitStatement(node, scope, NO_STDIN);
   } else {
-    if (ARITHMETIC.has(node.type)) checkArithmetic(node, scope);
+    if (ARITHMETIC.has(node.type)) checkArithmeticNode(node, scope.env, scope.findings);
+    if (node.type === "subscript") checkSubscriptNode(node, scope.findings);
+    if (node.type === "expansion") checkExpansion(node, scope.env, scope.findings);
     visitNested(node, scope);
   }
 }
@@ -147,7 +130,7 @@ function visitBlock(node: SyntaxNode, scope: WalkScope): void {
       `The command runs \`${node.text}\` in the background; it needs confirmation.`,
     );
   }
-  if (ARITHMETIC.has(node.type)) checkArithmetic(node, scope);
+  if (ARITHMETIC.has(node.type)) checkArithmeticNode(node, scope.env, scope.findings);
   visitNested(node, scope);
 }
 
@@ -241,6 +224,11 @@ function visitStatement(node: SyntaxNode, scope: WalkScope, stdin: StdinInfo): S
     case "for_statement":
       scope.findings.confirm("The command uses a loop; it needs confirmation.");
       visitLoop(node, scope);
+      return EMPTY_STAGE;
+    case "declaration_command":
+    case "unset_command":
+      visitDeclaration(node, scope);
+      visitBlock(node, scope);
       return EMPTY_STAGE;
     default: {
       const construct = CONSTRUCTS.get(node.type);

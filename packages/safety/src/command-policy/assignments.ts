@@ -1,3 +1,4 @@
+import { checkSubscriptCode } from "./arithmetic-injection.js";
 import type { ArgvContext } from "./context.js";
 import { refused } from "./denylist.js";
 import { analyzeNestedScript } from "./shells.js";
@@ -23,7 +24,14 @@ const HIJACKING = new Set([
   "RUBYLIB",
   "SHELLOPTS",
   "BASHOPTS",
+  "PS0",
+  "PS1",
+  "PS2",
+  "PS3",
   "PS4",
+  "BASH_LOADABLES_PATH",
+  "EXECIGNORE",
+  "INPUTRC",
   "GLOBIGNORE",
   "CDPATH",
   "JAVA_TOOL_OPTIONS",
@@ -73,10 +81,18 @@ export function isHijackingVariable(name: string): boolean {
 
 /**
  * Checks one `NAME=VALUE` setting (a prefix, a standalone assignment, `export`, `env` or
- * `sudo` settings): loader and shell variables block, command-valued ones are checked as
- * scripts, and any setting needs confirmation.
+ * `sudo` settings): loader and shell variables block, a value shaped like an array
+ * subscript running a command (`'a[$(id)]'`, evaluated later by arithmetic) blocks,
+ * command-valued ones are checked as scripts, and any setting needs confirmation. `raw`
+ * is the value's source text when there is one.
  */
-export function checkAssignment(name: string, value: string, ctx: ArgvContext): void {
+export function checkAssignment(
+  name: string,
+  value: string,
+  ctx: ArgvContext,
+  raw: string = value,
+): void {
+  checkSubscriptCode(`${name}=${raw}`, raw, value, ctx.findings);
   if (isHijackingVariable(name)) {
     ctx.findings.block(
       refused(

@@ -4,7 +4,10 @@ import { literalArg, type Arg, type ArgvContext } from "./context.js";
 import { checkDenylist, DENYLISTED_NAMES, refused } from "./denylist.js";
 import { isDownloaded } from "./path-arguments.js";
 import { checkDestroyers } from "./destroyers.js";
+import { isIndirectText } from "./code-expansions.js";
 import { checkEmbedded } from "./embedded-commands.js";
+import { checkEvalBuiltin } from "./eval-builtins.js";
+import { checkNameSinks } from "./arithmetic-injection.js";
 import { Findings } from "./findings.js";
 import { checkGit } from "./git.js";
 import { checkInterpreter } from "./interpreters.js";
@@ -139,6 +142,13 @@ export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
   ctx.findings.program(name);
   if (program.problem !== null)
     ctx.findings.confirm(`In \`${first.raw}\`, ${program.problem}; it needs confirmation.`);
+  if (isIndirectText(first.raw) && ctx.wrappers.length > 0)
+    ctx.findings.block(
+      refused(
+        first.raw,
+        "picks the program to run through an indirect expansion, which hides what runs",
+      ),
+    );
   if (name === "") return;
   if (program.hasPath && isDownloaded(ctx, first.value)) {
     ctx.findings.block(
@@ -150,7 +160,9 @@ export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
     checkWrapper(name, args, ctx);
     return;
   }
+  checkNameSinks(name, args, ctx);
   const handled = [
+    checkEvalBuiltin(name, args, ctx),
     checkShell(name, args, ctx),
     checkInterpreter(name, args, ctx),
     checkNetwork(name, args, ctx),

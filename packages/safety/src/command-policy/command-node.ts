@@ -1,6 +1,7 @@
 import { checkAssignment } from "./assignments.js";
 import { checkArgv, checkComputedProgram } from "./check-argv.js";
-import type { Arg, StdinInfo } from "./context.js";
+import { checkIndirectProgram } from "./code-expansions.js";
+import { literalArg, type Arg, type StdinInfo } from "./context.js";
 import { printedText } from "./escapes.js";
 import { REDIRECT_TYPES, checkRedirect } from "./redirects.js";
 import type { SyntaxNode } from "./syntax-node.js";
@@ -38,7 +39,7 @@ export function visitAssignment(
     valueNode === undefined
       ? ""
       : evaluateWord(valueNode, wordScope(scope), { assignment: true }).guesses.join(" ");
-  checkAssignment(name, value, argvContext(scope));
+  checkAssignment(name, value, argvContext(scope), valueNode?.text ?? "");
   return { name, value };
 }
 
@@ -94,6 +95,7 @@ export function visitCommand(
   for (const word of words) hooks.visitNode(word, scope);
   const [nameInfo, ...argInfos] = infos;
   if (nameInfo === undefined) return { output: null, argv: null };
+  if (words[0] !== undefined) checkIndirectProgram(words[0], scope.findings);
   const rest: Arg[] = argInfos.flatMap(toArgs);
   const ctx = argvContext(scope, input);
   if (nameInfo.exact) checkArgv([...toArgs(nameInfo), ...rest], ctx);
@@ -102,4 +104,21 @@ export function visitCommand(
   trackShellState([...toArgs(nameInfo).slice(0, 1), ...rest], scope);
   plain &&= infos.every((info) => info.plain);
   return { output: printedText(guessed), argv: plain ? guessed : null };
+}
+
+/**
+ * Checks `declare`, `typeset`, `local`, `export`, `readonly` and `unset` statements as the
+ * builtins they are: their flags and their non-assignment words (`export -f f`,
+ * `declare "a[$(id)]=1"`, `unset 'a[$(id)]'`). Assignments inside are walked as statements.
+ */
+export function visitDeclaration(node: SyntaxNode, scope: WalkScope): void {
+  const keyword = node.children.find((child) => !child.named)?.text ?? "";
+  const words = node.children.filter(
+    (child) => child.named && child.type !== "variable_assignment" && child.type !== "comment",
+  );
+  const args = words.flatMap((word) => toArgs(evaluateWord(word, wordScope(scope))));
+  const assignments = node.children
+    .filter((child) => child.type === "variable_assignment")
+    .map((child) => ({ ...literalArg(child.text), exact: false }));
+  checkArgv([literalArg(keyword), ...args, ...assignments], argvContext(scope));
 }

@@ -59,6 +59,8 @@ export interface StdinInfo {
   readonly text: string | null;
   /** The input is downloaded or decoded (a fetcher or decoder upstream) or comes from a substitution. */
   readonly computed: boolean;
+  /** The input text is entirely a value the check cannot know (`<<< "$x"`). */
+  readonly opaque?: boolean;
 }
 
 /** No standard input worth knowing about. */

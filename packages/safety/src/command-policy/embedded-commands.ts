@@ -112,13 +112,6 @@ function checkDashC(name: string, args: readonly Arg[], ctx: ArgvContext, run: R
 
 const SCRIPT_ARGUMENT: ReadonlyMap<string, (args: readonly Arg[]) => string[]> = new Map([
   [
-    "trap",
-    (args: readonly Arg[]) => {
-      const action = args.slice(1).find((arg) => !["--", "-p", "-l"].includes(arg.value));
-      return action === undefined ? [] : [action.value];
-    },
-  ],
-  [
     "alias",
     (args: readonly Arg[]) =>
       args
@@ -130,11 +123,6 @@ const SCRIPT_ARGUMENT: ReadonlyMap<string, (args: readonly Arg[]) => string[]> =
   ["zip", (args: readonly Arg[]) => valuesOf(args, ["-TT", "--unzip-command"])],
   ["sort", (args: readonly Arg[]) => valuesOf(args, ["--compress-program"])],
   ["rg", (args: readonly Arg[]) => valuesOf(args, ["--pre"])],
-  [
-    "let",
-    (args: readonly Arg[]) =>
-      args.slice(1).flatMap((arg) => (/\$\(|`/.test(arg.value) ? [arg.value] : [])),
-  ],
   [
     "parallel",
     (args: readonly Arg[]) => [
@@ -149,7 +137,7 @@ const SCRIPT_ARGUMENT: ReadonlyMap<string, (args: readonly Arg[]) => string[]> =
 
 /**
  * Rules for programs that run a command given in their arguments: `xargs`, `tar
- * --to-command`, `zip -TT`, `watch`, `trap`, `alias`, `flock`, `script -c`. The inner
+ * --to-command`, `zip -TT`, `watch`, `alias`, `flock`, `script -c`. The inner
  * command or script is checked recursively. Returns whether `name` is such a program.
  */
 export function checkEmbedded(

@@ -1,3 +1,4 @@
+import { isSubscriptCode } from "./arithmetic-injection.js";
 import { scanEmbedded } from "./check-argv.js";
 import { literalArg, NO_STDIN, type PolicyContext } from "./context.js";
 import { refused } from "./denylist.js";
@@ -6,6 +7,8 @@ import type { Findings } from "./findings.js";
 const PIPE_TO_SHELL =
   /\|&?\s*(?:(?:sudo|doas|env|command|exec|nohup|time)\s+(?:-\S+\s+)*)*(?:\S*\/)?(?:ba|da|z|k|mk|c|tc|fi|a|y)?sh\b/;
 const FORK_BOMB = /([\w:.-]+)\s*\(\s*\)\s*\{[^}]*?\1\s*\|\s*\1/;
+/** `${x@P}`, `${x@E}`, …: parameter transformations that evaluate or produce code. */
+const CODE_TRANSFORMATION = /\$\{[^{}]*@[PEAKkQa]\}/;
 // eslint-disable-next-line no-control-regex -- control characters separate tokens here
 const SEPARATORS = /[{}(),;|&<>`$\u0000-\u001f\u007f]/g;
 const MAX_TOKENS = 20_000;
@@ -30,6 +33,20 @@ export function scanRawText(
   if (pipe !== null)
     findings.block(refused(pipe[0].trim(), "pipes text into a shell, which runs it unseen"));
   if (FORK_BOMB.test(text)) findings.block(refused(text.trim(), "is a fork bomb"));
+  if (CODE_TRANSFORMATION.test(text))
+    findings.block(
+      refused(
+        CODE_TRANSFORMATION.exec(text)?.[0] ?? text,
+        "is a parameter transformation that evaluates or produces code",
+      ),
+    );
+  if (isSubscriptCode(text))
+    findings.block(
+      refused(
+        text.trim().slice(0, 80),
+        "holds an array subscript that runs a command substitution, which bash runs when it evaluates the text as arithmetic",
+      ),
+    );
   const tokens = text
     .replace(/\$\{?HOME\}?|(?<![\w/])~(?=\/|\s|$)/g, policy.home)
     .replace(/\$\{?IFS\}?/g, " ")

@@ -126,6 +126,10 @@ export function checkInterpreter(name: string, args: readonly Arg[], ctx: ArgvCo
       ctx.findings.block(
         refused(label, "runs code produced by a command substitution or an encoding"),
       );
+    else if (arg.opaque === true)
+      ctx.findings.block(
+        refused(label, "runs code held in a variable (like eval), text no check can see"),
+      );
     else scanCode(arg.value, label, ctx);
   }
   if (found.code.length > 0) {

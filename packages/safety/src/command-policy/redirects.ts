@@ -5,6 +5,7 @@ import { argvContext, toArgs, wordScope, type WalkHooks, type WalkScope } from "
 import { evaluateWord } from "./words.js";
 
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
+const EXPANSIONS = new Set(["simple_expansion", "expansion"]);
 
 /** The node types that are redirects. */
 export const REDIRECT_TYPES: ReadonlySet<string> = new Set([
@@ -53,11 +54,18 @@ function fileRedirect(node: SyntaxNode, scope: WalkScope): StdinInfo | null {
 function heredoc(node: SyntaxNode, scope: WalkScope, hooks: WalkHooks): StdinInfo {
   scope.findings.confirm("The command feeds a here-document; it needs confirmation.");
   const body = node.children.find((child) => child.type === "heredoc_body");
+  const expansions = body?.children.filter((child) => EXPANSIONS.has(child.type)) ?? [];
   const stdin: StdinInfo = {
     kind: "heredoc",
     upstream: [],
     text: body?.text ?? "",
     computed: body !== undefined && containsType(body, SUBSTITUTIONS),
+    // `<<EOF` with nothing but `$x` in it: the text is a value the check cannot know.
+    opaque:
+      expansions.length > 0 &&
+      expansions.every((child) => evaluateWord(child, wordScope(scope)).unknown) &&
+      expansions.reduce((text, child) => text.replace(child.text, ""), body?.text ?? "").trim() ===
+        "",
   };
   if (body !== undefined) hooks.visitNested(body, scope);
   // `cat <<EOF | sh` parses with the pipeline inside the redirect: it reads what the command prints.
@@ -102,5 +110,6 @@ export function checkRedirect(
     upstream: [],
     text: info?.guesses.join(" ") ?? "",
     computed: info?.substituted ?? false,
+    opaque: info?.opaque ?? false,
   };
 }

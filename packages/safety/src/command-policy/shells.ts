@@ -62,6 +62,8 @@ function parseShellArgs(args: readonly Arg[]): ShellArgs {
 
 /** Script paths that are standard input in disguise. */
 const STDIN_PATHS = /^(?:-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+/** Script paths that are another file descriptor the command itself fills (`3<<< "$x"`). */
+const DESCRIPTOR_PATHS = /^\/(?:dev\/fd|proc\/(?:self|thread-self|\d+)\/fd)\/\d+$/;
 
 /**
  * Checks the script file a shell or interpreter runs: one produced by a substitution
@@ -70,6 +72,13 @@ const STDIN_PATHS = /^(?:-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
 export function checkScriptFile(name: string, script: Arg, ctx: ArgvContext): void {
   if (script.substituted) {
     ctx.findings.block(refused(`${name} ${script.raw}`, "runs code produced by another command"));
+  } else if (DESCRIPTOR_PATHS.test(script.value)) {
+    ctx.findings.block(
+      refused(
+        `${name} ${script.raw}`,
+        "runs code from a file descriptor the command fills itself, text no check sees",
+      ),
+    );
   } else if (isDownloaded(ctx, script.value)) {
     ctx.findings.block(
       refused(
@@ -96,7 +105,11 @@ export function analyzeNestedScript(
 /** What a shell or interpreter does with a script it reads from standard input. */
 export function checkStdinScript(name: string, ctx: ArgvContext, isShell: boolean): void {
   const { stdin } = ctx;
-  if (stdin.kind === "pipe" && (isShell || stdin.computed)) {
+  if (stdin.opaque === true) {
+    ctx.findings.block(
+      refused(name, "runs text held in a variable as code (like eval), text no check can see"),
+    );
+  } else if (stdin.kind === "pipe" && (isShell || stdin.computed)) {
     const from = stdin.upstream.length > 0 ? ` from \`${stdin.upstream.join(" | ")}\`` : "";
     const into = isShell ? "a shell" : `\`${name}\``;
     ctx.findings.block(
@@ -144,6 +157,13 @@ export function checkShell(name: string, args: readonly Arg[], ctx: ArgvContext)
     if (operand?.substituted === true) {
       ctx.findings.block(
         refused(`${name} -c ${operand.raw}`, "runs code produced by a command substitution"),
+      );
+    } else if (operand?.opaque === true) {
+      ctx.findings.block(
+        refused(
+          `${name} -c ${operand.raw}`,
+          "runs text held in a variable as shell code (like eval), text no check can see",
+        ),
       );
     } else if (operand !== undefined) {
       analyzeNestedScript(operand.value, ctx, parsed.positional);

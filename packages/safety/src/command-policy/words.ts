@@ -142,9 +142,11 @@ function expansionPart(node: SyntaxNode, scope: WordScope, quoted: boolean): Par
     operand: (child) => operandText(child, scope),
   });
   const unknown = evaluated.value === undefined;
+  // An unknown `${!x}` keeps its own text, so a rule can still see that a word was there.
+  const guess = evaluated.indirect && unknown ? node.text : evaluated.guess;
   return {
     ...LITERAL,
-    text: evaluated.value ?? evaluated.guess,
+    text: evaluated.value ?? guess,
     exact: false,
     plain: false,
     substituted: node.children.some((child) => child.type === "command_substitution"),

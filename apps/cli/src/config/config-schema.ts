@@ -98,6 +98,7 @@ const terminalSchema = z.strictObject({
   custom_denylist: textList().default([]),
   sandbox: flag().default(true),
   network: flag().default(false),
+  allow_unattended_git_writes: flag().default(false),
 });
 
 const fetchSchema = z.strictObject({

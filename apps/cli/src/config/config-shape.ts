@@ -97,6 +97,11 @@ export interface XzatomaConfig {
       readonly sandbox: boolean;
       /** Network inside the sandbox. Default false. */
       readonly network: boolean;
+      /**
+       * Let git commands that write `.git` run in full autonomous mode without a person's
+       * yes. Default false.
+       */
+      readonly allowUnattendedGitWrites: boolean;
     };
     readonly fetch: {
       /** Default 60. */
@@ -213,6 +218,7 @@ export function toConfig(
         customDenylist: terminal.custom_denylist,
         sandbox: terminal.sandbox,
         network: terminal.network,
+        allowUnattendedGitWrites: terminal.allow_unattended_git_writes,
       },
       fetch: {
         timeoutSeconds: fetch.timeout_seconds,
@@ -289,6 +295,7 @@ export function toFileShape(config: XzatomaConfig): ConfigFileShape {
         custom_denylist: [...terminal.customDenylist],
         sandbox: terminal.sandbox,
         network: terminal.network,
+        allow_unattended_git_writes: terminal.allowUnattendedGitWrites,
       },
       fetch: {
         timeout_seconds: fetch.timeoutSeconds,

@@ -90,6 +90,7 @@ describe("defaults", () => {
           customDenylist: [],
           sandbox: true,
           network: false,
+          allowUnattendedGitWrites: false,
         },
         fetch: {
           timeoutSeconds: 60,

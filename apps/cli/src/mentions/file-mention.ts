@@ -1,7 +1,7 @@
 import { constants, type Stats } from "node:fs";
 import { readdir, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import type { PathGuard } from "@xzatoma/safety";
+import type { PathGuard, SecretExposure } from "@xzatoma/safety";
 import { contextBlock, languageOf } from "./context-block.js";
 import { formatLineRange, type FileMention, type LineRange } from "./mention.js";
 import { listWorkspaceFiles } from "./workspace-search.js";
@@ -22,6 +22,14 @@ export interface FileMentionContext {
   readonly pathGuard: PathGuard;
   readonly maxFileBytes: number;
   readonly cache: Map<string, CachedFile>;
+  /**
+   * The person who typed the mention is there to stand behind it (chat, or `run` with
+   * `--allow-dangerous`): then a secret-looking or hard-linked file loads. Otherwise such a
+   * file is refused like any read that needs a yes.
+   */
+  readonly confirmed: boolean;
+  /** Records that a secret-looking file reached the model. */
+  readonly exposure?: SecretExposure;
 }
 
 const BINARY_SNIFF_BYTES = 8192;
@@ -168,6 +176,16 @@ export async function loadFileMention(
   let cached = false;
   try {
     const stats = await opened.handle.stat();
+    const concern = stats.isFile() ? await guard.readConcern(opened.path) : undefined;
+    if (concern !== undefined) {
+      if (!context.confirmed) {
+        return fail(
+          `${concern}, and reading it needs a person's yes, which nobody can give in restricted autonomous mode`,
+          "mention it in chat, or rerun with --allow-dangerous if you mean to share it",
+        );
+      }
+      context.exposure?.record(`@${guard.relative(opened.path)}`);
+    }
     if (stats.isDirectory()) {
       return mention.lines === undefined
         ? await listDirectory(guard, opened.path)

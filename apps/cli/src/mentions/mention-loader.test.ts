@@ -1,3 +1,4 @@
+import { createSecretExposure } from "@xzatoma/safety";
 import { createWorkspaceContext } from "@xzatoma/tools";
 import { mkdtemp, mkdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -270,5 +271,28 @@ describe("the result", () => {
     ]);
     const plain = await loader().load("no mentions, mail ada@example.com");
     expect(plain).toEqual({ prompt: "no mentions, mail ada@example.com", loaded: [], failed: [] });
+  });
+});
+
+describe("secret-looking files", () => {
+  it("are refused unless the person stands behind the mention, and then mark the session", async () => {
+    await writeFile(path.join(root, ".env"), "API_TOKEN=tok-1234567890\n");
+    const refused = await loader().load("Use @.env");
+    expect(refused.prompt).not.toContain("tok-1234567890");
+    expect(refused.failed).toMatchObject([
+      { label: "@.env", reason: expect.stringContaining(".env looks like it holds secrets") },
+    ]);
+    const exposure = createSecretExposure();
+    const allowed = await loader({ confirmed: true, exposure }).load("Use @.env");
+    expect(allowed.prompt).toContain("tok-1234567890");
+    expect(exposure.reasons).toEqual(["@.env"]);
+  });
+
+  it("are never opened by @search or @grep", async () => {
+    await writeFile(path.join(root, ".env"), "needle=tok-1234567890\n");
+    await writeFile(path.join(root, "notes.md"), "needle here\n");
+    const result = await loader({ confirmed: true }).load('@search:"needle"');
+    expect(result.prompt).toContain("notes.md");
+    expect(result.prompt).not.toContain("tok-1234567890");
   });
 });

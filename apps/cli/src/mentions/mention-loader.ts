@@ -1,5 +1,5 @@
 import { describeError } from "@xzatoma/core";
-import type { PathGuard } from "@xzatoma/safety";
+import type { PathGuard, SecretExposure } from "@xzatoma/safety";
 import { contextBlock } from "./context-block.js";
 import { loadFileMention, type CachedFile, type MentionOutcome } from "./file-mention.js";
 import { formatLineRange, mentionLabel, type Mention } from "./mention.js";
@@ -11,6 +11,13 @@ import { createWorkspaceSearch, type MentionSearch } from "./workspace-search.js
 export interface MentionLoaderDeps {
   /** The workspace path guard (`createWorkspaceContext({ root }).pathGuard`): files are read through it only. */
   readonly pathGuard: PathGuard;
+  /**
+   * The person stands behind the mentions they type (chat; `run` with `--allow-dangerous`):
+   * secret-looking files load then, and are refused otherwise. Default false.
+   */
+  readonly confirmed?: boolean;
+  /** The session's secret-exposure tracker, shared with the tools. */
+  readonly exposure?: SecretExposure;
   /** The SSRF-guarded fetch. Without it, URL mentions fail with a clear reason. */
   readonly fetchUrl?: FetchUrl;
   /** Workspace search for `@search` and `@grep`. Default: {@link createWorkspaceSearch} over `pathGuard`. */
@@ -152,6 +159,8 @@ export function createMentionLoader(deps: MentionLoaderDeps): MentionLoader {
           pathGuard: deps.pathGuard,
           maxFileBytes: settings.maxFileBytes,
           cache: files,
+          confirmed: deps.confirmed === true,
+          ...(deps.exposure ? { exposure: deps.exposure } : {}),
         });
       case "search":
         return loadSearch("literal", mention.query, search, settings.maxSearchResults);

@@ -1,3 +1,4 @@
+import { isSecretPath } from "@xzatoma/safety";
 import { constants } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
@@ -92,7 +93,9 @@ export async function listWorkspaceFiles(
       if (entry.isDirectory() && !skip.has(entry.name)) queue.push(absolute);
       else if (entry.isFile()) {
         if (files.length >= maxFiles) return { files, truncated: true };
-        files.push(options.pathGuard.relative(absolute));
+        const relative = options.pathGuard.relative(absolute);
+        // Searches never open secret-looking files; a mention of the file itself can.
+        if (!isSecretPath(relative)) files.push(relative);
       }
     }
   }

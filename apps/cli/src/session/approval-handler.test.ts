@@ -38,6 +38,7 @@ describe("session approval", () => {
     expect(await handler(request("allow"))).toEqual({
       approved: false,
       reason: "the user said no",
+      byPerson: false,
     });
     expect(asked).toEqual(["terminal"]);
     modes.chatMode = "planning";
@@ -46,5 +47,30 @@ describe("session approval", () => {
       reason: expect.stringContaining("planning mode"),
     });
     expect(asked).toHaveLength(1);
+  });
+
+  it("marks only the person's own yes as a person's, and asks even in YOLO for calls only a person may approve", async () => {
+    const modes: SessionModes = {
+      chatMode: "write",
+      safetyMode: "yolo",
+      executionMode: "interactive",
+    };
+    const asked: string[] = [];
+    const handler = createApprovalHandler(modes, async (call) => {
+      asked.push(call.toolName);
+      return { approved: true };
+    });
+    expect(await handler(request("confirm"))).toMatchObject({ approved: true });
+    expect(asked).toEqual([]);
+    expect(await handler({ ...request("confirm"), requiresPerson: true })).toEqual({
+      approved: true,
+      byPerson: true,
+    });
+    expect(asked).toEqual(["terminal"]);
+    modes.executionMode = "full";
+    expect(await handler({ ...request("confirm"), requiresPerson: true })).toMatchObject({
+      approved: false,
+      reason: expect.stringContaining("Only a person's explicit yes"),
+    });
   });
 });

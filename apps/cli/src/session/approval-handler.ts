@@ -20,11 +20,14 @@ export function createApprovalHandler(modes: SessionModes, ask?: AskPerson): App
       access: request.access,
       verdict: request.verdict,
       reason: request.reason,
+      ...(request.requiresPerson ? { requiresPerson: true } : {}),
     });
     if (outcome.decision === "allow") return { approved: true, reason: outcome.reason };
     if (outcome.decision === "block") return { approved: false, reason: outcome.reason };
     if (!ask)
       return { approved: false, reason: `${outcome.reason} No one is available to confirm it.` };
-    return ask(request, outcome);
+    // Only this path reaches a person; every other answer above came from the modes.
+    const answer = await ask(request, outcome);
+    return { ...answer, byPerson: answer.approved };
   };
 }

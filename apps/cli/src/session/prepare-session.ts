@@ -67,6 +67,8 @@ export async function prepareSession(options: {
   });
   const mentions = createMentionLoader({
     pathGuard: environment.workspace.pathGuard,
+    confirmed: options.mentionUrlsConfirmed,
+    exposure: environment.workspace.exposure,
     fetchUrl: async (url) => {
       const response = await environment.fetcher.fetch(url, {
         confirmed: options.mentionUrlsConfirmed,

@@ -11,6 +11,7 @@ import { checkNameSinks } from "./arithmetic-injection.js";
 import { Findings } from "./findings.js";
 import { checkGit } from "./git.js";
 import { checkInterpreter } from "./interpreters.js";
+import { checkListFiles } from "./list-files.js";
 import { checkNetwork } from "./network.js";
 import { normalizeProgram } from "./normalize-program.js";
 import { checkShell, SHELLS } from "./shells.js";
@@ -161,6 +162,7 @@ export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
     return;
   }
   checkNameSinks(name, args, ctx);
+  checkListFiles(name, args, ctx);
   const handled = [
     checkEvalBuiltin(name, args, ctx),
     checkShell(name, args, ctx),

@@ -27,6 +27,8 @@ export interface PathRequest {
   readonly outside: Severity;
   /** Every file below the path is read (`grep -r`): secrets and hard links below count too. */
   readonly recursive?: boolean;
+  /** The verdict when the path holds secrets (default `confirm`; `block` when it is sent on). */
+  readonly secret?: Severity;
 }
 
 /** Collects findings, path checks and programs while a command is analysed. */

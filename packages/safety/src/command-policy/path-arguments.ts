@@ -54,6 +54,7 @@ export function requestPath(
   program: string,
   outside: Severity = "block",
   recursive = false,
+  secret: Severity = "confirm",
 ): void {
   if (ctx.embedded) return;
   if (arg.exact && arg.value === "") {
@@ -71,6 +72,7 @@ export function requestPath(
     exact: !computed,
     outside,
     recursive,
+    secret,
   });
 }
 
@@ -148,9 +150,10 @@ async function checkResolved(
   }
   if (!request.exact) return null;
   if (isSecretFileName(target) || isSecretFileName(real)) {
+    const severity = request.secret ?? "confirm";
     return {
-      severity: "confirm",
-      reason: `\`${program}\` ${verb(access)} ${shown}, a file that holds secrets; it needs confirmation.`,
+      severity,
+      reason: `\`${program}\` ${verb(access)} ${shown}, a file that holds secrets; ${severity === "block" ? "it is refused in every mode" : "it needs confirmation"}.`,
     };
   }
   if (access === "read" && (await isHardLinkedFile(real))) {

@@ -12,6 +12,8 @@ import { Findings } from "./findings.js";
 import { checkGit } from "./git.js";
 import { checkInterpreter } from "./interpreters.js";
 import { checkListFiles } from "./list-files.js";
+import { checkExfiltration } from "./exfiltration.js";
+import { checkMetadataContact } from "./network.js";
 import { checkNetwork } from "./network.js";
 import { normalizeProgram } from "./normalize-program.js";
 import { checkShell, SHELLS } from "./shells.js";
@@ -163,6 +165,8 @@ export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
   }
   checkNameSinks(name, args, ctx);
   checkListFiles(name, args, ctx);
+  checkExfiltration(name, args, ctx);
+  checkMetadataContact(name, args, ctx);
   const handled = [
     checkEvalBuiltin(name, args, ctx),
     checkShell(name, args, ctx),

@@ -1,5 +1,6 @@
 import type { ArgvContext } from "./context.js";
 import { refused } from "./denylist.js";
+import { metadataInCode } from "./metadata-hosts.js";
 
 const LOOP = /\b(?:while|for|loop|until|each|repeat|times)\b/;
 const ENDLESS =
@@ -56,7 +57,11 @@ export function scanCode(code: string, label: string, ctx: ArgvContext): void {
   if (/\bsocket\b/i.test(code) && /connect/i.test(code) && REVERSE_SHELL.test(code)) {
     block("connects a socket to a shell (reverse shell)");
   }
-  for (const literal of stringLiterals(code)) {
+  const literals = stringLiterals(code);
+  const metadata = metadataInCode(code, literals);
+  if (metadata !== null)
+    block(`contacts ${metadata}, where a cloud host hands out its credentials`);
+  for (const literal of literals) {
     if (!/\s/.test(literal.trim())) continue;
     ctx.findings.merge(ctx.policy.nested(literal, ctx.depth + 1, "literal", [], ctx.cwd), {
       blocksOnly: true,

@@ -61,6 +61,8 @@ export interface StdinInfo {
   readonly computed: boolean;
   /** The input text is entirely a value the check cannot know (`<<< "$x"`). */
   readonly opaque?: boolean;
+  /** The file it is read from (`< f`), when `kind` is `file`. */
+  readonly source?: string;
 }
 
 /** No standard input worth knowing about. */

@@ -1,7 +1,8 @@
-import { isSecretFileName } from "../protected-paths.js";
 import type { Arg, ArgvContext } from "./context.js";
 import { refused } from "./denylist.js";
-import { optionValues, parseOptions, type ParsedArgs } from "./option-scan.js";
+import { CURL_OPTIONS, WGET_OPTIONS } from "./fetch-options.js";
+import { metadataInArgument, metadataInCode } from "./metadata-hosts.js";
+import { optionValues, parseOptions } from "./option-scan.js";
 import { markDownloaded, requestPath } from "./path-arguments.js";
 
 /** Programs that talk to the network; a command substitution in their arguments is exfiltration. */
@@ -29,6 +30,34 @@ export const NETWORK_PROGRAMS: ReadonlySet<string> = new Set([
   "links",
   "rsync",
   "fetch",
+  "xhs",
+  "httpie",
+  "mosh",
+  "slogin",
+  "lftp",
+  "ncftpput",
+  "smbclient",
+  "wscat",
+  "websocat",
+  "grpcurl",
+  "nmap",
+  "ssh-keyscan",
+  "drill",
+  "kdig",
+  "mtr",
+  "arping",
+  "mail",
+  "mailx",
+  "s-nail",
+  "mutt",
+  "neomutt",
+  "sendmail",
+  "msmtp",
+  "ssmtp",
+  "swaks",
+  "rclone",
+  "gsutil",
+  "pastebinit",
 ]);
 
 /** Programs that download. */
@@ -71,105 +100,8 @@ export const FETCH_OR_DECODE: ReadonlySet<string> = new Set([
   "zstd",
 ]);
 
-const CURL = {
-  shortValue: "AbcCdDeEFHKmoPQrtTuUwxXyYz",
-  longValue: [
-    "data",
-    "data-ascii",
-    "data-binary",
-    "data-raw",
-    "data-urlencode",
-    "json",
-    "form",
-    "form-string",
-    "upload-file",
-    "output",
-    "config",
-    "header",
-    "request",
-    "user",
-    "proxy",
-    "url",
-    "write-out",
-    "cookie",
-    "cookie-jar",
-    "referer",
-    "user-agent",
-    "max-time",
-    "connect-timeout",
-    "output-dir",
-    "dump-header",
-    "trace",
-    "trace-ascii",
-    "stderr",
-    "continue-at",
-    "range",
-    "quote",
-    "telnet-option",
-    "time-cond",
-  ],
-};
-
-const WGET = {
-  shortValue: "OoaPieUtTwQDlABIXY",
-  longValue: [
-    "post-file",
-    "body-file",
-    "post-data",
-    "body-data",
-    "output-document",
-    "output-file",
-    "append-output",
-    "directory-prefix",
-    "input-file",
-    "execute",
-    "header",
-    "method",
-    "user",
-    "password",
-    "user-agent",
-    "tries",
-    "timeout",
-    "wait",
-    "quota",
-    "domains",
-    "level",
-    "accept",
-    "reject",
-    "include-directories",
-    "exclude-directories",
-  ],
-};
-
-function uploads(parsed: ParsedArgs): { flag: string; value: Arg } | null {
-  for (const option of parsed.options) {
-    const value = option.value;
-    if (value === null) continue;
-    const flag = option.name;
-    const text = value.value;
-    if (
-      ["-d", "--data", "--data-ascii", "--data-binary", "--json"].includes(flag) &&
-      text.startsWith("@")
-    )
-      return { flag, value };
-    if (flag === "--data-urlencode" && /^[^=]*@/.test(text)) return { flag, value };
-    if (["-F", "--form"].includes(flag) && /=[@<]/.test(text)) return { flag, value };
-    if (["-T", "--upload-file"].includes(flag)) return { flag, value };
-  }
-  return null;
-}
-
 function checkCurl(args: readonly Arg[], ctx: ArgvContext): void {
-  const parsed = parseOptions(args.slice(1), CURL);
-  const upload = uploads(parsed);
-  if (upload !== null) {
-    ctx.findings.block(
-      refused(
-        `curl ${upload.flag} ${upload.value.raw}`,
-        "uploads a local file or standard input to a server (exfiltration)",
-      ),
-    );
-  }
+  const parsed = parseOptions(args.slice(1), CURL_OPTIONS);
   for (const output of optionValues(parsed, "-o", "--output")) {
     markDownloaded(ctx, output.value);
     if (output.value !== "-") requestPath(ctx, output, "write", "curl -o");
@@ -180,6 +112,17 @@ function checkCurl(args: readonly Arg[], ctx: ArgvContext): void {
   }
   for (const dir of optionValues(parsed, "--output-dir"))
     requestPath(ctx, dir, "write", "curl --output-dir");
+  for (const file of optionValues(
+    parsed,
+    "-c",
+    "--cookie-jar",
+    "-D",
+    "--dump-header",
+    "--trace",
+    "--trace-ascii",
+    "--stderr",
+  ))
+    if (file.value !== "-") requestPath(ctx, file, "write", "curl");
 }
 
 /** The file name `curl -O` or `wget` saves a URL under. */
@@ -188,17 +131,10 @@ function remoteName(url: string): string {
 }
 
 function checkWget(args: readonly Arg[], ctx: ArgvContext): void {
-  const parsed = parseOptions(args.slice(1), WGET);
+  const parsed = parseOptions(args.slice(1), WGET_OPTIONS);
   const named = optionValues(parsed, "-O", "--output-document").map((file) => file.value);
   const saved = named.length > 0 ? named : parsed.operands.map((url) => remoteName(url.value));
   for (const file of saved) markDownloaded(ctx, file);
-  for (const option of parsed.options) {
-    if (["--post-file", "--body-file"].includes(option.name)) {
-      ctx.findings.block(
-        refused(`wget ${option.name}`, "uploads a local file to a server (exfiltration)"),
-      );
-    }
-  }
   for (const output of optionValues(
     parsed,
     "-O",
@@ -215,8 +151,10 @@ function checkWget(args: readonly Arg[], ctx: ArgvContext): void {
 }
 
 /**
- * Rules for network programs: uploads of local files and data computed by command
- * substitutions block; everything else needs confirmation. Returns whether `name` is one.
+ * Rules for network programs: data computed by command substitutions blocks (uploads of
+ * local files are the exfiltration rules'), downloads are remembered, remote shells and
+ * proxy commands are checked as scripts; everything else needs confirmation. Returns
+ * whether `name` is one.
  */
 export function checkNetwork(name: string, args: readonly Arg[], ctx: ArgvContext): boolean {
   if (!NETWORK_PROGRAMS.has(name)) return false;
@@ -230,27 +168,11 @@ export function checkNetwork(name: string, args: readonly Arg[], ctx: ArgvContex
     );
   }
   if (name === "curl") checkCurl(args, ctx);
-  if (name === "scp" || name === "rsync") checkSecretUpload(name, args, ctx);
   if (name === "wget") checkWget(args, ctx);
   if (name === "ssh" || name === "scp" || name === "sftp" || name === "rsync")
     checkRemoteShell(name, args, ctx);
   ctx.findings.confirm(`\`${name}\` uses the network; it needs confirmation.`);
   return true;
-}
-
-/** `scp .env host:` and `rsync .env host:` upload a secret file. */
-function checkSecretUpload(name: string, args: readonly Arg[], ctx: ArgvContext): void {
-  const operands = args.slice(1).filter((arg) => !arg.value.startsWith("-"));
-  const remote = operands.some((arg) => /^[^/]*:/.test(arg.value));
-  const secret = operands.find((arg) => !/^[^/]*:/.test(arg.value) && isSecretFileName(arg.value));
-  if (remote && secret !== undefined) {
-    ctx.findings.block(
-      refused(
-        `${name} ${secret.raw}`,
-        "uploads a file that holds secrets to another host (exfiltration)",
-      ),
-    );
-  }
 }
 
 function checkRemoteShell(name: string, args: readonly Arg[], ctx: ArgvContext): void {
@@ -290,4 +212,56 @@ function mergeNested(script: string, ctx: ArgvContext): void {
   ctx.findings.merge(ctx.policy.nested(script, ctx.depth + 1, "literal", [], ctx.cwd), {
     blocksOnly: true,
   });
+}
+
+/** Programs that contact a host named in their arguments, besides {@link NETWORK_PROGRAMS}. */
+const CONTACTS: ReadonlySet<string> = new Set([
+  "nc",
+  "ncat",
+  "netcat",
+  "socat",
+  "telnet",
+  "cryptcat",
+  "pwncat",
+  "git",
+  "openssl",
+  "redis-cli",
+  "mysql",
+  "psql",
+  "mongo",
+  "mongosh",
+  "ldapsearch",
+  "snmpget",
+  "snmpwalk",
+  "kubectl",
+  "autossh",
+  "sshuttle",
+  "chisel",
+  "ngrok",
+  "cloudflared",
+]);
+
+/**
+ * Blocks contact with link-local and cloud metadata addresses, in any spelling: in every
+ * argument of a program that contacts hosts, and in any URL given to any program
+ * (`pip install --index-url http://169.254.169.254/…`).
+ */
+export function checkMetadataContact(name: string, args: readonly Arg[], ctx: ArgvContext): void {
+  const contacts = NETWORK_PROGRAMS.has(name) || CONTACTS.has(name);
+  for (const arg of args.slice(1)) {
+    const why = contacts
+      ? metadataInArgument(arg.value)
+      : arg.value.includes("://")
+        ? metadataInCode(arg.value)
+        : null;
+    if (why !== null) {
+      ctx.findings.block(
+        refused(
+          `${name} ${arg.raw}`,
+          `contacts ${why}, where a cloud host hands out its credentials`,
+        ),
+      );
+      return;
+    }
+  }
 }

@@ -40,7 +40,13 @@ function fileRedirect(node: SyntaxNode, scope: WalkScope): StdinInfo | null {
         `The command reads its input from \`${target.text}\`; it needs confirmation.`,
       );
       requestPath(ctx, arg, "read", operator);
-      stdin = { kind: "file", upstream: [], text: null, computed: info.substituted };
+      stdin = {
+        kind: "file",
+        upstream: [],
+        text: null,
+        computed: info.substituted,
+        source: arg.value,
+      };
     } else {
       scope.findings.confirm(
         `The command redirects output to \`${target.text}\`; it needs confirmation.`,

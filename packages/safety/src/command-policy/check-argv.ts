@@ -14,6 +14,8 @@ import { checkInterpreter } from "./interpreters.js";
 import { checkListFiles } from "./list-files.js";
 import { checkExfiltration } from "./exfiltration.js";
 import { checkMetadataContact } from "./network.js";
+import { checkConfigWrites } from "./config-writes.js";
+import { checkTunnels, isTunnelProgram } from "./tunnels.js";
 import { checkNetwork } from "./network.js";
 import { normalizeProgram } from "./normalize-program.js";
 import { checkShell, SHELLS } from "./shells.js";
@@ -57,6 +59,7 @@ function isKnownDangerous(name: string): boolean {
     SHELLS.has(name) ||
     isWrapper(name) ||
     CATASTROPHIC_CANDIDATES.includes(name) ||
+    isTunnelProgram(name) ||
     /^mkfs\./.test(name) ||
     ["curl", "wget", "eval", "xargs"].includes(name)
   );
@@ -167,6 +170,8 @@ export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
   checkListFiles(name, args, ctx);
   checkExfiltration(name, args, ctx);
   checkMetadataContact(name, args, ctx);
+  checkConfigWrites(name, args, ctx);
+  checkTunnels(name, args, ctx);
   const handled = [
     checkEvalBuiltin(name, args, ctx),
     checkShell(name, args, ctx),

@@ -2,6 +2,7 @@ import type { Arg, ArgvContext, RunArgv } from "./context.js";
 import { literalArg } from "./context.js";
 import { refused } from "./denylist.js";
 import { requestPath } from "./path-arguments.js";
+import { checkGitConfig, checkGitTemplate } from "./config-writes.js";
 import { analyzeNestedScript } from "./shells.js";
 
 /** Configuration keys whose value git runs as a command, or that redirect where git runs code from. */
@@ -41,37 +42,21 @@ function checkConfigOverride(setting: string, ctx: ArgvContext): void {
   if (isExecKey(key) && value.trim() !== "") analyzeNestedScript(value.replace(/^!/, ""), ctx);
 }
 
-function checkConfig(args: readonly Arg[], ctx: ArgvContext): void {
-  const values = args.map((arg) => arg.value);
-  const scope = values.find(
-    (value) =>
-      ["--global", "--system", "--file", "-f", "--blob"].includes(value) ||
-      value.startsWith("--file="),
-  );
-  const operands = values.filter((value) => !value.startsWith("-"));
-  const verb = ["set", "unset", "rename-section", "remove-section", "edit"].includes(
-    operands[0] ?? "",
-  )
-    ? operands.shift()
-    : undefined;
-  const changes =
-    verb !== undefined ||
-    operands.length >= 2 ||
-    values.some((value) =>
-      /^--(?:add|unset|unset-all|replace-all|rename-section|remove-section|edit)$|^-e$/.test(value),
-    );
-  const key = operands[0] ?? "";
-  if (changes && scope !== undefined) {
-    ctx.findings.block(
-      refused(
-        `git config ${scope}`,
-        "changes configuration outside the workspace (it can rewrite fetch URLs or run commands later)",
-      ),
-    );
-  } else if (changes && isExecKey(key)) {
-    ctx.findings.block(refused(`git config ${key}`, "makes git run a command later"));
-  }
-  ctx.findings.confirm("`git config` reads or changes git configuration; it needs confirmation.");
+/** `git clone -c core.fsmonitor=…`: settings written into the new repository's config. */
+function checkPersistedOverrides(rest: readonly Arg[], ctx: ArgvContext): void {
+  rest.forEach((arg, index) => {
+    const inline = /^(?:-c|--config=?)(.+)$/.exec(arg.value);
+    const setting =
+      inline?.[1] ?? (["-c", "--config"].includes(arg.value) ? rest[index + 1]?.value : undefined);
+    const key = setting?.split("=")[0] ?? "";
+    if (setting !== undefined && isExecKey(key))
+      ctx.findings.block(
+        refused(
+          `git clone -c ${key}`,
+          "writes a command-running key into the new repository's config",
+        ),
+      );
+  });
 }
 
 function checkSubcommand(
@@ -81,7 +66,9 @@ function checkSubcommand(
   run: RunArgv,
 ): void {
   const values = rest.map((arg) => arg.value);
-  if (subcommand === "config") checkConfig(rest, ctx);
+  if (subcommand === "config") checkGitConfig(rest, ctx);
+  checkGitTemplate(subcommand, rest, ctx);
+  if (subcommand === "clone" || subcommand === "submodule") checkPersistedOverrides(rest, ctx);
   rest.forEach((arg, index) => {
     const value = arg.value;
     const next = values[index + 1] ?? "";
@@ -109,8 +96,9 @@ function checkSubcommand(
 
 /**
  * Rules for git: `-c` overrides need confirmation (and command-valued keys are checked as
- * scripts), `git config --global` changes and command-running keys block, `-C` and
- * `--git-dir` must stay inside the workspace. Returns whether `name` is git.
+ * scripts), `git config` changes, hook templates and command-running keys written by
+ * `clone -c` block, `-C` and `--git-dir` must stay inside the workspace. Returns whether
+ * `name` is git.
  */
 export function checkGit(
   name: string,

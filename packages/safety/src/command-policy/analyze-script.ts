@@ -1,19 +1,13 @@
 import { checkArithmeticNode, checkSubscriptNode } from "./arithmetic-injection.js";
 import { checkExpansion } from "./code-expansions.js";
 import { visitAssignment, visitCommand, visitDeclaration } from "./command-node.js";
+import { checkProcessBombs } from "./process-bombs.js";
 import { NO_STDIN, type StdinInfo } from "./context.js";
-import { refused } from "./denylist.js";
 import { Findings } from "./findings.js";
 import { FETCH_OR_DECODE, FETCHERS } from "./network.js";
 import { markDownloaded } from "./path-arguments.js";
 import { REDIRECT_TYPES, checkRedirect, outputTargets } from "./redirects.js";
-import {
-  containsType,
-  countType,
-  fieldChildren,
-  namedChildren,
-  type SyntaxNode,
-} from "./syntax-node.js";
+import { countType, fieldChildren, namedChildren, type SyntaxNode } from "./syntax-node.js";
 import {
   EMPTY_STAGE,
   argvContext,
@@ -45,7 +39,6 @@ const STATEMENTS = new Set([
   "test_command",
 ]);
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
-const BACKGROUND = new Set(["&"]);
 const ARITHMETIC = new Set([
   "arithmetic_expansion",
   "subscript",
@@ -66,36 +59,6 @@ const CONSTRUCTS: ReadonlyMap<string, string> = new Map([
   ["unset_command", "unsets shell variables"],
   ["test_command", "uses a shell test `[[ … ]]`"],
 ]);
-
-function commandNames(node: SyntaxNode): string[] {
-  if (node.type === "command")
-    return [node.children.find((child) => child.type === "command_name")?.text ?? ""];
-  return node.children.flatMap(commandNames);
-}
-
-/** `while true; do … & done`: starts processes in the background without end. */
-function isEndlessSpawner(node: SyntaxNode): boolean {
-  if (node.type !== "while_statement") return false;
-  const condition = fieldChildren(node, "condition")
-    .filter((part) => part.named)
-    .map((part) => part.text)
-    .join(" ")
-    .trim();
-  const endless = /^(?:true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))$/.test(condition);
-  return endless && fieldChildren(node, "body").some((body) => containsType(body, BACKGROUND));
-}
-
-/** A function that calls itself in a pipeline or in the background: a fork bomb, in any spelling. */
-function isForkBomb(definition: SyntaxNode, name: string): boolean {
-  const search = (node: SyntaxNode): boolean => {
-    if (node.type === "pipeline" && commandNames(node).includes(name)) return true;
-    const background = node.children.findIndex((child) => child.type === "&");
-    if (background > 0 && commandNames(node.children[background - 1] ?? node).includes(name))
-      return true;
-    return node.children.some(search);
-  };
-  return search(definition);
-}
 
 function visitNode(node: SyntaxNode, scope: WalkScope): void {
   if (SUBSTITUTIONS.has(node.type)) {
@@ -214,10 +177,6 @@ function visitStatement(node: SyntaxNode, scope: WalkScope, stdin: StdinInfo): S
       scope.findings.confirm(
         `The command defines the shell function \`${name}\`; it needs confirmation.`,
       );
-      if (isForkBomb(node, name))
-        scope.findings.block(
-          refused(node.text, "is a fork bomb (a function that keeps starting copies of itself)"),
-        );
       visitBlock(node, scope);
       return EMPTY_STAGE;
     }
@@ -237,9 +196,6 @@ function visitStatement(node: SyntaxNode, scope: WalkScope, stdin: StdinInfo): S
           ? `The command ${construct}; it needs confirmation.`
           : `The command uses shell syntax this check does not know (${node.type}); it needs confirmation.`,
       );
-      if (isEndlessSpawner(node)) {
-        scope.findings.block(refused(node.text, "starts background processes in an endless loop"));
-      }
       visitBlock(node, node.type === "subshell" ? { ...scope, env: new Map(scope.env) } : scope);
       return EMPTY_STAGE;
     }
@@ -268,6 +224,7 @@ export function walkScript(root: SyntaxNode, scope: WalkScope): ScriptSummary {
   const background = root.children.some((child) => child.type === "&");
   if (background)
     scope.findings.confirm("The command runs in the background; it needs confirmation.");
+  checkProcessBombs(root, scope.findings);
   let argv: readonly string[] | null = null;
   for (const statement of statements) argv = visitStatement(statement, scope, NO_STDIN).argv;
   const single = statements.length === 1 && !background && statements[0]?.type === "command";

@@ -2,9 +2,15 @@ import type { ArgvContext } from "./context.js";
 import { refused } from "./denylist.js";
 import { metadataInCode } from "./metadata-hosts.js";
 
-const LOOP = /\b(?:while|for|loop|until|each|repeat|times)\b/;
+const LOOP =
+  /(?:\b|(?<=\\[nt]))(?:while|for|loop|until|each|repeat|times|redo|goto|setInterval|setImmediate)\b/;
 const ENDLESS =
-  /while\s*\(\s*(?:true|1)\s*\)|while\s+(?:True|1)\s*:|for\s*\(\s*;\s*;\s*\)|\bloop\s*(?:do|\{)/;
+  /while\s*\(\s*(?:true|1|!0|!false|True)\s*\)|while\s+(?:True|1|not\s+False)\s*:|\bwhile\s+(?:true|1)\b|for\s*\(\s*;\s*;\s*\)|\bloop\s*(?:do|\{)|\buntil\s+false\b|\b1\s+while\b|\bredo\b|setInterval\s*\(|itertools\.count\(|iter\(\s*int\s*,\s*1\s*\)/;
+/** Calls that start a process and do not wait for it. */
+const SPAWNS =
+  /\b(?:spawn(?!Sync)|Popen|detached|popen|spawn[lv]p?e?|posix_spawnp?|proc_open|start_new_session)\b|\bProcess\.spawn\b|\bProcess\s*\([^)]*\)\s*\.start\(|\b(?:system|exec\w*)\s*\([^)]*&\s*['"]/;
+/** `fork` as a call or a name in any language: `os.fork()`, `pcntl_fork()`, `forkpty`, `fork while 1`. */
+const FORK = /(?<![A-Za-z])fork(?:pty)?(?![A-Za-z])/g;
 const EXECUTES =
   /\b(?:exec|eval|system|popen|spawn|spawnSync|execSync|execFile|execFileSync|Function|compile|instance_eval|class_eval|passthru|shell_exec|proc_open|subprocess|Popen|call|check_output|run)\b/;
 const DECODES =
@@ -46,10 +52,10 @@ export function scanCode(code: string, label: string, ctx: ArgvContext): void {
   const block = (why: string) => ctx.findings.block(refused(label, why));
   if (/\/dev\/(?:tcp|udp)\//.test(code))
     block("opens a network connection through /dev/tcp (reverse shell)");
-  const forks = code.match(/\bfork\b/g)?.length ?? 0;
+  const forks = code.match(FORK)?.length ?? 0;
   if (forks >= 2 || (forks === 1 && LOOP.test(code))) {
     block("forks processes in a loop (a fork bomb)");
-  } else if (ENDLESS.test(code) && /\b(?:spawn|Popen|detached|exec)\b/.test(code)) {
+  } else if (ENDLESS.test(code) && (SPAWNS.test(code) || /\bexec\b/.test(code))) {
     block("starts processes in an endless loop (a fork bomb)");
   }
   if (EXECUTES.test(code) && DECODES.test(code)) block("runs decoded, hidden code");

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { describeClasses, useFixture, type ClassCase } from "./class-cases.test-support.js";
+
+/** The working directory and the directories bash expands (`~+`, `~-`, `$PWD`, `${PWD%/*}`). Every case asserts the exact verdict. */
+const CLASSES: Readonly<Record<string, readonly ClassCase[]>> = {
+  "working directory": [
+    ["cat x/etc/passwd", "block", "sub"],
+    ["cat x/etc/passwd", "allow"],
+    ["cat ./x/etc/passwd", "block", "sub"],
+    ["head -n1 x/etc/hostname", "block", "sub"],
+    ["ls x", "block", "sub"],
+    ["ls", "allow", "sub"],
+    ["ls", "allow", "src"],
+    ["cat index.ts", "allow", "src"],
+    ["cat ../README.md", "allow", "src"],
+    ["cat index.ts", "allow", "/ws/src"],
+    ["cat ../../ws-evil/secret.txt", "block", "src"],
+    ["cat ../../etc/passwd", "block", "src"],
+    ["ls ..", "block", "."],
+    ["ls", "confirm", "sub/x"],
+    ["ls", "confirm", "sub/x/etc"],
+    ["ls", "confirm", "/etc"],
+    ["cat passwd", "block", "/etc"],
+    ["ls", "confirm", "../ws-evil"],
+    ["cat secret.txt", "block", "../ws-evil"],
+    ["ls", "confirm", "no-such-directory"],
+    ["ls", "confirm", "README.md"],
+    ["ls", "confirm", "link-to-etc"],
+    ["cat passwd", "block", "link-to-etc"],
+    ["ls", "confirm", "sub/x/.."],
+    ["rm -f victim.txt", "block", "sub/x/tmp"],
+    ["bash -c 'cat x/etc/passwd'", "block", "sub"],
+    ["cd sub && cat x/etc/passwd", "block"],
+    ["cd sub; bash -c 'cat x/etc/shadow'", "block"],
+    ["cd /etc && sh -c 'cat passwd'", "block"],
+    ["cat sub/x/../etc/passwd", "block"],
+    ["cat link-to-etc/../README.md", "block"],
+    ["cat x/../README.md", "block", "sub"],
+    ["rm -rf x/..", "block", "sub"],
+    ['cd "$DIR" && rm -rf *', "block"],
+    ["cd - && rm -f notes.txt", "block"],
+    ["echo x > out.txt", "block", "/etc"],
+  ],
+  "tilde and PWD": [
+    ["rm -f ~+/../victim.txt", "block"],
+    ["rm -f ../victim.txt", "block"],
+    ["rm -f ~+/../victim.txt", "block", "src/.."],
+    ["rm -f ~+/../../victim.txt", "block", "src"],
+    ["rm -f ~+/build.log", "confirm", "src"],
+    ["cat ~+/../ws-evil/secret.txt", "block"],
+    ["cat ~+/README.md", "confirm"],
+    ["cat ~-/secret.txt", "confirm"],
+    ["rm -f ~-/victim.txt", "block"],
+    ["rm -rf ~-", "block"],
+    ["cd src && rm -f ~-/../victim.txt", "block"],
+    ["cd src && cat ~-/README.md", "confirm"],
+    ["cat ~root/.bashrc", "block"],
+    ["rm -rf ~root", "block"],
+    ["cp README.md ~nobody/x", "block"],
+    ["cat ~0/../ws-evil/secret.txt", "block"],
+    ["cat ~+0/../ws-evil/secret.txt", "block"],
+    ["rm -f $PWD/../victim.txt", "block"],
+    ["rm -f ${PWD}/../victim.txt", "block"],
+    ['rm -f "${PWD}/../victim.txt"', "block"],
+    ["rm -f ${PWD%/*}/victim.txt", "block"],
+    ["rm -rf ${PWD%/*}", "block"],
+    ["rm -rf ${PWD%%/ws*}/ws-evil", "block"],
+    ["cat ${PWD/ws/ws-evil}/secret.txt", "block"],
+    ["rm -rf ${HOME%/*}/", "block"],
+    ["cat ${HOME%/*}/x", "block"],
+    ["rm -rf ${HOME:0:1}", "block"],
+    ['rm -rf "${PWD::1}"', "block"],
+    ["rm -f $OLDPWD/victim.txt", "block"],
+    ["rm -rf $OLDPWD", "block"],
+    ["cat $OLDPWD/notes.txt", "confirm"],
+    ["env rm -f ~+/../victim.txt", "block"],
+    ["timeout 5 rm -f ~+/../victim.txt", "block"],
+    ["bash -c 'rm -f ~+/../victim.txt'", "block"],
+    ["sudo rm -f ~-/x", "block"],
+    ["dd if=README.md of=~+/../victim.txt", "block"],
+    ["X=~+/..; rm -rf $X/ws-evil", "block"],
+    ["export T=~-; rm -rf $T", "block"],
+    ["echo ~+", "confirm"],
+    ["ls ~+/src", "confirm"],
+  ],
+};
+
+const fixture = useFixture();
+
+describeClasses(CLASSES, fixture);
+
+describe("the cwd option", () => {
+  it("defaults to the workspace root and accepts an absolute path inside it", async () => {
+    const { policy, workspace } = fixture;
+    expect((await policy.check("cat README.md")).verdict).toBe("allow");
+    expect((await policy.check("cat README.md", {})).verdict).toBe("allow");
+    expect((await policy.check("cat README.md", { cwd: workspace.root })).verdict).toBe("allow");
+    const inSrc = await policy.check("cat index.ts", { cwd: `${workspace.root}/src` });
+    expect(inSrc.verdict).toBe("allow");
+  });
+
+  it("names the working directory when it disqualifies the command", async () => {
+    const { policy } = fixture;
+    const outside = await policy.check("ls", { cwd: "sub/x" });
+    expect(outside.verdict).toBe("confirm");
+    expect(outside.reason).toContain("working directory");
+    expect((await policy.check("ls", { cwd: "bad\u0000dir" })).verdict).toBe("confirm");
+    expect((await policy.check("ls", { cwd: "" })).verdict).toBe("confirm");
+  });
+
+  it("still blocks what blocks anywhere when the directory is unusable", async () => {
+    const { policy } = fixture;
+    expect((await policy.check("rm -rf /", { cwd: "no-such-directory" })).verdict).toBe("block");
+    expect((await policy.check("rm -rf /", { cwd: "sub/x" })).verdict).toBe("block");
+  });
+
+  it("shows the path it judged, resolved against the working directory", async () => {
+    const { policy } = fixture;
+    const decision = await policy.check("cat x/etc/passwd", { cwd: "sub" });
+    expect(decision.verdict).toBe("block");
+    expect(decision.reason).toContain("x/etc/passwd");
+    expect(decision.reason).toContain("outside the workspace");
+  });
+});

@@ -1,6 +1,7 @@
 import { checkSubscriptCode } from "./arithmetic-injection.js";
 import type { ArgvContext } from "./context.js";
 import { refused } from "./denylist.js";
+import { metadataInCode } from "./metadata-hosts.js";
 import { analyzeNestedScript } from "./shells.js";
 
 /** Variables that make the loader, a shell or an interpreter run code the command chooses. */
@@ -93,6 +94,15 @@ export function checkAssignment(
   raw: string = value,
 ): void {
   checkSubscriptCode(`${name}=${raw}`, raw, value, ctx.findings);
+  // `http_proxy=http://169.254.169.254`, `AWS_EC2_METADATA_SERVICE_ENDPOINT=…`.
+  const metadata = value.includes("://") ? metadataInCode(value) : null;
+  if (metadata !== null)
+    ctx.findings.block(
+      refused(
+        `${name}=${value}`,
+        `points a program at ${metadata}, where a cloud host hands out its credentials`,
+      ),
+    );
   if (isHijackingVariable(name)) {
     ctx.findings.block(
       refused(

@@ -61,7 +61,7 @@ function isKnownDangerous(name: string): boolean {
     CATASTROPHIC_CANDIDATES.includes(name) ||
     isTunnelProgram(name) ||
     /^mkfs\./.test(name) ||
-    ["curl", "wget", "eval", "xargs"].includes(name)
+    ["curl", "wget", "eval", "xargs", "ssh"].includes(name)
   );
 }
 

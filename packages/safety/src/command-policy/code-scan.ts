@@ -1,3 +1,4 @@
+import { checkCodeEffects } from "./code-effects.js";
 import type { ArgvContext } from "./context.js";
 import { refused } from "./denylist.js";
 import { metadataInCode } from "./metadata-hosts.js";
@@ -64,6 +65,7 @@ export function scanCode(code: string, label: string, ctx: ArgvContext): void {
     block("connects a socket to a shell (reverse shell)");
   }
   const literals = stringLiterals(code);
+  checkCodeEffects(code, literals, label, ctx);
   const metadata = metadataInCode(code, literals);
   if (metadata !== null)
     block(`contacts ${metadata}, where a cloud host hands out its credentials`);

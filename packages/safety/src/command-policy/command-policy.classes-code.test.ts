@@ -106,6 +106,10 @@ const CLASSES: Readonly<Record<string, readonly ClassCase[]>> = {
     ["enable -f ./evil.so evil", "block"],
     ["hash -p /tmp/evil ls", "block"],
     ["fc -s", "block"],
+    ["env -S 'LD_PRELOAD=./x.so ls'", "block"],
+    ["env -S 'BASH_ENV=./x.sh bash -c ls'", "block"],
+    ["git clone 'ext::sh -c id'", "block"],
+    ["git remote add origin 'ext::sh -c id %s'", "block"],
   ],
   "lists read from files": [
     ["find . -files0-from list.txt", "confirm"],

@@ -82,6 +82,12 @@ const CLASSES: Readonly<Record<string, readonly ClassCase[]>> = {
     ["export T=~-; rm -rf $T", "block"],
     ["echo ~+", "confirm"],
     ["ls ~+/src", "confirm"],
+    ['rm -f "$(pwd)/../victim.txt"', "block"],
+    ["rm -f `pwd`/../victim.txt", "block"],
+    ["pushd src && rm -f ~1/../../victim.txt", "block"],
+    ["cd .. && rm -rf ws-evil", "block"],
+    ["HOME=/tmp; rm -rf ~/x", "block"],
+    ["rm -rf ${PWD/%ws/ws-evil}", "block"],
   ],
 };
 

@@ -123,11 +123,12 @@ function sequence(
 }
 
 function packageConfigWrite(name: string, values: readonly string[]): string | null {
+  const words = values.filter((value) => !value.startsWith("-"));
   const verb = (word: string) => CONFIG_WRITE_VERBS.has(word);
   if (
-    sequence(values, "config", verb) ||
-    sequence(values, "c", verb) ||
-    (name.startsWith("npm") && values[0] === "set")
+    sequence(words, "config", verb) ||
+    sequence(words, "c", verb) ||
+    ((name.startsWith("npm") || name.startsWith("pnpm")) && words[0] === "set")
   )
     return "changes the package manager's configuration (script shells, node options, registries and hooks run code or fetch it)";
   if (name === "conda" || name === "mamba" || name === "micromamba")

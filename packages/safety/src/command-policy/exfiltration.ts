@@ -315,6 +315,27 @@ export function checkExfiltration(name: string, args: readonly Arg[], ctx: ArgvC
       `${name} ${args[1]?.raw ?? ""}`,
       "uploads a local file to a paste service (exfiltration)",
     );
+  if (name === "aria2c" && args.some((arg) => /^(?:-i|--input-file)(?:=|$)|^-i./.test(arg.value)))
+    block(
+      ctx,
+      "aria2c -i",
+      "reads the requests to send from a file, whose lines go out to hosts (exfiltration)",
+    );
+  const script = args.findIndex(
+    (arg, index) => index > 0 && /^(?:-e|-c|--command)$/.test(arg.value),
+  );
+  if (
+    ["lftp", "smbclient", "tftp", "ncftp"].includes(name) &&
+    script !== -1 &&
+    /\b(?:m?put|reput|mirror\s+(?:-\w+\s+)*-R|mirror\s+--reverse|send)\b/.test(
+      args[script + 1]?.value ?? "",
+    )
+  )
+    block(
+      ctx,
+      `${name} ${args[script]?.value ?? ""} ${args[script + 1]?.raw ?? ""}`,
+      "uploads local files to another host (exfiltration)",
+    );
   if (name === "sftp" && args.some((arg) => /^-b/.test(arg.value)))
     ctx.findings.confirm(
       "`sftp -b` runs transfer commands from a file the check cannot see; it needs confirmation.",

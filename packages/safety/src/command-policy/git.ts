@@ -126,5 +126,11 @@ export function checkGit(
   }
   const subcommand = args[i]?.value;
   if (subcommand !== undefined) checkSubcommand(subcommand, args.slice(i + 1), ctx, run);
+  // The ext:: remote helper runs its argument as a command (`git clone 'ext::sh -c id'`).
+  const external = args.find((arg) => /^ext::/i.test(arg.value) || /=ext::/i.test(arg.value));
+  if (external !== undefined)
+    ctx.findings.block(
+      refused(`git ${external.raw}`, "uses the ext:: transport, which runs a command"),
+    );
   return true;
 }

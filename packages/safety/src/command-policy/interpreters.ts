@@ -1,6 +1,7 @@
 import { scanCode } from "./code-scan.js";
 import type { Arg, ArgvContext } from "./context.js";
 import { refused } from "./denylist.js";
+import { requestPath } from "./path-arguments.js";
 import { checkScriptFile, checkStdinScript } from "./shells.js";
 
 /** How one interpreter takes code from its arguments. */
@@ -111,6 +112,38 @@ function findCode(args: readonly Arg[], spec: InterpreterSpec, family: string): 
 }
 
 /**
+ * `perl -pi -e …`, `ruby -i -pe …`, `gawk -i inplace …`: the file operands are rewritten in
+ * place, so they are checked as writes (protected files and places outside block).
+ */
+function checkInPlace(
+  name: string,
+  family: string,
+  args: readonly Arg[],
+  found: Found,
+  ctx: ArgvContext,
+): void {
+  const options = args.slice(1).filter((arg) => arg.value.startsWith("-"));
+  const inPlace =
+    family === "awk"
+      ? args.some(
+          (arg, index) =>
+            (/^(?:-i|--include)$/.test(arg.value) &&
+              /^inplace/.test(args[index + 1]?.value ?? "")) ||
+            /^(?:-iinplace|--include=inplace)/.test(arg.value),
+        )
+      : (family === "perl" || family === "ruby") &&
+        options.some((arg) => /^-[a-zA-Z0-9]*i/.test(arg.value) && !arg.value.startsWith("--"));
+  if (!inPlace) return;
+  const code = new Set(found.code.map((entry) => entry.arg));
+  const files = args
+    .slice(1)
+    .filter((arg) => !arg.value.startsWith("-") && !code.has(arg) && !/^inplace/.test(arg.value));
+  const targets = found.code.length > 0 ? files : files.slice(1);
+  for (const file of targets) requestPath(ctx, file, "write", `${name} -i`);
+  ctx.findings.confirm(`\`${name}\` edits files in place; it needs confirmation.`);
+}
+
+/**
  * Rules for interpreters that run code from their arguments (`python -c`, `node -e`,
  * `perl -e`, `ruby -e`, `php -r`, awk programs): never plain; code computed by a
  * substitution or visibly dangerous blocks. Returns whether `name` is an interpreter.
@@ -120,6 +153,7 @@ export function checkInterpreter(name: string, args: readonly Arg[], ctx: ArgvCo
   const spec = family === null ? undefined : SPECS.get(family);
   if (family === null || spec === undefined) return false;
   const found = findCode(args, spec, family);
+  checkInPlace(name, family, args, found, ctx);
   for (const { flag, arg } of found.code) {
     const label = `${name} ${flag}`;
     if (arg.substituted)

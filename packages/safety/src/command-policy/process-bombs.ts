@@ -102,6 +102,63 @@ const ALWAYS_TRUE =
   /^(?:(?:\/usr)?(?:\/bin\/)?true|:|\[\s+[^\s\]]+\s+\]|\[\[\s+[^\s\]]+\s+\]\]|test\s+\S+|\(\(\s*[1-9]\d*\s*\)\)|!\s*(?:(?:\/usr)?(?:\/bin\/)?false)|sleep\s+[\d.]+[smhd]?)$/;
 const ALWAYS_FALSE = /^(?:(?:\/usr)?(?:\/bin\/)?false|!\s*(?:true|:)|\(\(\s*0\s*\)\)|\[\s+\])$/;
 
+const COMPARISONS: Readonly<Record<string, (a: number, b: number) => boolean>> = {
+  "-eq": (a, b) => a === b,
+  "-ne": (a, b) => a !== b,
+  "-lt": (a, b) => a < b,
+  "-le": (a, b) => a <= b,
+  "-gt": (a, b) => a > b,
+  "-ge": (a, b) => a >= b,
+  "==": (a, b) => a === b,
+  "!=": (a, b) => a !== b,
+  "<": (a, b) => a < b,
+  "<=": (a, b) => a <= b,
+  ">": (a, b) => a > b,
+  ">=": (a, b) => a >= b,
+};
+
+const LITERAL_TEST =
+  /^(?:\[\[?|test)\s+(['"]?)([\w.-]+)\1\s+(-eq|-ne|-lt|-le|-gt|-ge|==?|!=)\s+(['"]?)([\w.-]+)\4\s*(?:\]\]?)?$/;
+const LITERAL_ARITHMETIC = /^\(\(\s*()(-?\d+)\s*(==|!=|<=?|>=?)\s*()(-?\d+)\s*\)\)$/;
+
+/**
+ * The truth of a condition made of literals only (`[ 1 -eq 1 ]`, `[[ a == a ]]`,
+ * `test 2 -gt 1`, `(( 1 < 2 ))`, `! [ 1 = 2 ]`), or null when it depends on anything else.
+ */
+function constantTruth(condition: string): boolean | null {
+  const negated = /^!\s+(.*)$/s.exec(condition);
+  if (negated !== null) {
+    const inner = constantTruth((negated[1] ?? "").trim());
+    return inner === null ? null : !inner;
+  }
+  if (ALWAYS_TRUE.test(condition)) return true;
+  if (ALWAYS_FALSE.test(condition)) return false;
+  const arithmetic = LITERAL_ARITHMETIC.exec(condition);
+  const test = arithmetic ?? LITERAL_TEST.exec(condition);
+  if (test === null) return null;
+  const [left = "", operator = "", right = ""] = [test[2], test[3], test[5]];
+  const numbers = /^-?\d+$/.test(left) && /^-?\d+$/.test(right);
+  if (arithmetic !== null || operator.startsWith("-"))
+    return numbers ? (COMPARISONS[operator]?.(Number(left), Number(right)) ?? null) : null;
+  return operator === "!=" ? left !== right : left === right;
+}
+
+/** How many times a `for x in …` loop runs, when the values show it (`{1..100000}`, `$(seq 1e5)`). */
+function iterations(node: SyntaxNode): number {
+  let total = 0;
+  for (const value of fieldChildren(node, "value")) {
+    const range = /\{(-?\d+)\.\.(-?\d+)(?:\.\.-?\d+)?\}/.exec(value.text);
+    if (range !== null) total += Math.abs(Number(range[2]) - Number(range[1])) + 1;
+    const seq = /\$\(\s*seq\s+(?:-?[\d.]+\s+){0,2}([\d.e+]+|inf\w*)\s*\)/i.exec(value.text);
+    if (seq !== null) total += /^inf/i.test(seq[1] ?? "") ? Infinity : Number(seq[1]);
+    total += 1;
+  }
+  return total;
+}
+
+/** A loop that starts this many background processes holds more than a machine allows. */
+const MANY = 1000;
+
 /** Whether a loop never ends on its own (`while :`, `until false`, `for ((;;))`). */
 function isEndless(node: SyntaxNode, endlessInput: boolean): boolean {
   if (node.type === "c_style_for_statement") {
@@ -112,8 +169,9 @@ function isEndless(node: SyntaxNode, endlessInput: boolean): boolean {
   if (node.type !== "while_statement") return false;
   const condition = conditionText(node);
   const until = node.children.some((child) => child.type === "until");
-  if (until) return ALWAYS_FALSE.test(condition);
-  return ALWAYS_TRUE.test(condition) || (endlessInput && /^read\b/.test(condition));
+  const truth = constantTruth(condition);
+  if (until) return truth === false;
+  return truth === true || (endlessInput && /^read\b/.test(condition));
 }
 
 function spawnsInBackground(node: SyntaxNode): boolean {
@@ -133,6 +191,8 @@ function isEndlessProducer(stage: SyntaxNode): boolean {
   if (name === "yes") return true;
   if (/\/dev\/(?:zero|u?random)\b/.test(text)) return true;
   if (name === "seq" && /\s[+]?inf(?:inity)?\b/i.test(text)) return true;
+  // `seq 1000000` ends, but feeds more processes than any machine holds at once.
+  if (name === "seq" && Number(/([\d.e+]+)\s*$/.exec(text)?.[1] ?? "0") >= 10_000) return true;
   if (name === "jot" && /\s(?:-r\s+)?0(?:\s|$)/.test(text)) return true;
   return name === "tail" && /\s-(?:[a-zA-Z]*[fF]|-follow)/.test(text);
 }
@@ -165,9 +225,14 @@ export function checkProcessBombs(root: SyntaxNode, findings: Findings): void {
       ),
     );
   const visit = (node: SyntaxNode, endlessInput: boolean): void => {
-    if (isEndless(node, endlessInput) && fieldChildren(node, "body").some(spawnsInBackground))
+    const spawns = () => fieldChildren(node, "body").some(spawnsInBackground);
+    if (isEndless(node, endlessInput) && spawns())
       findings.block(
         refused(node.text.slice(0, 80), "starts background processes in an endless loop"),
+      );
+    else if (node.type === "for_statement" && iterations(node) >= MANY && spawns())
+      findings.block(
+        refused(node.text.slice(0, 80), "starts thousands of background processes at once"),
       );
     if (node.type === "pipeline") {
       const stages = namedChildren(node);

@@ -12,92 +12,44 @@ const TUNNEL = "opens a tunnel or forwards ports, a way into or out of this mach
 const LISTENER = "listens for network connections and serves this machine to others";
 
 /** Programs whose whole purpose is a tunnel, a proxy or a relay. */
-const TUNNEL_PROGRAMS = new Set([
-  "autossh",
-  "sshuttle",
-  "ngrok",
-  "cloudflared",
-  "lt",
-  "localtunnel",
-  "bore",
-  "frpc",
-  "frps",
-  "chisel",
-  "stunnel",
-  "stunnel4",
-  "stunnel5",
-  "iodine",
-  "iodined",
-  "dnscat",
-  "dnscat2",
-  "gost",
-  "rathole",
-  "inlets",
-  "pagekite",
-  "pagekite.py",
-  "tmate",
-  "zrok",
-  "telebit",
-  "tunnelmole",
-  "tmole",
-  "loophole",
-  "devtunnel",
-  "ligolo",
-  "ligolo-ng",
-  "ligolo-proxy",
-  "ligolo-agent",
-  "revsocks",
-  "microsocks",
-  "3proxy",
-  "sockd",
-  "danted",
-  "tinyproxy",
-  "ptunnel",
-  "ptunnel-ng",
-  "hans",
-  "udp2raw",
-  "wstunnel",
-  "sish",
-  "proxytunnel",
-  "corkscrew",
-  "redsocks",
-  "ssf",
-  "ssfd",
-  "expose",
-  "serveo",
-  "pinggy",
-  "playit",
-  "localxpose",
-  "loclx",
-]);
+const TUNNEL_PROGRAMS = new Set(
+  `
+  autossh sshuttle ngrok cloudflared lt localtunnel bore frpc frps chisel stunnel
+  stunnel4 stunnel5 iodine iodined dnscat dnscat2 gost rathole inlets pagekite
+  pagekite.py tmate zrok telebit tunnelmole tmole loophole devtunnel ligolo ligolo-ng
+  ligolo-proxy ligolo-agent revsocks microsocks 3proxy sockd danted tinyproxy ptunnel
+  ptunnel-ng hans udp2raw wstunnel sish proxytunnel corkscrew redsocks ssf ssfd expose
+  serveo pinggy playit localxpose loclx openvpn wg-quick zerotier-one nebula tincd sslh
+  rinetd redir
+  `
+    .trim()
+    .split(/\s+/),
+);
 
 /** Programs that serve files or a shell to the network as soon as they start. */
-const LISTENER_PROGRAMS = new Set([
-  "http-server",
-  "live-server",
-  "simplehttpserver",
-  "updog",
-  "miniserve",
-  "httpd",
-  "lighttpd",
-  "webfsd",
-  "darkhttpd",
-  "thttpd",
-  "uploadserver",
-  "pyftpdlib",
-  "twistd",
-  "static-web-server",
-]);
+const LISTENER_PROGRAMS = new Set(
+  `
+  http-server live-server simplehttpserver updog miniserve httpd lighttpd webfsd
+  darkhttpd thttpd uploadserver pyftpdlib twistd static-web-server sshd dropbear telnetd
+  in.telnetd inetd xinetd vsftpd proftpd pure-ftpd tftpd in.tftpd smbd gotty ttyd
+  shellinaboxd
+  `
+    .trim()
+    .split(/\s+/),
+);
 
 /** `python -m MODULE` modules that listen (`python3 -m http.server 8000`). */
 const LISTENER_MODULES =
   /^(?:http\.server|SimpleHTTPServer|CGIHTTPServer|pyftpdlib|uploadserver|smtpd|aiosmtpd|twisted|http\.server\.\w+|wsgiref\.simple_server|xmlrpc\.server|RangeHTTPServer|updog)$/;
 
 /** ssh options that forward ports or tunnel (`-L`, `-R`, `-D`, `-w`) and settings that do. */
-const SSH_FORWARDS = new Set(["-L", "-R", "-D", "-w"]);
+const SSH_FORWARDS = new Set(["-L", "-R", "-D", "-w", "-W"]);
 const SSH_SETTINGS =
   /^\s*(?:LocalForward|RemoteForward|DynamicForward|ProxyCommand|Tunnel|TunnelDevice|LocalCommand|PermitLocalCommand|GatewayPorts|PermitRemoteOpen)\b/i;
 const SSH_VALUES = "BbcDEeFIiJLlmOopQRSWw";
+/** `websocat` endpoints and options that listen. */
+const WEBSOCAT_LISTENS =
+  /^(?:-s|--server-mode|-E|(?:ws|wss|tcp|unix|udp|ssl|tls|abstract|seqpacket)-l(?:isten)?:|l-)/;
 
 /** Whether `name` is a tunnel or listener program (for finding one hidden in other arguments). */
 export function isTunnelProgram(name: string): boolean {
@@ -108,10 +60,15 @@ function block(ctx: ArgvContext, subject: string, why = TUNNEL): void {
   ctx.findings.block(refused(subject, why));
 }
 
-/** ssh-style option words (`ssh`, `autossh`, `--ssh-flag=…`, `-- -L …` passed to ssh). */
+/**
+ * ssh-style option words (`ssh`, `autossh`, `--ssh-flag=…`, `-- -L …` passed to ssh).
+ * OpenSSH reads options after the destination too (`ssh host -L 1:x:2`), up to the command.
+ */
 function checkSshOptions(name: string, words: readonly Arg[], ctx: ArgvContext): void {
-  const parsed = parseOptions(words, { shortValue: SSH_VALUES, stopAtOperand: true });
-  for (const option of parsed.options) {
+  const table = { shortValue: SSH_VALUES, stopAtOperand: true };
+  const before = parseOptions(words, table);
+  const after = parseOptions(before.operands.slice(1), table);
+  for (const option of [...before.options, ...after.options]) {
     if (SSH_FORWARDS.has(option.name))
       block(ctx, `${name} ${option.name} ${option.value?.raw ?? ""}`.trim());
     if (option.name === "-o" && option.value !== null && SSH_SETTINGS.test(option.value.value))
@@ -149,6 +106,14 @@ function cloudTunnel(name: string, values: readonly string[]): boolean {
     (name === "tailscale" && (words[0] === "funnel" || words[0] === "serve")) ||
     (name === "code" && words[0] === "tunnel") ||
     (name === "gh" && has("codespace", "ports", "forward")) ||
+    (name === "minikube" && words[0] === "tunnel") ||
+    (name === "vagrant" && words[0] === "share") ||
+    ((name === "fly" || name === "flyctl") && words[0] === "proxy") ||
+    (name === "zerotier-cli" && words[0] === "join") ||
+    (name === "wg" && words[0] === "set") ||
+    (name === "caddy" &&
+      ["file-server", "reverse-proxy", "run", "start"].includes(words[0] ?? "")) ||
+    (name === "rsync" && values.includes("--daemon")) ||
     name === "cloudflared"
   );
 }
@@ -172,6 +137,8 @@ function listens(name: string, values: readonly string[]): boolean {
   )
     return true;
   if (name === "openssl" && values[0] === "s_server") return true;
+  if (name === "websocat" && values.some((value) => WEBSOCAT_LISTENS.test(value))) return true;
+  if (name === "git" && values.includes("daemon")) return true;
   if (
     name === "busybox" &&
     ["httpd", "nc", "telnetd", "ftpd", "tcpsvd", "udpsvd"].includes(values[0] ?? "")

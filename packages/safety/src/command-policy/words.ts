@@ -222,7 +222,8 @@ function substitutionOutput(node: SyntaxNode, scope: WordScope): string | null {
   const stages = only.type === "pipeline" ? namedChildren(only) : [only];
   if (!stages.every((stage) => stage.type === "command")) return null;
   const [first = [], ...filters] = stages.map((stage) => commandArgv(stage, scope));
-  let text = printedText(first) ?? locatedProgram(first);
+  const directory = first[0] === "pwd" && first.length === 1 ? (scope.lookup("PWD") ?? null) : null;
+  let text = printedText(first) ?? locatedProgram(first) ?? directory;
   for (const argv of filters) text = text === null ? null : filtered(argv, text);
   return text;
 }

@@ -120,6 +120,7 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ["xvfb-run", { options: { ...STOP, shortValue: "nsfep" } }],
   ["dbus-run-session", { options: STOP }],
   ["firejail", { options: STOP }],
+  ["sshpass", { options: { ...STOP, shortValue: "pfdP" } }],
 ]);
 
 /** Whether `name` runs another program given in its arguments. */
@@ -146,7 +147,14 @@ export function unwrap(args: readonly Arg[]): Unwrapped {
   const parsed = parseOptions(args.slice(1), spec.options);
   if (parsed.options.some((option) => (spec.noCommand ?? []).includes(option.name)))
     return { inner: [], assignments: [] };
-  let rest = parsed.operands.slice(spec.leading ?? 0);
+  // `env -S 'A=1 cmd args'`: the split string comes first, settings included.
+  const split = optionValues(parsed, "-S", "--split-string").flatMap((value) =>
+    value.value
+      .split(/\s+/)
+      .filter((word) => word !== "")
+      .map((word) => ({ ...literalArg(word), exact: value.exact })),
+  );
+  let rest = [...split, ...parsed.operands.slice(spec.leading ?? 0)];
   const assignments: { name: string; value: string }[] = [];
   while (spec.assignments === true && rest[0] !== undefined && /^[^=-][^=]*=/.test(rest[0].value)) {
     const setting = rest[0].value;
@@ -156,11 +164,5 @@ export function unwrap(args: readonly Arg[]): Unwrapped {
     });
     rest = rest.slice(1);
   }
-  const split = optionValues(parsed, "-S", "--split-string").flatMap((value) =>
-    value.value
-      .split(/\s+/)
-      .filter((word) => word !== "")
-      .map((word) => ({ ...literalArg(word), exact: value.exact })),
-  );
-  return { inner: [...split, ...rest], assignments };
+  return { inner: rest, assignments };
 }

@@ -50,9 +50,12 @@ export {
 export { redactSecrets } from "./redact-secrets.js";
 export {
   createSandbox,
+  type PreparedRun,
   type Sandbox,
   type SandboxOptions,
   type SandboxRunOptions,
-} from "./sandbox.js";
+} from "./sandbox/sandbox.js";
+export type { SandboxChangeKind, SandboxJudge, SandboxOutcome } from "./sandbox/apply-changes.js";
+export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from "./sandbox/sandbox-limits.js";
 export * from "./url-guard/index.js";
 export * from "./command-policy/index.js";

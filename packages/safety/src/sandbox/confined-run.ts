@@ -1,0 +1,322 @@
+import { chmod, chown, lstat, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { applyChanges, type SandboxJudge, type SandboxOutcome } from "./apply-changes.js";
+import {
+  buildBwrapArguments,
+  findResolvConf,
+  findSystemEntries,
+  type SystemEntry,
+} from "./bwrap-arguments.js";
+import { findEtcMasks, type EtcMasks } from "./etc-masks.js";
+import { findProgram } from "./find-program.js";
+import { createRunCgroup, findPidsCgroupParent, type RunCgroup } from "./process-cgroup.js";
+import { findReplacedDirectories } from "./replaced-directories.js";
+import { mountThenExec, overlayOptions, type NamespaceTools } from "./overlay-mount.js";
+import {
+  createRunDirectory,
+  removeRunDirectory,
+  removeRunDirectorySync,
+  type RunDirectory,
+} from "./run-directory.js";
+import { readSandboxInit, waitForSandboxExit } from "./sandbox-exit.js";
+import { limitedArgv, resolveLimits, type SandboxLimits } from "./sandbox-limits.js";
+import type { PreparedRun, SandboxOptions, SandboxRunOptions } from "./sandbox.js";
+import { buildSeccompFilter } from "./seccomp-filter.js";
+import { readUpperTree } from "./upper-tree.js";
+
+/** The host programs the sandbox runs. */
+export interface SandboxTools extends NamespaceTools {
+  readonly bwrap: string;
+  readonly bash: string;
+}
+
+/** What the sandbox learns about the machine once, before the first command. */
+export interface MachineView {
+  readonly tools: SandboxTools;
+  readonly systemEntries: readonly SystemEntry[];
+  readonly etcMasks: EtcMasks;
+  readonly resolvConf?: string;
+  readonly seccomp: Buffer;
+  readonly scratchCandidates: readonly string[];
+  readonly extraReadOnlyPaths: readonly string[];
+  readonly limits?: Partial<SandboxLimits>;
+  /** Where root's commands get a pids cgroup each (see process-cgroup.ts). */
+  readonly pidsCgroupParent?: string;
+  /** What the sandbox cannot do on this machine although it runs. */
+  readonly shortfall?: string;
+  /** Runs not finished yet, cleaned up at the latest when the process exits. */
+  readonly pending: Set<{ readonly directory: string; readonly cgroup?: RunCgroup }>;
+}
+
+const DEFAULT_HOME = "/home/sandbox";
+/** How long finish() waits for the rest of a killed command to die. */
+const EXIT_WAIT_MS = 15_000;
+const PLACES_HOME_MAY_NOT_BE = [
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/etc",
+  "/proc",
+  "/dev",
+  "/tmp",
+  "/var/tmp",
+];
+
+/** Finds bwrap and its helpers, or says which is missing. */
+export function findSandboxTools(options: SandboxOptions): SandboxTools | string {
+  const searchPath = options.env?.["PATH"];
+  const bwrap = options.bwrapPath
+    ? findProgram("bwrap", [options.bwrapPath], undefined)
+    : findProgram("bwrap", ["/usr/bin/bwrap", "/usr/local/bin/bwrap"], searchPath);
+  if (bwrap === undefined) {
+    return "bubblewrap (bwrap) is not installed, so terminal commands run without a sandbox, guarded by the command policy alone. Install it with 'apt-get install bubblewrap'.";
+  }
+  const unshare = findProgram("unshare", ["/usr/bin/unshare", "/bin/unshare"], searchPath);
+  const mount = findProgram("mount", ["/usr/bin/mount", "/bin/mount"], searchPath);
+  const bash = findProgram("bash", ["/bin/bash", "/usr/bin/bash"], searchPath);
+  const shell = findProgram("sh", ["/bin/sh", "/usr/bin/sh"], undefined);
+  const missing = [
+    unshare ? undefined : "unshare",
+    mount ? undefined : "mount",
+    bash ? undefined : "bash",
+    shell ? undefined : "sh",
+  ].filter(Boolean);
+  if (!unshare || !mount || !bash || !shell) {
+    return `The sandbox needs ${missing.join(", ")} (util-linux and bash), which this machine lacks, so terminal commands run without it, guarded by the command policy alone.`;
+  }
+  const unprivileged = process.getuid?.() !== 0;
+  return { bwrap, unshare, mount, bash, shell, unprivileged };
+}
+
+/** Looks at the machine once: system directories, `/etc`, extra paths. */
+export async function loadMachineView(
+  tools: SandboxTools,
+  options: SandboxOptions,
+  temporaryDirectory: string,
+): Promise<MachineView> {
+  const [systemEntries, etcMasks, resolvConf, pidsCgroupParent] = await Promise.all([
+    findSystemEntries(),
+    findEtcMasks(),
+    findResolvConf(),
+    tools.unprivileged ? Promise.resolve(undefined) : findPidsCgroupParent(),
+  ]);
+  const extraReadOnlyPaths: string[] = [];
+  for (const extra of options.extraReadOnlyPaths ?? []) {
+    const real = await realpath(extra).catch(() => undefined);
+    if (real !== undefined && real !== "/") extraReadOnlyPaths.push(real);
+  }
+  // Checked up front so a typo fails at the first command, not on an odd one.
+  resolveLimits(options.limits);
+  const view: MachineView = {
+    tools,
+    systemEntries,
+    etcMasks,
+    seccomp: buildSeccompFilter(),
+    scratchCandidates: [options.scratchDirectory ?? temporaryDirectory, "/var/tmp", "/dev/shm"],
+    extraReadOnlyPaths,
+    pending: new Set(),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(resolvConf ? { resolvConf } : {}),
+    ...(pidsCgroupParent ? { pidsCgroupParent } : {}),
+    ...(!tools.unprivileged && !pidsCgroupParent
+      ? {
+          shortfall:
+            "The sandbox cannot cap how many processes a command starts: XZatoma runs as root, whose processes the kernel's process limit ignores, and no writable pids cgroup was found. Run XZatoma as an ordinary user to get that limit.",
+        }
+      : {}),
+  };
+  process.on("exit", () => {
+    for (const run of view.pending) {
+      removeRunDirectorySync(run.directory);
+      run.cgroup?.removeSync();
+    }
+  });
+  return view;
+}
+
+function isWithin(parent: string, candidate: string): boolean {
+  const relative = path.relative(parent, candidate);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/** The protected entries to bind read-only: existing, inside the workspace, reached without links. */
+async function bindableReadOnlyPaths(
+  workspace: string,
+  requested: readonly string[],
+): Promise<string[]> {
+  const accepted: string[] = [];
+  for (const candidate of requested) {
+    const absolute = path.resolve(candidate);
+    const relative = path.relative(workspace, absolute);
+    if (relative === "" || !isWithin(workspace, absolute)) continue;
+    let current = workspace;
+    let usable = true;
+    for (const part of relative.split(path.sep)) {
+      current = path.join(current, part);
+      const stats = await lstat(current).catch(() => undefined);
+      if (stats === undefined || stats.isSymbolicLink()) {
+        usable = false;
+        break;
+      }
+    }
+    // A missing or linked entry cannot be bound; the judge refuses changes to it instead.
+    if (usable && !accepted.includes(absolute)) accepted.push(absolute);
+  }
+  return accepted;
+}
+
+function checkHome(home: string, workspace: string): string {
+  if (!path.isAbsolute(home)) throw new TypeError(`the sandbox's home must be absolute: ${home}`);
+  const normal = path.resolve(home);
+  if (normal === "/" || isWithin(workspace, normal)) {
+    throw new TypeError(`the sandbox's home ${normal} may not be / or inside the workspace`);
+  }
+  if (PLACES_HOME_MAY_NOT_BE.some((place) => isWithin(place, normal))) {
+    throw new TypeError(`the sandbox's home ${normal} may not be inside a system directory`);
+  }
+  return normal;
+}
+
+async function scratchFor(machine: MachineView, workspace: string): Promise<string> {
+  for (const candidate of machine.scratchCandidates) {
+    const real = await realpath(candidate).catch(() => undefined);
+    if (real !== undefined && !isWithin(workspace, real)) return real;
+  }
+  throw new Error(
+    `every scratch directory of the sandbox is inside the workspace ${workspace}; set scratchDirectory`,
+  );
+}
+
+/** Builds the confined command and its finish step (see `Sandbox.prepare`). */
+export async function confineRun(
+  machine: MachineView,
+  argv: readonly string[],
+  run: SandboxRunOptions,
+): Promise<PreparedRun> {
+  if (argv.length === 0) throw new TypeError("an empty command cannot run");
+  const workspace = await realpath(run.workspace);
+  const workspaceStats = await stat(workspace);
+  if (!workspaceStats.isDirectory() || workspace === "/") {
+    throw new TypeError(`the sandbox's workspace must be a directory other than /: ${workspace}`);
+  }
+  const cwd = await realpath(run.cwd);
+  if (!isWithin(workspace, cwd))
+    throw new TypeError(`cwd ${cwd} is outside the workspace ${workspace}`);
+  const home = checkHome(run.home ?? DEFAULT_HOME, workspace);
+  const limits = resolveLimits(machine.limits, run.limits);
+  const readOnlyPaths = await bindableReadOnlyPaths(workspace, run.readOnlyPaths ?? []);
+  const directory = await createRunDirectory(await scratchFor(machine, workspace), machine.seccomp);
+  const pending: { directory: string; cgroup?: RunCgroup } = { directory: directory.root };
+  machine.pending.add(pending);
+  try {
+    if (machine.pidsCgroupParent !== undefined) {
+      // bwrap itself and the sandbox's pid 1 count there too.
+      pending.cgroup = await createRunCgroup(machine.pidsCgroupParent, limits.processes + 2);
+    }
+    // The overlay's root shows the upper directory's owner and mode: make them the workspace's.
+    await chmod(directory.upper, workspaceStats.mode & 0o7777);
+    if (!machine.tools.unprivileged) {
+      await chown(directory.upper, workspaceStats.uid, workspaceStats.gid);
+    }
+    const seccompFd = 3;
+    const infoFd = 4;
+    const bwrapArguments = buildBwrapArguments({
+      workspace,
+      cwd,
+      home,
+      network: run.network ?? false,
+      readOnlyPaths,
+      extraReadOnlyPaths: machine.extraReadOnlyPaths.filter((extra) => !isWithin(workspace, extra)),
+      systemEntries: machine.systemEntries,
+      etcMasks: machine.etcMasks,
+      maskFile: directory.maskFile,
+      maskDirectory: directory.maskDirectory,
+      limits,
+      seccompFd,
+      infoFd,
+      ...(machine.resolvConf ? { resolvConf: machine.resolvConf } : {}),
+    });
+    const options = overlayOptions(
+      { lower: [workspace], upper: directory.upper, work: directory.work },
+      machine.tools.unprivileged,
+    );
+    const args = mountThenExec(
+      machine.tools,
+      options,
+      workspace,
+      [
+        machine.tools.bwrap,
+        ...bwrapArguments,
+        "--",
+        ...limitedArgv(machine.tools.bash, limits, argv),
+      ],
+      pending.cgroup?.procs,
+    );
+    let finished: Promise<SandboxOutcome> | undefined;
+    return {
+      file: machine.tools.unshare,
+      args,
+      env: { HOME: home },
+      stdio: ["ignore", "pipe", "pipe", directory.seccompFd, directory.infoFd],
+      finish() {
+        finished ??= finishRun(machine, directory, pending, workspace, run);
+        return finished;
+      },
+    };
+  } catch (error) {
+    directory.closeDescriptors();
+    machine.pending.delete(pending);
+    await removeRunDirectory(directory.root);
+    await pending.cgroup?.remove().catch(() => undefined);
+    throw error;
+  }
+}
+
+const acceptEverything: SandboxJudge = () => undefined;
+
+async function finishRun(
+  machine: MachineView,
+  directory: RunDirectory,
+  pending: { readonly directory: string; readonly cgroup?: RunCgroup },
+  workspace: string,
+  run: SandboxRunOptions,
+): Promise<SandboxOutcome> {
+  try {
+    directory.closeDescriptors();
+    const init = await readSandboxInit(directory.infoFile);
+    if (!(await waitForSandboxExit(init, EXIT_WAIT_MS))) {
+      return {
+        applied: [],
+        discarded: [
+          {
+            path: ".",
+            reason:
+              "the command's processes did not end in time, so none of its changes were applied",
+          },
+        ],
+      };
+    }
+    return await applyChanges({
+      workspace,
+      upper: await readUpperTree(directory.upper),
+      judge: run.judge ?? acceptEverything,
+      writableGit: run.writableGit ?? false,
+      privileged: !machine.tools.unprivileged,
+      findReplaced: (candidates) =>
+        findReplacedDirectories(machine.tools, directory, workspace, candidates),
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      applied: [],
+      discarded: [
+        { path: ".", reason: `the sandbox could not apply the command's changes: ${reason}` },
+      ],
+    };
+  } finally {
+    machine.pending.delete(pending);
+    await removeRunDirectory(directory.root).catch(() => undefined);
+    await pending.cgroup?.remove().catch(() => undefined);
+  }
+}

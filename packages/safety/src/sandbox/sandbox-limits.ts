@@ -1,0 +1,87 @@
+/**
+ * Resource limits of one sandboxed command, so that a runaway or hostile command (a fork
+ * bomb, a memory or disk filler) dies inside the sandbox instead of taking the machine.
+ */
+export interface SandboxLimits {
+  /**
+   * Processes and threads the command may have at once (`RLIMIT_NPROC`). The sandbox has
+   * its own user namespace, so only its own processes count. Default 1024.
+   */
+  readonly processes: number;
+  /**
+   * Writable private memory per process (`RLIMIT_DATA`), in bytes. Address space that is
+   * only reserved (Node, the JVM and Go reserve gigabytes) does not count. Default 8 GiB.
+   */
+  readonly memoryBytes: number;
+  /** Largest file a process may write (`RLIMIT_FSIZE`), in bytes. Default 4 GiB. */
+  readonly fileSizeBytes: number;
+  /** CPU time per process (`RLIMIT_CPU`), in seconds. Default 900. */
+  readonly cpuSeconds: number;
+  /**
+   * Size of each in-memory filesystem: `/tmp`, `/var/tmp` and the home directory (their
+   * contents live in RAM and vanish with the command); `/dev/shm` gets at most 64 MiB of
+   * it. In bytes. Default 1 GiB.
+   */
+  readonly tmpBytes: number;
+}
+
+/** The limits a command gets unless the sandbox or the run says otherwise. */
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
+  processes: 1024,
+  memoryBytes: 8 * 1024 ** 3,
+  fileSizeBytes: 4 * 1024 ** 3,
+  cpuSeconds: 900,
+  tmpBytes: 1024 ** 3,
+});
+
+const SHM_BYTES = 64 * 1024 ** 2;
+
+/** Merges limits over the defaults and checks that each is a positive whole number. */
+export function resolveLimits(...layers: (Partial<SandboxLimits> | undefined)[]): SandboxLimits {
+  const merged: Record<string, number> = { ...DEFAULT_SANDBOX_LIMITS };
+  for (const layer of layers) {
+    for (const [name, value] of Object.entries(layer ?? {})) {
+      if (value === undefined) continue;
+      if (!(name in DEFAULT_SANDBOX_LIMITS)) throw new TypeError(`unknown sandbox limit ${name}`);
+      if (!Number.isSafeInteger(value) || value <= 0) {
+        throw new TypeError(`sandbox limit ${name} must be a positive integer, got ${value}`);
+      }
+      merged[name] = value;
+    }
+  }
+  return merged as unknown as SandboxLimits;
+}
+
+/** Size of the sandbox's `/dev/shm`. */
+export function sharedMemoryBytes(limits: SandboxLimits): number {
+  return Math.min(SHM_BYTES, limits.tmpBytes);
+}
+
+// Runs inside the sandbox (its own user namespace, so RLIMIT_NPROC counts only sandbox
+// processes), then becomes the command. `ulimit` sets soft and hard limits, so the command
+// cannot raise them again; a limit that fails to set was already lower (a stricter hard
+// limit inherited from outside), which is fine.
+const LIMITS_SCRIPT =
+  'ulimit -u "$1" 2>/dev/null; ulimit -d "$2" 2>/dev/null; ulimit -f "$3" 2>/dev/null; ulimit -t "$4" 2>/dev/null; shift 4; exec "$@"';
+
+/** The argv that applies `limits` and then runs `argv` (bash's `ulimit` counts KiB for -d and -f). */
+export function limitedArgv(
+  bash: string,
+  limits: SandboxLimits,
+  argv: readonly string[],
+): string[] {
+  const kibibytes = (bytes: number) => String(Math.max(1, Math.floor(bytes / 1024)));
+  return [
+    bash,
+    "--noprofile",
+    "--norc",
+    "-c",
+    LIMITS_SCRIPT,
+    "xzatoma-limits",
+    String(limits.processes),
+    kibibytes(limits.memoryBytes),
+    kibibytes(limits.fileSizeBytes),
+    String(limits.cpuSeconds),
+    ...argv,
+  ];
+}

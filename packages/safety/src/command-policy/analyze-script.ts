@@ -1,6 +1,7 @@
 import { checkArithmeticNode, checkSubscriptNode } from "./arithmetic-injection.js";
 import { checkExpansion } from "./code-expansions.js";
 import { visitAssignment, visitCommand, visitDeclaration } from "./command-node.js";
+import { refused } from "./denylist.js";
 import { checkProcessBombs } from "./process-bombs.js";
 import { NO_STDIN, type StdinInfo } from "./context.js";
 import { Findings } from "./findings.js";
@@ -177,6 +178,13 @@ function visitStatement(node: SyntaxNode, scope: WalkScope, stdin: StdinInfo): S
       scope.findings.confirm(
         `The command defines the shell function \`${name}\`; it needs confirmation.`,
       );
+      if (name === "command_not_found_handle")
+        scope.findings.block(
+          refused(
+            name,
+            "is a hook bash runs for every unknown command, code that runs unseen later",
+          ),
+        );
       visitBlock(node, scope);
       return EMPTY_STAGE;
     }

@@ -54,7 +54,7 @@ export function scanCode(code: string, label: string, ctx: ArgvContext): void {
   if (/\/dev\/(?:tcp|udp)\//.test(code))
     block("opens a network connection through /dev/tcp (reverse shell)");
   const forks = code.match(FORK)?.length ?? 0;
-  if (forks >= 2 || (forks === 1 && LOOP.test(code))) {
+  if (forks >= 2 || (forks === 1 && (LOOP.test(code) || ENDLESS.test(code)))) {
     block("forks processes in a loop (a fork bomb)");
   } else if (ENDLESS.test(code) && (SPAWNS.test(code) || /\bexec\b/.test(code))) {
     block("starts processes in an endless loop (a fork bomb)");

@@ -99,6 +99,11 @@ const CLASSES: Readonly<Record<string, readonly ClassCase[]>> = {
     ["python3 -c \"print(open('.vscode/settings.json').read())\"", "confirm"],
     ["pip config --user set global.index-url http://x.example", "block"],
     ["pnpm set registry http://x.example", "block"],
+    ["patch .envrc < x.diff", "block"],
+    ["patch -o .git/hooks/pre-commit README.md x.diff", "block"],
+    ["yarn set version berry", "block"],
+    ["ssh-keygen -t ed25519 -f ~/.ssh/id_new -N ''", "block"],
+    ["patch -p1 < x.diff", "confirm"],
   ],
   "process bombs": [
     [":(){ :|:& };:", "block"],
@@ -168,6 +173,8 @@ const CLASSES: Readonly<Record<string, readonly ClassCase[]>> = {
     ["while [ 1 -eq 2 ]; do x & done", "confirm"],
     ["for i in {1..10}; do sleep 1 & done", "confirm"],
     ["seq 100 | xargs -P0 -n1 sleep", "confirm"],
+    ["python3 -c 'import os; list(map(lambda _: os.fork(), iter(int, 1)))'", "block"],
+    ["lua -e 'while true do os.execute(\"sleep 9 &\") end'", "block"],
   ],
 };
 

@@ -1,6 +1,7 @@
 import type { Arg, ArgvContext } from "./context.js";
 import { refused } from "./denylist.js";
-import { parseOptions } from "./option-scan.js";
+import { optionValues, parseOptions } from "./option-scan.js";
+import { requestPath } from "./path-arguments.js";
 
 /**
  * Commands that change another tool's configuration in a way that makes it run code
@@ -183,10 +184,22 @@ function toolConfigWrite(name: string, values: readonly string[]): string | null
     first !== "--version"
   )
     return "installs git hooks, which run on every commit";
+  if (name === "yarn" && first === "set" && second === "version")
+    return "installs a yarn release into the project, code every yarn command runs";
   if (name === "loginctl" && first === "enable-linger")
     return "keeps user services running after logout (persistence)";
   if (name === "defaults" && first === "write") return "changes macOS application settings";
   return null;
+}
+
+/** `ssh-keygen -f FILE` writes the key (`~/.ssh/…`, `authorized_keys`), unless it only reads one. */
+function checkKeygen(args: readonly Arg[], ctx: ArgvContext): void {
+  const parsed = parseOptions(args.slice(1), {
+    shortValue: "abCDEefFgIJjKmMNnOPrSstUwYzZ",
+  });
+  const reads = parsed.options.some((option) => /^-[yleiFBD]$/.test(option.name));
+  for (const file of optionValues(parsed, "-f"))
+    requestPath(ctx, file, reads ? "read" : "write", "ssh-keygen -f");
 }
 
 /**
@@ -194,6 +207,7 @@ function toolConfigWrite(name: string, values: readonly string[]): string | null
  * later: they block. Applies to every program (`npx husky install`, `python -m pip config set`).
  */
 export function checkConfigWrites(name: string, args: readonly Arg[], ctx: ArgvContext): void {
+  if (name === "ssh-keygen") checkKeygen(args, ctx);
   const values = args.slice(1).map((arg) => arg.value);
   let why: string | null = null;
   if (PACKAGE_TOOLS.has(name)) why = packageConfigWrite(name, values);

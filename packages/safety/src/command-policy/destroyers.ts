@@ -140,6 +140,18 @@ const WRITERS: ReadonlyMap<string, WriterSpec> = new Map([
     },
   ],
   [
+    "patch",
+    {
+      options: {
+        shortValue: "BbDdFgiopruVxYz",
+        longValue: ["output", "input", "directory", "reject-file", "strip", "prefix", "suffix"],
+      },
+      pathOptions: ["-o", "--output", "-d", "--directory", "-r", "--reject-file"],
+      operands: true,
+      does: "changes files as a patch says",
+    },
+  ],
+  [
     "shred",
     {
       options: { shortValue: "ns", longValue: ["iterations", "size", "random-source"] },

@@ -7,8 +7,11 @@ import type { Findings } from "./findings.js";
 const PIPE_TO_SHELL =
   /\|&?\s*(?:(?:sudo|doas|env|command|exec|nohup|time)\s+(?:-\S+\s+)*)*(?:\S*\/)?(?:ba|da|z|k|mk|c|tc|fi|a|y)?sh\b/;
 const FORK_BOMB = /([\w:.-]+)\s*\(\s*\)\s*\{[^}]*?\1\s*\|\s*\1/;
-/** `${x@P}`, `${x@E}`, …: parameter transformations that evaluate or produce code. */
-const CODE_TRANSFORMATION = /\$\{[^{}]*@[PEAKkQa]\}/;
+/**
+ * `${x@P}`, `${x@E}`, …: parameter transformations that evaluate or produce code; and
+ * zsh's `${(e)x}`, which expands the value again, command substitutions included.
+ */
+const CODE_TRANSFORMATION = /\$\{[^{}]*@[PEAKkQa]\}|\$\{\([a-zA-Z@~%#=]*e[a-zA-Z@~%#=]*\)[^{}]*\}?/;
 // eslint-disable-next-line no-control-regex -- control characters separate tokens here
 const SEPARATORS = /[{}(),;|&<>`$\u0000-\u001f\u007f]/g;
 const MAX_TOKENS = 20_000;

@@ -28,6 +28,8 @@ interface ShellArgs {
   /** `-s` given: the script is read from standard input even with operands. */
   readonly stdin: boolean;
   readonly operand: Arg | undefined;
+  /** `--rcfile FILE`, `--init-file FILE`: a startup file the shell runs first. */
+  readonly rcfile: Arg | undefined;
   /** The arguments after the operand: `$1`, `$2`, … of a `-c` script (`$0` first). */
   readonly positional: readonly string[];
 }
@@ -35,6 +37,7 @@ interface ShellArgs {
 function parseShellArgs(args: readonly Arg[]): ShellArgs {
   let command = false;
   let stdin = false;
+  let rcfile: Arg | undefined;
   let i = 1;
   for (; i < args.length; i++) {
     const value = args[i]?.value ?? "";
@@ -43,7 +46,7 @@ function parseShellArgs(args: readonly Arg[]): ShellArgs {
       break;
     }
     if (value.startsWith("--")) {
-      if (value === "--rcfile" || value === "--init-file") i += 1;
+      if (value === "--rcfile" || value === "--init-file") rcfile = args[++i];
       continue;
     }
     if (!/^[-+][A-Za-z]+$/.test(value)) break;
@@ -55,6 +58,7 @@ function parseShellArgs(args: readonly Arg[]): ShellArgs {
   return {
     command,
     stdin,
+    rcfile,
     operand: args[i],
     positional: args.slice(i + 1).map((arg) => arg.value),
   };
@@ -149,6 +153,7 @@ export function checkShell(name: string, args: readonly Arg[], ctx: ArgvContext)
     ctx.findings.block(refused(`exec ${name}`, "replaces the process with a shell"));
   const parsed = parseShellArgs(args);
   const operand = parsed.operand;
+  if (parsed.rcfile !== undefined) checkScriptFile(name, parsed.rcfile, ctx);
   if (parsed.command) {
     if (operand === undefined) {
       ctx.findings.confirm(`\`${name} -c\` is given no script; it needs confirmation.`);

@@ -1,9 +1,12 @@
 /**
  * The harness of the class tests (not part of the package's API): each case is
  * `[input, expected, cwd?]`, checked against the fixture workspace of
- * {@link createTestWorkspace} (`sub/x -> /`, `link-to-etc -> /etc`, `.env`, `.git/`, …),
- * with `/ws` and `/ws-evil` in the input mapped to the real directories.
+ * {@link createTestWorkspace} (`link-to-etc -> /etc`, `.env`, `.git/`, …) plus a directory
+ * `sub/` holding a symlink `sub/x -> /`, with `/ws` and `/ws-evil` in the input mapped to
+ * the real directories.
  */
+import { mkdir, symlink } from "node:fs/promises";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPathGuard } from "../path-guard.js";
 import { createCommandPolicy, type CommandPolicy, type CommandVerdict } from "./index.js";
@@ -24,6 +27,8 @@ export function useFixture(): Fixture {
   let policy: CommandPolicy | undefined;
   beforeAll(async () => {
     workspace = await createTestWorkspace();
+    await mkdir(path.join(workspace.root, "sub"), { recursive: true });
+    await symlink("/", path.join(workspace.root, "sub", "x"));
     policy = await createCommandPolicy({ pathGuard: createPathGuard({ root: workspace.root }) });
   });
   afterAll(() => workspace?.remove());

@@ -18,15 +18,14 @@ export interface TestWorkspace {
 /**
  * Builds `<tmp>/ws` with `README.md`, `package.json`, `src/index.ts`, `docs/`, `app.log`,
  * `list.txt`, `.env`, `key.pub`, `p.txt`, `a.tar`, `race.txt`, `.git/hooks`, a symlink
- * `link-to-etc -> /etc`, a directory `sub/` with a symlink `sub/x -> /`, and a hard link
- * `hl.txt` to a file outside, plus a sibling `<tmp>/ws-evil/secret.txt`. For tests and
- * the benchmark.
+ * `link-to-etc -> /etc` and a hard link `hl.txt` to a file outside, plus a sibling
+ * `<tmp>/ws-evil/secret.txt`. For tests and the benchmark.
  */
 export async function createTestWorkspace(): Promise<TestWorkspace> {
   const base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-command-policy-")));
   const root = path.join(base, "ws");
   const evil = path.join(base, "ws-evil");
-  for (const dir of ["src", "docs", ".git/hooks", ".vscode", "sub"])
+  for (const dir of ["src", "docs", ".git/hooks", ".vscode"])
     await mkdir(path.join(root, dir), { recursive: true });
   await mkdir(evil);
   const files: Record<string, string> = {
@@ -49,7 +48,6 @@ export async function createTestWorkspace(): Promise<TestWorkspace> {
   await writeFile(path.join(evil, "secret.txt"), "secret\n");
   await writeFile(path.join(base, "outside.txt"), "outside\n");
   await symlink("/etc", path.join(root, "link-to-etc"));
-  await symlink("/", path.join(root, "sub", "x"));
   await link(path.join(base, "outside.txt"), path.join(root, "hl.txt"));
   return {
     base,

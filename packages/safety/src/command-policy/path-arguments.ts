@@ -98,9 +98,12 @@ function describe(request: PathRequest): string {
 
 type Result = { severity: Severity; reason: string } | null;
 
-/** A path below a directory the check cannot know (`~-`, after `cd "$dir"`). */
+/**
+ * A path below a directory the check cannot know (`~-`, `$OLDPWD`, after `cd "$dir"`):
+ * judged like a path outside the workspace, as `$UNSET/x` is (`/x`).
+ */
 function unknownLocation(request: PathRequest, shown: string): Result {
-  const severity = request.access === "read" ? "confirm" : request.outside;
+  const severity = request.outside;
   const tail = severity === "block" ? "it is refused in every mode" : "it needs confirmation";
   return {
     severity,

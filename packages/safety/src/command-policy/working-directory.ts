@@ -7,7 +7,7 @@ import { physicalPath } from "./physical-path.js";
 /**
  * Stands for a directory the check cannot know: `$OLDPWD` and `~-` inherited from the
  * environment, or where `cd "$dir"` went when `$dir` is unknown. Paths below it are
- * judged as outside the workspace for writes and need confirmation for reads.
+ * judged as outside the workspace.
  */
 export const UNKNOWN_DIRECTORY = "/\u2039unknown-directory\u203a";
 

@@ -36,10 +36,23 @@ function checkXargs(args: readonly Arg[], ctx: ArgvContext, run: RunArgv): void 
   );
   const items = whole ? [text] : replace !== undefined ? text.split("\n") : text.split(/\s+/);
   const input = items.filter((word) => word !== "").slice(0, 64);
+  // Input the check cannot see (a file, a program): what it adds is unknown text, so
+  // `xargs sh -c` or `bash -c '{}'` runs text no check sees.
+  const unseen = ctx.stdin.text === null;
+  const unknown = { value: "", exact: false, plain: false, glob: false, substituted: false };
   const inner =
     replace !== undefined
-      ? command.map((arg) => ({ ...arg, value: arg.value.split(replace).join(input[0] ?? "") }))
-      : [...command, ...input.map((word) => ({ ...literalArg(word), exact: false }))];
+      ? command.map((arg) =>
+          unseen && arg.value.includes(replace)
+            ? { ...arg, ...unknown, unknown: true, opaque: arg.value === replace }
+            : { ...arg, value: arg.value.split(replace).join(input[0] ?? "") },
+        )
+      : [
+          ...command,
+          ...(unseen
+            ? [{ ...unknown, raw: "(input)", unknown: true, opaque: true }]
+            : input.map((word) => ({ ...literalArg(word), exact: false }))),
+        ];
   ctx.findings.confirm(
     `\`xargs\` runs \`${command[0]?.raw ?? "echo"}\` with arguments read from its input; it needs confirmation.`,
   );

@@ -2,7 +2,7 @@ import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { PathGuard } from "../path-guard.js";
 import type { Arg } from "./context.js";
-import { physicalPath } from "./physical-path.js";
+import { hasParentStep, physicalPath } from "./physical-path.js";
 
 /**
  * Stands for a directory the check cannot know: `$OLDPWD` and `~-` inherited from the
@@ -51,7 +51,10 @@ export async function resolveStartDirectory(
   const candidate = given.startsWith("/") ? given : `${root}/${given}`;
   let real: string;
   try {
-    real = await realpath(await physicalPath(candidate, root));
+    // Without `..`, realpath alone resolves it as chdir would.
+    real = await realpath(
+      hasParentStep(candidate) ? await physicalPath(candidate, root) : candidate,
+    );
   } catch {
     return { path: UNKNOWN_DIRECTORY, problem: problem("cannot be resolved to a directory") };
   }

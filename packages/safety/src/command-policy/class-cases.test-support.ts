@@ -12,6 +12,9 @@ import { createPathGuard } from "../path-guard.js";
 import { createCommandPolicy, type CommandPolicy, type CommandVerdict } from "./index.js";
 import { createTestWorkspace, type TestWorkspace } from "./test-workspace.js";
 
+/** Time allowed per test and for the setup: generous, as on a loaded 2-core machine (not a timing assertion). */
+const SLOW_MACHINE_MS = 30_000;
+
 /** One case: the command, the exact verdict it must get, and the directory it runs in. */
 export type ClassCase = readonly [input: string, expected: CommandVerdict, cwd?: string];
 
@@ -30,7 +33,7 @@ export function useFixture(): Fixture {
     await mkdir(path.join(workspace.root, "sub"), { recursive: true });
     await symlink("/", path.join(workspace.root, "sub", "x"));
     policy = await createCommandPolicy({ pathGuard: createPathGuard({ root: workspace.root }) });
-  });
+  }, SLOW_MACHINE_MS);
   afterAll(() => workspace?.remove());
   const ready = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error("the fixture is used outside a test");
@@ -58,14 +61,18 @@ export function describeClasses(
           ([input, expected, cwd]) =>
             [JSON.stringify(input), cwd ?? ".", input, expected, cwd] as const,
         ),
-      )("%s in %s", async (_shown, _where, input, expected, cwd) => {
-        const { policy, workspace } = fixture;
-        const decision = await policy.check(
-          workspace.mapInput(input),
-          cwd === undefined ? undefined : { cwd: workspace.mapInput(cwd) },
-        );
-        expect(decision.verdict, decision.reason).toBe(expected);
-      });
+      )(
+        "%s in %s",
+        async (_shown, _where, input, expected, cwd) => {
+          const { policy, workspace } = fixture;
+          const decision = await policy.check(
+            workspace.mapInput(input),
+            cwd === undefined ? undefined : { cwd: workspace.mapInput(cwd) },
+          );
+          expect(decision.verdict, decision.reason).toBe(expected);
+        },
+        SLOW_MACHINE_MS,
+      );
     });
   }
 }

@@ -5,16 +5,12 @@ import {
   type Tool,
   type ToolAssessment,
 } from "@xzatoma/core";
-import {
-  PROTECTED_WORKSPACE_PATHS,
-  SHELL_STARTUP_FILES,
-  type AuditLog,
-  type Sandbox,
-} from "@xzatoma/safety";
+import type { AuditLog, Sandbox } from "@xzatoma/safety";
 import { lstat } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import { TERMINAL_DESCRIPTION } from "./descriptions/terminal.js";
+import { createAssessmentMemo } from "./file-targets.js";
+import { describeSandboxOutcome, judgeSandboxChange, protectedEntries } from "./sandbox-rules.js";
 import { guardPath } from "./tool-paths.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 
@@ -22,7 +18,12 @@ import type { WorkspaceContext } from "./workspace-context.js";
 export interface CommandJudge {
   check(
     command: string,
-  ): Promise<{ readonly verdict: "allow" | "confirm" | "block"; readonly reason: string }>;
+    options?: { readonly cwd?: string },
+  ): Promise<{
+    readonly verdict: "allow" | "confirm" | "block";
+    readonly reason: string;
+    readonly programs?: readonly string[];
+  }>;
 }
 
 /** Options of {@link createTerminalTool}. */
@@ -43,6 +44,17 @@ export interface TerminalToolOptions {
   readonly network?: boolean;
   /** Existing paths that stay read-only inside the sandbox (added to the workspace's protected ones). */
   readonly readOnlyPaths?: readonly string[];
+  /**
+   * Let git commands that write `.git` (commit, fetch, checkout…) run with `.git` writable
+   * without a person's yes, in full autonomous mode. Default false: such a command needs a
+   * person, and every other command sees `.git` read-only.
+   */
+  readonly allowUnattendedGitWrites?: boolean;
+  /**
+   * Called once when the sandbox turns out to be unusable at the first command (its
+   * start-up check failed), with the sandbox's warning, for the person to see.
+   */
+  readonly onSandboxWarning?: (warning: string) => void;
 }
 
 /** The environment commands get: a fixed trusted PATH and nothing secret from the agent's own. */
@@ -108,14 +120,9 @@ export function createTerminalTool(
   const maxTimeout = options.maxTimeoutSeconds ?? 600;
   const maxStdout = options.maxStdoutBytes ?? 10 * 1024 * 1024;
   const maxStderr = options.maxStderrBytes ?? 1024 * 1024;
-  // The same paths the path guard protects stay read-only inside the sandbox: git hooks and
-  // config, editor tasks, .envrc, .ssh, and shell startup files at the root.
-  const readOnlyPaths = [
-    ...[...PROTECTED_WORKSPACE_PATHS, ...SHELL_STARTUP_FILES].map((entry) =>
-      path.join(workspace.root, entry),
-    ),
-    ...(options.readOnlyPaths ?? []),
-  ];
+  let warned = false;
+  // What assess found out about a call, for its execution.
+  const judged = createAssessmentMemo<{ verdict: string; gitWrite: boolean }>();
 
   return defineTool({
     name: "terminal",
@@ -125,12 +132,21 @@ export function createTerminalTool(
     // The registry waits for the command's own timeout; this only bounds a stuck kill.
     timeoutMs: (maxTimeout + 10) * 1000,
     async assess(input): Promise<ToolAssessment> {
-      const decision = await options.commandPolicy.check(input.command);
-      return {
-        verdict: decision.verdict,
-        reason: decision.reason,
-        summary: `${input.command}  (in ${input.cwd})`,
-      };
+      const decision = await options.commandPolicy.check(input.command, { cwd: input.cwd });
+      // A git command that is not provably read-only may write .git: hooks, config and
+      // refs that the user's own git obeys later, outside any sandbox.
+      const gitWrite = decision.verdict === "confirm" && (decision.programs ?? []).includes("git");
+      judged.remember(input, { verdict: decision.verdict, gitWrite });
+      const summary = `${input.command}  (in ${input.cwd})`;
+      if (gitWrite && !options.allowUnattendedGitWrites) {
+        return {
+          verdict: "confirm",
+          requiresPerson: true,
+          reason: `${decision.reason} It may write .git, which only a person's explicit yes allows.`,
+          summary,
+        };
+      }
+      return { verdict: decision.verdict, reason: decision.reason, summary };
     },
     async execute(input, context) {
       const resolved = await guardPath(workspace, input.cwd);
@@ -142,24 +158,41 @@ export function createTerminalTool(
         return toolFailure(`cwd '${input.cwd}' does not exist.`);
       }
       const timeoutSeconds = Math.min(input.timeout_seconds ?? defaultTimeout, maxTimeout);
+      const judgement = judged.recall(input);
+      const writableGit =
+        judgement?.gitWrite === true &&
+        (context.approvedByPerson === true || options.allowUnattendedGitWrites === true);
       // The text was parsed and judged by the command policy before it gets here.
-      const { file, args } = options.sandbox.wrap(
+      const run = await options.sandbox.prepare(
         ["/bin/bash", "--noprofile", "--norc", "-c", input.command],
         {
           workspace: workspace.root,
           cwd: resolved.path,
-          readOnlyPaths,
+          readOnlyPaths: [
+            ...(await protectedEntries(workspace, writableGit)),
+            ...(options.readOnlyPaths ?? []),
+          ],
           network: options.network ?? false,
+          writableGit,
+          judge: (relative, _change, judgeContext) =>
+            judgeSandboxChange(workspace, relative, judgeContext.writableGit),
         },
       );
+      if (options.sandbox.kind === "none" && options.sandbox.warning && !warned) {
+        warned = true;
+        options.onSandboxWarning?.(options.sandbox.warning);
+      }
       // execa loads with the first command (it costs ~60 ms and ~20 MiB at start-up otherwise).
       const { execa } = await import("execa");
       const startedAt = performance.now();
-      const subprocess = execa(file, args, {
+      const subprocess = execa(run.file, run.args, {
         cwd: resolved.path,
-        env: sanitizedEnvironment(workspace.root),
+        env: { ...sanitizedEnvironment(workspace.root), ...run.env },
         extendEnv: false,
-        stdin: "ignore",
+        // stdin ignored, stdout and stderr piped; descriptors past 2 belong to the sandbox.
+        // stdin ignored, stdout and stderr piped, then the sandbox's descriptors, which
+        // execa passes on as given although its types do not list numbers past stdio 2.
+        stdio: run.stdio as unknown as "pipe",
         detached: true,
         reject: false,
         encoding: "utf8",
@@ -173,11 +206,21 @@ export function createTerminalTool(
       }, timeoutSeconds * 1000);
       const onAbort = () => killGroup(subprocess.pid);
       context.signal.addEventListener("abort", onAbort, { once: true });
-      const result = await subprocess;
-      clearTimeout(timer);
-      context.signal.removeEventListener("abort", onAbort);
-      // Background jobs the command left behind die with it.
-      killGroup(subprocess.pid);
+      let result;
+      try {
+        result = await subprocess;
+      } finally {
+        clearTimeout(timer);
+        context.signal.removeEventListener("abort", onAbort);
+        // Background jobs the command left behind die with it.
+        killGroup(subprocess.pid);
+      }
+      // Only now do the command's file changes reach the workspace, each judged again.
+      const outcome = await run.finish();
+      // A command that needed a yes may have printed anything, secrets included.
+      if (judgement?.verdict !== "allow") {
+        workspace.exposure.record(`ran \`${input.command.slice(0, 80)}\``);
+      }
       const durationMs = Math.round(performance.now() - startedAt);
       const exitCode =
         timedOut || result.isMaxBuffer || context.signal.aborted ? null : (result.exitCode ?? null);
@@ -195,7 +238,8 @@ export function createTerminalTool(
       const stderrCut = result.isMaxBuffer && !stdoutCut;
       const body =
         section("stdout", stdout, stdoutCut, maxStdout) +
-        section("stderr", stderr, stderrCut, maxStderr);
+        section("stderr", stderr, stderrCut, maxStderr) +
+        describeSandboxOutcome(outcome);
       const metadata = {
         exitCode: exitCode ?? -1,
         durationMs,

@@ -48,11 +48,11 @@ export interface ToolEnvironmentOptions {
 function withCustomDenylist(judge: CommandJudge, patterns: readonly string[]): CommandJudge {
   if (patterns.length === 0) return judge;
   return {
-    async check(command) {
+    async check(command, checkOptions) {
       const hit = patterns.find((pattern) => command.includes(pattern));
       if (hit !== undefined)
         return { verdict: "block", reason: `'${hit}' is on the configured denylist.` };
-      return judge.check(command);
+      return judge.check(command, checkOptions);
     },
   };
 }
@@ -76,20 +76,21 @@ export async function createToolEnvironment(
   ];
   const workspace = createWorkspaceContext({ root: options.workspaceRoot, protectedPaths });
   const sandbox = createSandbox({ disabled: !config.agent.terminal.sandbox, env: process.env });
+  const warnedAtStart = sandbox.warning !== undefined;
   if (sandbox.warning) options.warn(sandbox.warning);
   // The parser (a WebAssembly grammar) loads on the first command, not at start-up: most
   // sessions start with a model request, and planning mode never runs commands. A load
   // that fails makes every judgement throw, which the registry treats as a block.
   let loading: ReturnType<typeof createCommandPolicy> | undefined;
   const policy: CommandJudge = {
-    async check(command) {
+    async check(command, checkOptions) {
       loading ??= createCommandPolicy({
         pathGuard: workspace.pathGuard,
         ...(config.agent.terminal.allowlist.length > 0
           ? { allowlist: [...DEFAULT_ALLOWLIST, ...config.agent.terminal.allowlist] }
           : {}),
       });
-      return (await loading).check(command);
+      return (await loading).check(command, checkOptions);
     },
   };
   const fetcher = createGuardedFetch({
@@ -112,6 +113,11 @@ export async function createToolEnvironment(
       maxStdoutBytes: config.agent.terminal.maxStdoutBytes,
       maxStderrBytes: config.agent.terminal.maxStderrBytes,
       network: config.agent.terminal.network,
+      allowUnattendedGitWrites: config.agent.terminal.allowUnattendedGitWrites,
+      // A sandbox whose start-up check fails at the first command says so then.
+      onSandboxWarning: (warning) => {
+        if (!warnedAtStart) options.warn(warning);
+      },
     }),
   ];
   for (const entry of config.agent.tools.packages) {

@@ -19,7 +19,7 @@ import {
   type RunDirectory,
 } from "./run-directory.js";
 import { readSandboxInit, waitForSandboxExit } from "./sandbox-exit.js";
-import { limitedArgv, resolveLimits, type SandboxLimits } from "./sandbox-limits.js";
+import { resolveLimits, shellLimitArguments, type SandboxLimits } from "./sandbox-limits.js";
 import type { PreparedRun, SandboxOptions, SandboxRunOptions } from "./sandbox.js";
 import { buildSeccompFilter } from "./seccomp-filter.js";
 import { readUpperTree } from "./upper-tree.js";
@@ -27,7 +27,6 @@ import { readUpperTree } from "./upper-tree.js";
 /** The host programs the sandbox runs. */
 export interface SandboxTools extends NamespaceTools {
   readonly bwrap: string;
-  readonly bash: string;
 }
 
 /** What the sandbox learns about the machine once, before the first command. */
@@ -74,19 +73,17 @@ export function findSandboxTools(options: SandboxOptions): SandboxTools | string
   }
   const unshare = findProgram("unshare", ["/usr/bin/unshare", "/bin/unshare"], searchPath);
   const mount = findProgram("mount", ["/usr/bin/mount", "/bin/mount"], searchPath);
-  const bash = findProgram("bash", ["/bin/bash", "/usr/bin/bash"], searchPath);
   const shell = findProgram("sh", ["/bin/sh", "/usr/bin/sh"], undefined);
   const missing = [
     unshare ? undefined : "unshare",
     mount ? undefined : "mount",
-    bash ? undefined : "bash",
     shell ? undefined : "sh",
   ].filter(Boolean);
-  if (!unshare || !mount || !bash || !shell) {
-    return `The sandbox needs ${missing.join(", ")} (util-linux and bash), which this machine lacks, so terminal commands run without it, guarded by the command policy alone.`;
+  if (!unshare || !mount || !shell) {
+    return `The sandbox needs ${missing.join(", ")} (from util-linux), which this machine lacks, so terminal commands run without it, guarded by the command policy alone.`;
   }
   const unprivileged = process.getuid?.() !== 0;
-  return { bwrap, unshare, mount, bash, shell, unprivileged };
+  return { bwrap, unshare, mount, shell, unprivileged };
 }
 
 /** Looks at the machine once: system directories, `/etc`, extra paths. */
@@ -211,8 +208,8 @@ export async function confineRun(
   machine.pending.add(pending);
   try {
     if (machine.pidsCgroupParent !== undefined) {
-      // bwrap itself and the sandbox's pid 1 count there too.
-      pending.cgroup = await createRunCgroup(machine.pidsCgroupParent, limits.processes + 2);
+      // bwrap's own process, outside the sandbox's pid namespace, counts there too.
+      pending.cgroup = await createRunCgroup(machine.pidsCgroupParent, limits.processes + 1);
     }
     // The overlay's root shows the upper directory's owner and mode: make them the workspace's.
     await chmod(directory.upper, workspaceStats.mode & 0o7777);
@@ -243,15 +240,13 @@ export async function confineRun(
     );
     const args = mountThenExec(
       machine.tools,
-      options,
-      workspace,
-      [
-        machine.tools.bwrap,
-        ...bwrapArguments,
-        "--",
-        ...limitedArgv(machine.tools.bash, limits, argv),
-      ],
-      pending.cgroup?.procs,
+      {
+        options,
+        target: workspace,
+        limits: shellLimitArguments(limits),
+        ...(pending.cgroup ? { cgroupProcs: pending.cgroup.procs } : {}),
+      },
+      [machine.tools.bwrap, ...bwrapArguments, "--", ...argv],
     );
     let finished: Promise<SandboxOutcome> | undefined;
     return {

@@ -46,9 +46,19 @@ export function overlayOptions(
 /** Exit status of the overlay layer when the mount itself failed. */
 export const MOUNT_FAILED_STATUS = 125;
 
-// Joins the command's pids cgroup first when there is one ($4), so everything it starts
-// is counted there.
-const MOUNT_THEN_EXEC = `m=$1 o=$2 t=$3 c=$4; shift 4; if [ -n "$c" ]; then echo $$ > "$c" || exit ${MOUNT_FAILED_STATUS}; fi; "$m" -n -i -t overlay overlay -o "$o" "$t" || exit ${MOUNT_FAILED_STATUS}; exec "$@"`;
+// Joins the command's pids cgroup when there is one ($4), so everything it starts is
+// counted there; sets the limits ($5-$8) before bwrap makes its user namespace, so they
+// bind the whole sandbox (dash names the process limit -p, other shells -u); mounts the
+// overlay; becomes bwrap.
+const MOUNT_THEN_EXEC = [
+  "m=$1 o=$2 t=$3 c=$4",
+  `if [ -n "$c" ]; then echo $$ > "$c" || exit ${MOUNT_FAILED_STATUS}; fi`,
+  'ulimit -u "$5" 2>/dev/null || ulimit -p "$5" 2>/dev/null',
+  'ulimit -d "$6" 2>/dev/null; ulimit -f "$7" 2>/dev/null; ulimit -t "$8" 2>/dev/null',
+  "shift 8",
+  `"$m" -n -i -t overlay overlay -o "$o" "$t" || exit ${MOUNT_FAILED_STATUS}`,
+  'exec "$@"',
+].join("\n");
 
 // Prints the index of every path (relative to the mount) that does not exist in it.
 const MOUNT_THEN_PROBE = `m=$1 o=$2 t=$3; shift 3; "$m" -n -i -t overlay overlay -o "$o" "$t" || exit ${MOUNT_FAILED_STATUS}; cd "$t" || exit ${MOUNT_FAILED_STATUS}; i=0; for p; do [ -e "$p" ] || [ -h "$p" ] || echo "$i"; i=$((i+1)); done`;
@@ -65,27 +75,36 @@ function namespaceArguments(tools: NamespaceTools): string[] {
   ];
 }
 
+/** What {@link mountThenExec} sets up before it becomes the command. */
+export interface OverlayLaunch {
+  /** The overlay's mount options and where it covers. */
+  readonly options: string;
+  readonly target: string;
+  /** `cgroup.procs` of the command's pids cgroup, when it has one. */
+  readonly cgroupProcs?: string;
+  /** From `shellLimitArguments`. */
+  readonly limits: readonly string[];
+}
+
 /**
- * Arguments of `unshare` that mount the overlay (`options`) on `target` in a fresh mount
- * namespace and then run `argv` there, after joining the cgroup whose `cgroup.procs` is
- * `cgroupProcs` when given. The mount vanishes with the namespace, that is when the last
- * process of the command ends.
+ * Arguments of `unshare` that, in a fresh mount namespace, join the cgroup, set the
+ * limits, mount the overlay and then run `argv`. The mount vanishes with the namespace,
+ * that is when the last process of the command ends.
  */
 export function mountThenExec(
   tools: NamespaceTools,
-  options: string,
-  target: string,
+  launch: OverlayLaunch,
   argv: readonly string[],
-  cgroupProcs = "",
 ): string[] {
   return [
     ...namespaceArguments(tools),
     MOUNT_THEN_EXEC,
     "xzatoma-overlay",
     tools.mount,
-    options,
-    target,
-    cgroupProcs,
+    launch.options,
+    launch.target,
+    launch.cgroupProcs ?? "",
+    ...launch.limits,
     ...argv,
   ];
 }

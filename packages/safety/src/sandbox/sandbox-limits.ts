@@ -4,8 +4,10 @@
  */
 export interface SandboxLimits {
   /**
-   * Processes and threads the command may have at once (`RLIMIT_NPROC`). The sandbox has
-   * its own user namespace, so only its own processes count. Default 1024.
+   * Processes and threads the sandbox may hold at once (bubblewrap's init included).
+   * `RLIMIT_NPROC`, which counts only the sandbox's own processes because each command
+   * gets its own user namespace; when XZatoma runs as root (whom that limit does not
+   * bind), a pids cgroup. Default 1024.
    */
   readonly processes: number;
   /**
@@ -57,31 +59,17 @@ export function sharedMemoryBytes(limits: SandboxLimits): number {
   return Math.min(SHM_BYTES, limits.tmpBytes);
 }
 
-// Runs inside the sandbox (its own user namespace, so RLIMIT_NPROC counts only sandbox
-// processes), then becomes the command. `ulimit` sets soft and hard limits, so the command
-// cannot raise them again; a limit that fails to set was already lower (a stricter hard
-// limit inherited from outside), which is fine.
-const LIMITS_SCRIPT =
-  'ulimit -u "$1" 2>/dev/null; ulimit -d "$2" 2>/dev/null; ulimit -f "$3" 2>/dev/null; ulimit -t "$4" 2>/dev/null; shift 4; exec "$@"';
-
-/** The argv that applies `limits` and then runs `argv` (bash's `ulimit` counts KiB for -d and -f). */
-export function limitedArgv(
-  bash: string,
-  limits: SandboxLimits,
-  argv: readonly string[],
-): string[] {
-  const kibibytes = (bytes: number) => String(Math.max(1, Math.floor(bytes / 1024)));
+/**
+ * The limits as the overlay layer's shell script takes them (see overlay-mount.ts): the
+ * process count, data in KiB, file size in 512-byte blocks (the unit of `ulimit -f` in
+ * every POSIX shell), CPU seconds.
+ */
+export function shellLimitArguments(limits: SandboxLimits): string[] {
   return [
-    bash,
-    "--noprofile",
-    "--norc",
-    "-c",
-    LIMITS_SCRIPT,
-    "xzatoma-limits",
-    String(limits.processes),
-    kibibytes(limits.memoryBytes),
-    kibibytes(limits.fileSizeBytes),
+    // bwrap's own process, outside the sandbox's pid namespace, counts too.
+    String(limits.processes + 1),
+    String(Math.max(1, Math.floor(limits.memoryBytes / 1024))),
+    String(Math.max(1, Math.floor(limits.fileSizeBytes / 512))),
     String(limits.cpuSeconds),
-    ...argv,
   ];
 }

@@ -140,7 +140,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       kind: "none",
       warning: TURNED_OFF,
       probe: () => Promise.resolve(),
-      prepare: (argv) => Promise.resolve(unconfined(argv)),
+      prepare: async (argv) => unconfined(argv),
     };
   }
   const found = findSandboxTools(options);
@@ -149,7 +149,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       kind: "none",
       warning: found,
       probe: () => Promise.resolve(),
-      prepare: (argv) => Promise.resolve(unconfined(argv)),
+      prepare: async (argv) => unconfined(argv),
     };
   }
   const tools: SandboxTools = found;

@@ -83,7 +83,7 @@ export function finishConversation(
     .update(conversations)
     .set({
       status: outcome.status,
-      stopReason: outcome.stopReason ?? null,
+      stopReason: outcome.stopReason === undefined ? null : context.redact(outcome.stopReason),
       completedAt: toRfc3339(outcome.completedAt ?? context.now()),
       inputTokens: outcome.usage.inputTokens,
       outputTokens: outcome.usage.outputTokens,

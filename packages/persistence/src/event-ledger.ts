@@ -24,7 +24,7 @@ export function markEventProcessed(
     .values({
       eventId,
       conversationId: event.conversationId ?? null,
-      outcome: event.outcome,
+      outcome: context.redact(event.outcome),
       processedAt: toRfc3339(context.now()),
     })
     // The first record wins: a redelivered event must not rewrite how it was handled.

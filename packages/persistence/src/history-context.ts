@@ -11,7 +11,7 @@ export type HistoryReader = BaseSQLiteDatabase<"sync", RunResult>;
 /** What the store's operations share: the connection and the injected policies. */
 export interface HistoryContext {
   readonly db: HistoryDatabase;
-  /** Applied to every text written (message content, tool inputs, titles, labels). */
+  /** Applied to every text written (message content, tool inputs, titles, labels, ...). */
   readonly redact: (text: string) => string;
   readonly now: () => Date;
   /** A new conversation id: a ULID of the creation time, monotonic within the process. */

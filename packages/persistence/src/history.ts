@@ -27,7 +27,8 @@ export interface History {
   /**
    * Appends messages after the conversation's last one, in one transaction: all of them
    * are stored or none. Call it as each turn completes, so a crash loses at most the
-   * turn in flight. Message text (content and tool-call inputs) is redacted first.
+   * turn in flight. Message text (the content of every role, tool results included, and
+   * the strings of tool-call inputs) is redacted first.
    * `progress` writes the usage totals and turn count in the same transaction.
    * Appending to a finished conversation resumes it (`running` again).
    *
@@ -42,7 +43,10 @@ export interface History {
   /** Flags messages as pruned from the model's context. Unknown sequences are ignored. */
   markPruned(conversationId: string, sequences: readonly number[]): void;
 
-  /** Records how the conversation ended. Throws `ConversationNotFoundError` for unknown ids. */
+  /**
+   * Records how the conversation ended (the stop reason redacted). Throws
+   * `ConversationNotFoundError` for unknown ids.
+   */
   finishConversation(conversationId: string, outcome: ConversationOutcome): void;
 
   /** One page of conversations, newest first, with the total that match the filters. */

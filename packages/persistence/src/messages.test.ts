@@ -156,11 +156,29 @@ describe("messages", () => {
     });
   });
 
-  it("stores text unchanged without a redact hook", () => {
+  it("redacts with redactSecrets of @xzatoma/safety when no hook is given", () => {
     const history = openTempHistory();
-    const { id } = history.createConversation({ title: "sk-abc", provider: "p", model: "m" });
-    history.appendMessages(id, [{ message: user("sk-abc") }]);
-    expect(history.getConversation(id)?.messages[0]?.message.content).toBe("sk-abc");
-    expect(history.getConversation(id)?.title).toBe("sk-abc");
+    const { id } = history.createConversation({
+      title: "deploy with API_KEY=abc123",
+      provider: "p",
+      model: "m",
+    });
+    history.appendMessages(id, [{ message: user('{"password": "correct horse"}') }]);
+    expect(history.getConversation(id)?.messages[0]?.message.content).toBe(
+      '{"password": "[REDACTED]"}',
+    );
+    expect(history.getConversation(id)?.title).toBe("deploy with API_KEY=[REDACTED]");
+  });
+
+  it("stores text as given when the caller passes the identity", () => {
+    const history = openTempHistory({ redact: (text) => text });
+    const { id } = history.createConversation({
+      title: "API_KEY=abc123",
+      provider: "p",
+      model: "m",
+    });
+    history.appendMessages(id, [{ message: user("API_KEY=abc123") }]);
+    expect(history.getConversation(id)?.messages[0]?.message.content).toBe("API_KEY=abc123");
+    expect(history.getConversation(id)?.title).toBe("API_KEY=abc123");
   });
 });

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { redactSecrets } from "@xzatoma/safety";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { monotonicFactory } from "ulid";
@@ -22,8 +23,11 @@ export interface OpenHistoryOptions {
    */
   readonly path: string;
   /**
-   * Applied to every text before it is written: message content, strings in tool-call
-   * inputs, titles and labels. Pass `redactSecrets` of `@xzatoma/safety`. Default: none.
+   * Applied to every text before it is written: message content (tool results too),
+   * strings and numbers in tool-call inputs (with their keys), titles, labels, stop
+   * reasons and event outcomes. Default: `redactSecrets` of `@xzatoma/safety`, so the
+   * database never holds a secret unless a caller says so. Pass another redactor to add
+   * to it (e.g. `createRedactor({ known })`), or `(text) => text` to store text as is.
    */
   readonly redact?: (text: string) => string;
   /** How long a write waits for another process's write to finish. Default 5000 ms. */
@@ -39,7 +43,7 @@ export interface OpenHistoryOptions {
  * foreign keys on, a busy timeout, and the package's migrations applied.
  *
  * @example
- * const history = openHistory({ path: resolveHistoryDbPath({ env, homeDir }), redact: redactSecrets });
+ * const history = openHistory({ path: resolveHistoryDbPath({ env, homeDir }) });
  * const conversation = history.createConversation({ title, provider: "ollama", model });
  * history.appendMessages(conversation.id, [{ message: userMessage(prompt) }]);
  */
@@ -60,7 +64,7 @@ export function openHistory(options: OpenHistoryOptions): History {
     const ulid = monotonicFactory();
     const context: HistoryContext = {
       db,
-      redact: options.redact ?? ((text) => text),
+      redact: options.redact ?? ((text) => redactSecrets(text)),
       now,
       newId: (createdAt) => ulid(createdAt.getTime()),
     };

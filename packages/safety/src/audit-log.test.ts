@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAuditLog, formatAuditEntry } from "./audit-log.js";
-import { redactSecrets } from "./redact-secrets.js";
+import { fakeSecrets } from "./redaction/__fixtures__/fake-secrets.js";
+import { redactSecrets } from "./redaction/index.js";
 
 let base: string;
 beforeEach(async () => {
@@ -77,6 +78,34 @@ describe("audit log", () => {
     const text = await readFile(log.path, "utf8");
     for (const secret of secrets) expect(text).not.toContain(secret);
     expect(text).toContain("[REDACTED]");
+  });
+
+  it("writes none of the fake-secret corpus, in any field", async () => {
+    const log = createAuditLog({ path: path.join(base, "corpus.log") });
+    const corpus = fakeSecrets();
+    for (const entry of corpus) {
+      log.record({
+        kind: "command",
+        workingDirectory: `/w/${entry.text}`,
+        command: entry.text,
+        exitCode: 0,
+        durationMs: 1,
+        sandboxed: true,
+      });
+      log.record({
+        kind: "decision",
+        workingDirectory: "/w",
+        toolName: "fetch",
+        subject: entry.text,
+        decision: "confirm",
+        approved: true,
+        reason: `asked about ${entry.text}`,
+      });
+    }
+    const text = await readFile(log.path, "utf8");
+    expect(text.trimEnd().split("\n")).toHaveLength(corpus.length * 2);
+    for (const secret of corpus.flatMap((entry) => entry.secrets))
+      expect(text).not.toContain(secret);
   });
 
   it("leaves ordinary text alone", () => {

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { redactSecrets } from "./redact-secrets.js";
+import { redactSecrets } from "./redaction/index.js";
 
 /** A command that ran. */
 export interface AuditedCommand {

@@ -47,7 +47,13 @@ export {
   type AuditEntry,
   type AuditLog,
 } from "./audit-log.js";
-export { redactSecrets } from "./redact-secrets.js";
+export {
+  createRedactor,
+  REDACTED,
+  redactSecrets,
+  type Redact,
+  type RedactorOptions,
+} from "./redaction/index.js";
 export {
   createSandbox,
   type PreparedRun,

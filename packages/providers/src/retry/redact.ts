@@ -1,39 +1,16 @@
-/** What replaces a secret in a message. */
-export const REDACTED = "[redacted]";
+import { createRedactor } from "@xzatoma/safety";
 
-/** Secrets shorter than this are not searched for: they would match ordinary words. */
-const MIN_SECRET_LENGTH = 8;
+/** What replaces a secret in a message: the marker of `@xzatoma/safety`'s redaction. */
+export { REDACTED } from "@xzatoma/safety";
 
 /**
- * Credential shapes redacted even when the caller did not name them: GitHub tokens,
- * OpenAI-style keys, and whatever follows `Bearer`/`token` in an Authorization value.
+ * Replaces every secret in `text`: each of `secrets` (the credentials the provider holds;
+ * values under 8 characters are ignored, they would match ordinary words), also
+ * URL-encoded or JSON-escaped, and anything the safety redaction recognises (token
+ * formats, `Authorization` values, `"password": ...`, private keys, ...).
  */
-const CREDENTIAL_PATTERNS: readonly RegExp[] = [
-  /\bgh[opsuar]_[A-Za-z0-9_]{16,}/g,
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-  /\bsk-[A-Za-z0-9_-]{16,}/g,
-  /\b(authorization["']?\s*[:=]\s*["']?)[^\r\n"',}]+/gi,
-  /\b(bearer|token)(\s+)[A-Za-z0-9._~+/=:;-]{16,}/gi,
-];
-
-function usable(secrets: readonly string[]): string[] {
-  return secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
-}
-
-/** Replaces every secret, and anything shaped like a credential, in `text`. */
 export function redactText(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of usable(secrets)) result = result.split(secret).join(REDACTED);
-  for (const pattern of CREDENTIAL_PATTERNS) {
-    result = result.replace(pattern, (_match, prefix?: string, space?: string) =>
-      typeof prefix === "string" && typeof space === "string"
-        ? `${prefix}${space}${REDACTED}`
-        : typeof prefix === "string"
-          ? `${prefix}${REDACTED}`
-          : REDACTED,
-    );
-  }
-  return result;
+  return createRedactor({ known: secrets })(text);
 }
 
 function chainOf(error: unknown): unknown[] {

@@ -16,6 +16,7 @@ import {
   backoffDelayMs,
   parseRetryAfterMs,
   redactError,
+  REDACTED,
   redactText,
   resolveRetryOptions,
   retryRequest,
@@ -290,10 +291,24 @@ describe("redaction", () => {
   const secret = "ghu_SECRETSECRETSECRET0123456789";
 
   it("redacts named secrets and credential shapes", () => {
-    expect(redactText(`token ${secret} failed`, [secret])).toBe("token [redacted] failed");
-    expect(redactText("Authorization: Bearer abc.def", [])).toBe("Authorization: [redacted]");
-    expect(redactText("key sk-abcdefghijklmnopqrstuv!", [])).toBe("key [redacted]!");
+    expect(redactText(`token ${secret} failed`, [secret])).toBe("token [REDACTED] failed");
+    expect(redactText("Authorization: Bearer abc.def", [])).toBe(
+      "Authorization: Bearer [REDACTED]",
+    );
+    expect(redactText("key sk-abcdefghijklmnopqrstuv!", [])).toBe("key [REDACTED]!");
+    expect(redactText('{"error": "bad", "api_key": "k-123"}', [])).toBe(
+      '{"error": "bad", "api_key": "[REDACTED]"}',
+    );
     expect(redactText("short", ["short"])).toBe("short");
+    expect(REDACTED).toBe("[REDACTED]");
+  });
+
+  it("redacts a named secret of any format, also URL-encoded or JSON-escaped", () => {
+    const opaque = 'opaque "session" value+1';
+    const text = `GET /x?t=${encodeURIComponent(opaque)} body=${JSON.stringify({ t: opaque })} raw=${opaque}`;
+    const redacted = redactText(text, [opaque]);
+    expect(redacted).not.toContain("session");
+    expect(redacted).toBe('GET /x?t=[REDACTED] body={"t":"[REDACTED]"} raw=[REDACTED]');
   });
 
   it("copies an error chain without the secret, keeping classes and codes", () => {
@@ -303,12 +318,20 @@ describe("redaction", () => {
     const clean = redactError(error, [secret]) as ProviderError;
     expect(clean).toBeInstanceOf(ProviderError);
     expect(clean.code).toBe("PROVIDER_ERROR");
-    expect(clean.message).toBe("failed with [redacted]");
+    expect(clean.message).toBe("failed with [REDACTED]");
     expect(APICallError.isInstance(clean.cause)).toBe(true);
     expect((clean.cause as APICallError).statusCode).toBe(401);
     expect(JSON.stringify([clean.stack, clean.cause])).not.toContain("SECRET");
-    expect((clean.cause as APICallError).responseBody).toContain("[redacted]");
+    expect((clean.cause as APICallError).responseBody).toContain("[REDACTED]");
     const untouched = new ProviderError("nothing secret");
     expect(redactError(untouched, [secret])).toBe(untouched);
+  });
+
+  it("redacts credentials a provider echoes back even when they were not named", () => {
+    const echoed = `sk-proj-${"Ab3".repeat(20)}`;
+    const error = new ProviderError(`401: Incorrect API key provided: ${echoed}`);
+    const clean = redactError(error, []) as ProviderError;
+    expect(clean.message).toBe("401: Incorrect API key provided: [REDACTED]");
+    expect(clean.stack).not.toContain(echoed);
   });
 });

@@ -1,0 +1,2 @@
+export { REDACTED } from "./secret-span.js";
+export { createRedactor, redactSecrets, type Redact, type RedactorOptions } from "./redactor.js";

@@ -23,6 +23,7 @@ export interface CommandJudge {
     readonly verdict: "allow" | "confirm" | "block";
     readonly reason: string;
     readonly programs?: readonly string[];
+    readonly readsSecrets?: boolean;
   }>;
 }
 
@@ -138,6 +139,10 @@ export function createTerminalTool(
       const gitWrite = decision.verdict === "confirm" && (decision.programs ?? []).includes("git");
       judged.remember(input, { verdict: decision.verdict, gitWrite });
       const summary = `${input.command}  (in ${input.cwd})`;
+      if (decision.verdict === "confirm" && decision.readsSecrets === true) {
+        // What the command prints reaches the model and its provider: a person decides.
+        return { verdict: "confirm", requiresPerson: true, reason: decision.reason, summary };
+      }
       if (gitWrite && !options.allowUnattendedGitWrites) {
         return {
           verdict: "confirm",

@@ -1,3 +1,5 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeClasses, useFixture, type ClassCase } from "./class-cases.test-support.js";
 
@@ -127,5 +129,38 @@ describe("the cwd option", () => {
     expect(decision.verdict).toBe("block");
     expect(decision.reason).toContain("x/etc/passwd");
     expect(decision.reason).toContain("outside the workspace");
+  });
+});
+
+describe("commands that read secrets are marked for a person", () => {
+  it("flags a secret-looking or hard-linked path the command reads, and nothing else", async () => {
+    const { policy } = fixture;
+    expect(await policy.check("cat .env")).toMatchObject({
+      verdict: "confirm",
+      readsSecrets: true,
+    });
+    expect(await policy.check("head -n 1 src/../.env")).toMatchObject({ readsSecrets: true });
+    expect(await policy.check("cat hl.txt")).toMatchObject({ readsSecrets: true });
+    expect((await policy.check("cat README.md")).readsSecrets).toBeUndefined();
+    expect((await policy.check("make build")).readsSecrets).toBeUndefined();
+  });
+});
+
+describe("lists read from a file in the workspace are checked name by name", () => {
+  it("blocks when the list names a file outside or a secret, and stays confirm otherwise", async () => {
+    const { policy, workspace } = fixture;
+    await writeFile(path.join(workspace.root, "outside.lst"), `${workspace.evil}/secret.txt\0`);
+    await writeFile(path.join(workspace.root, "secret.lst"), ".env\n");
+    await writeFile(path.join(workspace.root, "inside.lst"), "README.md\0");
+    expect((await policy.check("wc --files0-from=outside.lst")).verdict).toBe("block");
+    expect((await policy.check("find -files0-from outside.lst -exec cat {} +")).verdict).toBe(
+      "block",
+    );
+    expect((await policy.check("tar -cf a.tar -T secret.lst")).verdict).toBe("block");
+    expect((await policy.check("wc --files0-from=inside.lst")).verdict).toBe("confirm");
+    // A list the same command writes first cannot be known in advance.
+    expect(
+      (await policy.check("printf 'README.md\\0' > fresh.lst; wc --files0-from=fresh.lst")).verdict,
+    ).toBe("confirm");
   });
 });

@@ -74,7 +74,12 @@ export async function createCommandPolicy(options: CommandPolicyOptions): Promis
     const { verdict, reason } = findings.decide(
       `\`${program}\` is a read-only program on the allowlist and every argument is a plain word inside the workspace, so it runs without asking.`,
     );
-    return { verdict, reason, programs: [...findings.programs] };
+    return {
+      verdict,
+      reason,
+      programs: [...findings.programs],
+      ...(findings.sensitive ? { readsSecrets: true } : {}),
+    };
   }
 
   async function classify(command: string, options: CommandCheckOptions): Promise<CommandDecision> {

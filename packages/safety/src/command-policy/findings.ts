@@ -36,6 +36,8 @@ export class Findings {
   readonly items: Finding[] = [];
   readonly paths: PathRequest[] = [];
   readonly programs: string[] = [];
+  /** A path the command reads looks secret or may be outside (a hard link). */
+  sensitive = false;
 
   block(reason: string): void {
     this.items.push({ severity: "block", reason });

@@ -1,9 +1,11 @@
+import { lstatSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { isSecretFileName } from "../protected-paths.js";
 import { literalArg, type Arg, type ArgvContext } from "./context.js";
 import { refused } from "./denylist.js";
 import { GIT_LISTS, GIT_MESSAGE_FILES, LIST_SPECS, RESPONSE_FILES } from "./list-file-options.js";
 import { parseOptions, type OptionTable } from "./option-scan.js";
-import { requestPath } from "./path-arguments.js";
+import { againstCwd, requestPath } from "./path-arguments.js";
 
 function judge(name: string, option: string, file: Arg, holds: string, ctx: ArgvContext): void {
   const shown = file.raw.startsWith(option)
@@ -25,6 +27,44 @@ function judge(name: string, option: string, file: Arg, holds: string, ctx: Argv
   ctx.findings.confirm(
     `\`${shown}\` reads ${holds} from a file whose contents the check cannot see; it needs confirmation.`,
   );
+  const listed = readListFile(ctx, file);
+  if (listed !== null) checkListed(name, listed, ctx);
+}
+
+/** Most of a list file that is read to check the paths it names. */
+const MAX_LIST_BYTES = 64 * 1024;
+
+/**
+ * The entries of a list file the command will read, when the check can know them: a
+ * plain regular file inside the workspace, small, and not written earlier in the same
+ * command. Null otherwise (the command stays at confirm).
+ */
+function readListFile(ctx: ArgvContext, file: Arg): string[] | null {
+  if (!file.exact || ctx.embedded) return null;
+  const target = againstCwd(ctx, file.value);
+  if (ctx.findings.paths.some((request) => request.access === "write" && request.path === target))
+    return null;
+  const absolute = path.resolve(ctx.policy.root, target);
+  const relative = path.relative(ctx.policy.root, absolute);
+  if (relative.startsWith("..") || path.isAbsolute(relative)) return null;
+  try {
+    const stats = lstatSync(absolute);
+    if (!stats.isFile() || stats.size > MAX_LIST_BYTES) return null;
+    return readFileSync(absolute, "utf8")
+      .split(/[\0\n]/)
+      .filter((line) => line.trim() !== "");
+  } catch {
+    return null;
+  }
+}
+
+/** Names a list holds are paths the command reads: outside or secret ones block. */
+function checkListed(name: string, entries: readonly string[], ctx: ArgvContext): void {
+  if (entries.length > 64) {
+    ctx.findings.confirm(`\`${name}\` reads a list of more than 64 names; it needs confirmation.`);
+  }
+  for (const entry of entries.slice(0, 64))
+    requestPath(ctx, { ...literalArg(entry), exact: true }, "read", name, "block", false, "block");
 }
 
 /** A list read from standard input: the names it holds are checked when the input is known. */

@@ -96,7 +96,8 @@ function describe(request: PathRequest): string {
     : `\`${written}\` (\`${request.path}\`)`;
 }
 
-type Result = { severity: Severity; reason: string } | null;
+/** `sensitive`: the path looks secret or may be a file outside (a hard link). */
+type Result = { severity: Severity; reason: string; sensitive?: boolean } | null;
 
 /**
  * A path below a directory the check cannot know (`~-`, `$OLDPWD`, after `cd "$dir"`):
@@ -156,12 +157,14 @@ async function checkResolved(
     const severity = request.secret ?? "confirm";
     return {
       severity,
+      sensitive: true,
       reason: `\`${program}\` ${verb(access)} ${shown}, a file that holds secrets; ${severity === "block" ? "it is refused in every mode" : "it needs confirmation"}.`,
     };
   }
   if (access === "read" && (await isHardLinkedFile(real))) {
     return {
       severity: "confirm",
+      sensitive: true,
       reason: `${shown} is a hard link (more than one name for the file), so it may be a file outside the workspace; it needs confirmation.`,
     };
   }
@@ -180,6 +183,7 @@ async function checkResolved(
           : "a hard link that may be a file outside the workspace";
       return {
         severity: "confirm",
+        sensitive: true,
         reason: `\`${program}\` reads every file below ${shown}, including \`${path.relative(guard.root, problem.path)}\`, ${what}; it needs confirmation.`,
       };
     }
@@ -251,6 +255,7 @@ export async function checkPaths(findings: Findings, guard: PathGuard): Promise<
   );
   for (const result of results) {
     if (result === null) continue;
+    if (result.sensitive === true) findings.sensitive = true;
     if (result.severity === "block") findings.block(result.reason);
     else findings.confirm(result.reason);
   }

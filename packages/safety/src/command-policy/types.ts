@@ -14,6 +14,11 @@ export interface CommandDecision {
   readonly reason: string;
   /** Programs found, normalised (unquoted, basename, wrappers unwrapped), in order of appearance. */
   readonly programs: readonly string[];
+  /**
+   * The command reads a path that looks secret or may be a file outside the workspace (a
+   * hard link): only a person's yes should let it run, as for the file tools.
+   */
+  readonly readsSecrets?: boolean;
 }
 
 /** Options of {@link createCommandPolicy}. */

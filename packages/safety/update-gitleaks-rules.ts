@@ -21,15 +21,30 @@
 import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { registerHooks } from "node:module";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { parse } from "smol-toml";
-import { translateRe2 } from "./src/redaction/re2-to-js.ts";
+import type * as Translator from "./src/redaction/re2-to-js.ts";
 import type {
   GitleaksAllowlist,
   GitleaksRule,
   GitleaksRuleset,
 } from "./src/redaction/gitleaks-rule.ts";
+
+// The translator's sources import each other as "./x.js", as the package's sources do:
+// map those to the ".ts" files, which Node runs directly.
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    try {
+      return nextResolve(specifier, context);
+    } catch (error) {
+      if (!specifier.startsWith(".") || !specifier.endsWith(".js")) throw error;
+      return nextResolve(`${specifier.slice(0, -3)}.ts`, context);
+    }
+  },
+});
+const { translateRe2 } = (await import("./src/redaction/re2-to-js.ts")) as typeof Translator;
 
 const REPOSITORY = "gitleaks/gitleaks";
 /** Unbounded repetitions are capped here; the longest real token format is well below. */

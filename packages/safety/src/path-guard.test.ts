@@ -74,16 +74,16 @@ describe("path guard", () => {
 });
 
 describe("path guard for writes", () => {
-  it("refuses protected paths inside the workspace and configured ones", async () => {
+  it("refuses version-control internals and configured paths, and names what needs a person", async () => {
     await mkdir(path.join(root, ".git", "hooks"), { recursive: true });
     const config = path.join(root, "xz-config.yaml");
     const guarded = createPathGuard({ root, protectedPaths: [config] });
     for (const target of [
       ".git/hooks/pre-commit",
       ".git/config",
-      ".bashrc",
-      "sub/.zshrc",
-      ".vscode/tasks.json",
+      ".git/objects/ab",
+      ".GIT/config",
+      "sub/.git/config",
       "xz-config.yaml",
       ".git",
     ]) {
@@ -93,9 +93,13 @@ describe("path guard for writes", () => {
       );
       expect(error, target).toBeInstanceOf(PathProtectedError);
     }
-    await expect(guarded.resolveForWrite(".git/objects/ab")).resolves.toBe(
-      path.join(root, ".git/objects/ab"),
-    );
+    // Files that run code resolve for writing; their writes need a person's yes.
+    for (const target of [".bashrc", "sub/.zshrc", ".vscode/tasks.json", "AGENTS.md"]) {
+      const real = await guarded.resolveForWrite(target);
+      expect(await guarded.writeConcern(real), target).toMatchObject({ protection: "person" });
+      expect(guarded.isProtected(real), target).toBe(true);
+    }
+    expect(await guarded.writeConcern(path.join(root, "src/a.txt"))).toBeUndefined();
     await expect(guarded.resolve(".git/config")).resolves.toBe(path.join(root, ".git/config"));
   });
 

@@ -42,6 +42,7 @@ describe("fail closed", () => {
     expect((await policy.check("select x in a; do ls; done")).verdict).toBe("confirm");
     expect((await policy.check(`ls ${"a".repeat(40_000)}`)).verdict).toBe("confirm");
     expect((await policy.check(`${"xx ".repeat(12_000)}; rm -rf /`)).verdict).toBe("block");
+    expect((await policy.check(`ls ${"a".repeat(40_000)}; :(){ :|:& };:`)).verdict).toBe("block");
     expect((await policy.check(`echo ${"$(".repeat(300)}ls${")".repeat(300)}`)).verdict).toBe(
       "confirm",
     );

@@ -6,7 +6,9 @@ import type { Findings } from "./findings.js";
 
 const PIPE_TO_SHELL =
   /\|&?\s*(?:(?:sudo|doas|env|command|exec|nohup|time)\s+(?:-\S+\s+)*)*(?:\S*\/)?(?:ba|da|z|k|mk|c|tc|fi|a|y)?sh\b/;
-const FORK_BOMB = /([\w:.-]+)\s*\(\s*\)\s*\{[^}]*?\1\s*\|\s*\1/;
+// The look-behind starts a name only where one begins: without it, a 40,000-letter word
+// is tried from every position, each scanning to its end (quadratic; seconds).
+const FORK_BOMB = /(?<![\w:.-])([\w:.-]+)\s*\(\s*\)\s*\{[^}]*?\1\s*\|\s*\1/;
 /**
  * `${x@P}`, `${x@E}`, …: parameter transformations that evaluate or produce code; and
  * zsh's `${(e)x}`, which expands the value again, command substitutions included.

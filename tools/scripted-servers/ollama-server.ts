@@ -104,6 +104,21 @@ export const SCENARIOS: Record<string, Scenario> = {
     }
     return { content: `Finished after ${done} tool calls.` };
   },
+  /**
+   * Runs `ls` in the terminal until the conversation holds N tool results, N read from a
+   * `commands:N` in the user's message (default 5), then answers.
+   */
+  "shell-loop": (request) => {
+    const wanted = Number(/commands:(\d+)/.exec(lastUserText(request))?.[1] ?? "5");
+    const done = request.messages.filter((message) => message.role === "tool").length;
+    if (done < wanted) {
+      return {
+        content: `Command ${done + 1}.`,
+        toolCalls: [{ name: "terminal", arguments: { command: "ls" } }],
+      };
+    }
+    return { content: `Finished after ${done} commands.` };
+  },
 };
 
 function promptTokens(request: OllamaChatRequest): number {

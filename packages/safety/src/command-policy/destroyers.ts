@@ -3,6 +3,7 @@ import type { Arg, ArgvContext } from "./context.js";
 import { refused } from "./denylist.js";
 import { hasOption, optionValues, parseOptions, type OptionTable } from "./option-scan.js";
 import { againstCwd, globBase, requestPath } from "./path-arguments.js";
+import { RSYNC_OPTIONS } from "./fetch-options.js";
 
 const SYSTEM_DIRECTORIES = new Set([
   "/bin",
@@ -162,36 +163,7 @@ const WRITERS: ReadonlyMap<string, WriterSpec> = new Map([
   [
     "rsync",
     {
-      options: {
-        shortValue: "eBfTM@",
-        longValue: [
-          "rsh",
-          "filter",
-          "exclude",
-          "include",
-          "exclude-from",
-          "include-from",
-          "temp-dir",
-          "partial-dir",
-          "backup-dir",
-          "suffix",
-          "chmod",
-          "chown",
-          "log-file",
-          "block-size",
-          "max-size",
-          "min-size",
-          "password-file",
-          "port",
-          "timeout",
-          "bwlimit",
-          "compare-dest",
-          "copy-dest",
-          "link-dest",
-          "files-from",
-          "rsync-path",
-        ],
-      },
+      options: RSYNC_OPTIONS,
       operands: true,
       does: "copies or deletes files",
     },

@@ -1,0 +1,73 @@
+// The sandbox's cost per command: `ls` run directly and through the sandbox (prepare,
+// spawn, finish), median of 25 after a warm-up, plus a command that writes 100 files
+// (their changes judged and applied). Run as root it includes the pids cgroup; run it as
+// an ordinary user (setpriv --reuid=...) for the figure most users see.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createSandbox } from "../packages/safety/dist/index.js";
+import { format, median } from "./measure.ts";
+
+const RUNS = 25;
+const workspace = mkdtempSync(path.join(tmpdir(), "xz-bench-sandbox-"));
+writeFileSync(path.join(workspace, "README.md"), "bench\n");
+const sandbox = createSandbox({ env: process.env });
+await sandbox.probe();
+if (sandbox.kind !== "bubblewrap") {
+  console.error(`no sandbox here: ${sandbox.warning ?? "unknown reason"}`);
+  process.exit(2);
+}
+
+async function once(script: string, confined: boolean): Promise<number> {
+  const argv = ["/bin/bash", "--noprofile", "--norc", "-c", script];
+  const started = performance.now();
+  const run = confined
+    ? await sandbox.prepare(argv, { workspace, cwd: workspace })
+    : {
+        file: argv[0]!,
+        args: argv.slice(1),
+        env: {},
+        stdio: ["ignore", "pipe", "pipe"],
+        finish: () => Promise.resolve(),
+      };
+  await new Promise((resolve, reject) => {
+    const child = spawn(run.file, run.args, {
+      stdio: run.stdio as ["ignore", "pipe", "pipe"],
+      env: { PATH: "/usr/bin:/bin", ...run.env },
+      detached: true,
+    });
+    child.on("error", reject);
+    child.on("close", resolve);
+  });
+  await run.finish();
+  return performance.now() - started;
+}
+
+async function measure(script: string, confined: boolean): Promise<number> {
+  await once(script, confined);
+  const times: number[] = [];
+  for (let index = 0; index < RUNS; index += 1) times.push(await once(script, confined));
+  return median(times);
+}
+
+try {
+  const direct = await measure("ls", false);
+  const confined = await measure("ls", true);
+  const write = "for i in $(seq 100); do echo $i > f$i.txt; done; rm -f f*.txt";
+  const directWrite = await measure(write, false);
+  const confinedWrite = await measure(write, true);
+  console.log(
+    `sandbox per command (${process.getuid?.() === 0 ? "root" : "ordinary user"}), median of ${RUNS}`,
+  );
+  console.log(`  ls directly              ${format(direct)}`);
+  console.log(
+    `  ls in the sandbox        ${format(confined)}  (+${format(confined - direct)}, target < 15 ms)`,
+  );
+  console.log(`  100 files directly       ${format(directWrite)}`);
+  console.log(
+    `  100 files in the sandbox ${format(confinedWrite)}  (+${format(confinedWrite - directWrite)})`,
+  );
+} finally {
+  rmSync(workspace, { recursive: true, force: true });
+}

@@ -5,20 +5,35 @@ import nx from "@nx/eslint-plugin";
 import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
 
-const leaf = [];
-const agentLibraries = ["scope:core", "scope:conversation", "scope:safety"];
+// `@xzatoma/errors` is the one package every other may import; it imports none.
+const leaf = ["scope:errors"];
+const agentLibraries = ["scope:errors", "scope:core", "scope:conversation", "scope:safety"];
 
 const moduleBoundaries = {
   enforceBuildableLibDependency: true,
   allow: [],
   depConstraints: [
+    { sourceTag: "scope:errors", onlyDependOnLibsWithTags: [] },
     { sourceTag: "scope:conversation", onlyDependOnLibsWithTags: leaf },
     { sourceTag: "scope:safety", onlyDependOnLibsWithTags: leaf },
     { sourceTag: "scope:xzepr", onlyDependOnLibsWithTags: leaf },
-    { sourceTag: "scope:core", onlyDependOnLibsWithTags: ["scope:conversation", "scope:safety"] },
+    {
+      sourceTag: "scope:core",
+      onlyDependOnLibsWithTags: ["scope:errors", "scope:conversation", "scope:safety"],
+    },
     { sourceTag: "scope:providers", onlyDependOnLibsWithTags: agentLibraries },
     { sourceTag: "scope:tools", onlyDependOnLibsWithTags: agentLibraries },
     { sourceTag: "scope:persistence", onlyDependOnLibsWithTags: agentLibraries },
+    {
+      // The one composition root: turns configuration into a running agent for every front end.
+      sourceTag: "scope:runtime",
+      onlyDependOnLibsWithTags: [
+        ...agentLibraries,
+        "scope:tools",
+        "scope:providers",
+        "scope:persistence",
+      ],
+    },
     {
       sourceTag: "scope:watcher",
       onlyDependOnLibsWithTags: [
@@ -33,7 +48,7 @@ const moduleBoundaries = {
     { sourceTag: "scope:testing", onlyDependOnLibsWithTags: ["*"] },
     {
       sourceTag: "scope:example",
-      onlyDependOnLibsWithTags: ["scope:core", "scope:safety", "scope:conversation"],
+      onlyDependOnLibsWithTags: ["scope:errors", "scope:core", "scope:safety", "scope:conversation"],
     },
     { sourceTag: "type:lib", notDependOnLibsWithTags: ["type:app", "type:example"] },
     { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:lib"] },

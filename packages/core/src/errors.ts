@@ -1,37 +1,16 @@
-/**
- * Errors with stable codes. Every XZatoma error carries the `Symbol.for("xzatoma.error")`
- * marker, so {@link isXzatomaError} works across packages and duplicated installs where
- * `instanceof` would not.
- */
-const XZATOMA_ERROR = Symbol.for("xzatoma.error");
+import { XzatomaError, type ErrorCode, type XzatomaErrorOptions } from "@xzatoma/errors";
 
-/** Stable error codes. Callers and the CLI's exit-code map switch on these. */
-export type XzatomaErrorCode =
-  | "INVALID_ARGUMENT"
-  | "PROVIDER_UNAVAILABLE"
-  | "PROVIDER_ERROR"
-  | "EMPTY_RESPONSE"
-  | "TOOL_ALREADY_REGISTERED"
-  | (string & {});
+export {
+  describeError,
+  ERROR_CODES,
+  isXzatomaError,
+  XzatomaError,
+  type ErrorCode,
+  type XzatomaErrorOptions,
+} from "@xzatoma/errors";
 
-/** Options of {@link XzatomaError}. */
-export interface XzatomaErrorOptions {
-  readonly cause?: unknown;
-}
-
-/** The base of every XZatoma error: a message for people and a stable `code` for programs. */
-export class XzatomaError extends Error {
-  readonly [XZATOMA_ERROR] = true;
-  override readonly name: string = "XzatomaError";
-
-  constructor(
-    readonly code: XzatomaErrorCode,
-    message: string,
-    options: XzatomaErrorOptions = {},
-  ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-  }
-}
+/** @deprecated The same as {@link ErrorCode}; kept for embedders of 0.1. */
+export type XzatomaErrorCode = ErrorCode;
 
 /** A value passed by the caller is invalid (a limit below 1, an empty prompt, ...). */
 export class InvalidArgumentError extends XzatomaError {
@@ -57,22 +36,3 @@ export class ProviderError extends XzatomaError {
   }
 }
 
-/** True for any XZatoma error, from this install or another copy of the package. */
-export function isXzatomaError(value: unknown): value is Error & { code: XzatomaErrorCode } {
-  return (
-    value instanceof Error &&
-    (value as unknown as Record<symbol, unknown>)[XZATOMA_ERROR] === true &&
-    typeof (value as { code?: unknown }).code === "string"
-  );
-}
-
-/** A one-line description of any thrown value, for events and messages. */
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "string") return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
-}

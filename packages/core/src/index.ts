@@ -20,6 +20,8 @@ export {
   ProviderError,
   ProviderUnavailableError,
   XzatomaError,
+  ERROR_CODES,
+  type ErrorCode,
   type XzatomaErrorCode,
   type XzatomaErrorOptions,
 } from "./errors.js";

@@ -1,0 +1,46 @@
+/**
+ * Every error code an XZatoma package may throw. The set is closed: adding a code is a
+ * change to this list, so a front end's table of hints and exit codes (the CLI's
+ * `error-table.ts`) is checked by the compiler to cover each one.
+ */
+export const ERROR_CODES = [
+  // Caller input.
+  "INVALID_ARGUMENT",
+  "CONFIG_INVALID",
+  "FEATURE_NOT_AVAILABLE",
+  // Model providers.
+  "PROVIDER_UNAVAILABLE",
+  "PROVIDER_ERROR",
+  "PROVIDER_AUTH",
+  "PROVIDER_TIMEOUT",
+  "MODEL_NOT_FOUND",
+  "EMPTY_RESPONSE",
+  "CREDENTIAL_STORE_UNAVAILABLE",
+  // Tools and their registry.
+  "TOOL_ALREADY_REGISTERED",
+  "TOOL_PACKAGE_INVALID",
+  "GLOB_INVALID",
+  // Safety.
+  "PATH_OUTSIDE_WORKSPACE",
+  "PATH_PROTECTED",
+  "URL_BLOCKED",
+  // Plans and conversations.
+  "PLAN_INVALID",
+  "CONVERSATION_FORMAT_INVALID",
+  // History.
+  "CONVERSATION_NOT_FOUND",
+  "AMBIGUOUS_CONVERSATION_ID",
+  "HISTORY_MIGRATION_FAILED",
+  "HISTORY_UNAVAILABLE",
+  // Events.
+  "XZEPR_EVENT_INVALID",
+  "EVENT_FILTER_INVALID",
+] as const;
+
+/** One of {@link ERROR_CODES}. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** True when `value` is one of {@link ERROR_CODES}. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
+}

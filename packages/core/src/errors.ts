@@ -35,4 +35,3 @@ export class ProviderError extends XzatomaError {
     super("PROVIDER_ERROR", message, options);
   }
 }
-

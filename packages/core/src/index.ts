@@ -81,3 +81,21 @@ export {
   type ToolPackageContext,
   type ToolPackageModule,
 } from "./tool-package.js";
+export {
+  expectationOf,
+  expecting,
+  filePath,
+  flag,
+  fraction,
+  fractionOrOff,
+  httpUrl,
+  isHttpUrlWithoutCredentials,
+  oneOf,
+  portList,
+  positiveInteger,
+  text,
+  textList,
+  toolPackage,
+  toolPackageList,
+  wholeNumber,
+} from "./config-fields.js";

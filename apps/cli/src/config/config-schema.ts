@@ -1,14 +1,16 @@
-import { DEFAULT_AGENT_LIMITS, DEFAULT_MAX_OUTPUT_BYTES } from "@xzatoma/core";
-import { DEFAULT_OLLAMA_HOST } from "@xzatoma/providers";
+import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost } from "@xzatoma/providers";
 import { DEFAULT_MAX_FILE_READ_BYTES } from "@xzatoma/tools";
 import { z } from "zod";
 import {
+  DEFAULT_AGENT_LIMITS,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  expecting,
   filePath,
   flag,
   fraction,
   fractionOrOff,
   httpUrl,
-  ollamaHost,
+  isHttpUrlWithoutCredentials,
   oneOf,
   portList,
   positiveInteger,
@@ -16,7 +18,7 @@ import {
   textList,
   toolPackageList,
   wholeNumber,
-} from "./schema-builders.js";
+} from "@xzatoma/core";
 
 /** The model providers XZatoma knows. */
 export const PROVIDER_TYPES = ["ollama", "openai", "copilot", "local"] as const;
@@ -31,6 +33,22 @@ export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const MiB = 1024 * 1024;
+
+/** An Ollama host as users write it: `host:port` or a URL. */
+function ollamaHost() {
+  return expecting(
+    z.string().refine((value) => {
+      if (value.trim() === "") return false;
+      try {
+        const normalized = normalizeOllamaHost(value);
+        return isHttpUrlWithoutCredentials(normalized);
+      } catch {
+        return false;
+      }
+    }),
+    "a host such as localhost:11434 or http://host:11434",
+  );
+}
 
 const ollamaSchema = z.strictObject({
   host: ollamaHost().default(DEFAULT_OLLAMA_HOST),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { expectationOf } from "./schema-builders.js";
+import { expectationOf } from "@xzatoma/core";
 
 /** A key path as a list of object keys and array indexes. */
 export type KeySegments = readonly (string | number)[];

@@ -1,4 +1,8 @@
-import { normalizeOllamaHost } from "@xzatoma/providers";
+/**
+ * Builders for configuration fields. Every package builds the zod schema of its own slice
+ * of configuration from these, so a front end can word what each key expects ("a positive
+ * integer") without knowing the package.
+ */
 import { z } from "zod";
 
 /**
@@ -56,7 +60,7 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
   return expecting(z.enum(values), `one of ${values.join(", ")}`);
 }
 
-function isHttpUrlWithoutCredentials(value: string): boolean {
+export function isHttpUrlWithoutCredentials(value: string): boolean {
   try {
     const url = new URL(value);
     return (
@@ -74,22 +78,6 @@ export function httpUrl() {
   return expecting(
     z.string().refine(isHttpUrlWithoutCredentials),
     "an http or https URL without a user name or password",
-  );
-}
-
-/** An Ollama host as users write it: `host:port` or a URL. */
-export function ollamaHost() {
-  return expecting(
-    z.string().refine((value) => {
-      if (value.trim() === "") return false;
-      try {
-        const normalized = normalizeOllamaHost(value);
-        return isHttpUrlWithoutCredentials(normalized);
-      } catch {
-        return false;
-      }
-    }),
-    "a host such as localhost:11434 or http://host:11434",
   );
 }
 

@@ -2,14 +2,15 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@xzatoma/conversation";
 import type { AgentEvent } from "@xzatoma/core";
+import { executionModeOf } from "@xzatoma/runtime";
 import { runRepl } from "../chat/repl.js";
-import { pickExplicitFlags, toAgentLimits, type CommandOptionSource } from "../config/index.js";
+import { pickExplicitFlags, type CommandOptionSource } from "../config/index.js";
 import { ExitCode } from "../exit-codes.js";
 import { createHistoryRecorder, titleFrom } from "../history/history-recorder.js";
 import { toTerminalSafeJson } from "../render/terminal-safe.js";
 import { createAgentSession } from "../session/agent-session.js";
 import { createAuditSink } from "../session/audit-sink.js";
-import { contextOptions } from "../session/context-options.js";
+import { contextOptions, toAgentLimits } from "../session/context-options.js";
 import { prepareSession } from "../session/prepare-session.js";
 import type { SessionModes } from "../session/session-modes.js";
 import { UsageError } from "../usage-error.js";
@@ -42,16 +43,16 @@ export async function chatCommand(
   });
   const { config } = prepared.loaded;
   const modes: SessionModes = {
-    chatMode: config.agent.chat.defaultMode,
-    safetyMode: config.agent.chat.defaultSafety,
+    chatMode: config.agent.chat.default_mode,
+    safetyMode: config.agent.chat.default_safety,
     executionMode: options.allowDangerous
       ? "full"
-      : config.agent.terminal.defaultMode === "restricted"
+      : executionModeOf(config.agent.terminal.default_mode) === "restricted"
         ? "interactive"
-        : config.agent.terminal.defaultMode,
+        : executionModeOf(config.agent.terminal.default_mode),
   };
   const history = config.persistence.enabled
-    ? openUserHistory(config.persistence.dbPath)
+    ? openUserHistory(config.persistence.db_path)
     : undefined;
   let resumed: Message[] = [];
   if (options.resume) {
@@ -74,7 +75,7 @@ export async function chatCommand(
           : {}),
       })
     : undefined;
-  const logFile = config.logging.file ?? path.join(config.persistence.dataDir, "logs", "chat.log");
+  const logFile = config.logging.file ?? path.join(config.persistence.data_dir, "logs", "chat.log");
   mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
   const trace = (event: AgentEvent) => {
     const line = `${toTerminalSafeJson({ time: new Date().toISOString(), ...event })}\n`;

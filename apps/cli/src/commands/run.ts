@@ -12,7 +12,7 @@ import {
 } from "@xzatoma/core";
 import { createPlanProgressTool } from "@xzatoma/tools";
 import { isToolAvailable } from "@xzatoma/safety";
-import { pickExplicitFlags, toAgentLimits, type CommandOptionSource } from "../config/index.js";
+import { pickExplicitFlags, type CommandOptionSource } from "../config/index.js";
 import { exitCodeForStop, ExitCode } from "../exit-codes.js";
 import { createHistoryRecorder, titleFrom } from "../history/history-recorder.js";
 import { createJsonRenderer } from "../render/json-renderer.js";
@@ -20,7 +20,7 @@ import { toTerminalSafe } from "../render/terminal-safe.js";
 import { createTextRenderer } from "../render/text-renderer.js";
 import { createApprovalHandler } from "../session/approval-handler.js";
 import { createAuditSink } from "../session/audit-sink.js";
-import { contextOptions } from "../session/context-options.js";
+import { contextOptions, toAgentLimits } from "../session/context-options.js";
 import { prepareSession } from "../session/prepare-session.js";
 import type { SessionModes } from "../session/session-modes.js";
 import { UsageError } from "../usage-error.js";
@@ -99,7 +99,7 @@ export async function runCommand(
   });
   const { config } = prepared.loaded;
   const modes: SessionModes = {
-    chatMode: config.agent.chat.defaultMode,
+    chatMode: config.agent.chat.default_mode,
     safetyMode: "safe",
     executionMode: options.allowDangerous ? "full" : "restricted",
   };
@@ -131,7 +131,7 @@ export async function runCommand(
     audit: createAuditSink(prepared.environment.auditLog, prepared.environment.workspace.root),
   });
   const history = config.persistence.enabled
-    ? openUserHistory(config.persistence.dbPath)
+    ? openUserHistory(config.persistence.db_path)
     : undefined;
   const recorder = history
     ? createHistoryRecorder(history, { title: () => titleFrom(task.label) })

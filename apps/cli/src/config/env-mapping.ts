@@ -129,7 +129,5 @@ export const ENV_MAPPINGS: readonly EnvMapping[] = [
   { variable: "XZATOMA_HOME", key: "persistence.data_dir", kind: "text" },
   { variable: "XZATOMA_HISTORY_DB", key: "persistence.db_path", kind: "text" },
 
-  { variable: "XZATOMA_LOG_LEVEL", key: "logging.level", kind: "text" },
-  { variable: "XZATOMA_LOG_FORMAT", key: "logging.format", kind: "text" },
   { variable: "XZATOMA_LOG_FILE", key: "logging.file", kind: "text" },
 ];

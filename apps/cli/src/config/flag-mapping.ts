@@ -55,7 +55,6 @@ export const FLAG_MAPPINGS: readonly FlagMapping[] = [
   { option: "sandbox", flag: "--no-sandbox", key: "agent.terminal.sandbox", kind: "boolean" },
   { option: "network", flag: "--network", key: "agent.terminal.network", kind: "boolean" },
   { option: "storagePath", flag: "--storage-path", key: "persistence.db_path", kind: "text" },
-  { option: "logLevel", flag: "--log-level", key: "logging.level", kind: "text" },
   { option: "logFile", flag: "--log-file", key: "logging.file", kind: "text" },
 ];
 

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { configFileSchema } from "./config-schema.js";
+import { runtimeConfigSchema as configFileSchema } from "@xzatoma/runtime";
 import { isCredentialKey } from "./credential-keys.js";
 import { ENV_MAPPINGS } from "./env-mapping.js";
 import { FLAG_MAPPINGS, pickExplicitFlags } from "./flag-mapping.js";

@@ -1,6 +1,6 @@
 import { Document, isMap, isScalar, isSeq } from "yaml";
 import type { ConfigSource } from "./config-error.js";
-import { toFileShape, type XzatomaConfig } from "./config-shape.js";
+import type { RuntimeConfig } from "@xzatoma/runtime";
 
 /** Options of {@link formatConfig} and {@link formatConfigJson}. */
 export interface FormatConfigOptions {
@@ -25,11 +25,11 @@ function sourceComment(source: ConfigSource): string {
  * //   max_turns: 5 # from flag:--max-turns
  */
 export function formatConfig(
-  config: XzatomaConfig,
+  config: RuntimeConfig,
   sources: Readonly<Record<string, ConfigSource>>,
   options: FormatConfigOptions = {},
 ): string {
-  const document = new Document(toFileShape(config));
+  const document = new Document(config);
   for (const [keyPath, source] of Object.entries(sources)) {
     const segments = keyPath.split(".");
     const key = segments.pop();
@@ -62,7 +62,7 @@ export function formatConfig(
  * snake_case keys and `sources` by key path.
  */
 export function formatConfigJson(
-  config: XzatomaConfig,
+  config: RuntimeConfig,
   sources: Readonly<Record<string, ConfigSource>>,
   options: FormatConfigOptions = {},
 ): string {
@@ -72,7 +72,7 @@ export function formatConfigJson(
       ...(options.configFileFound === undefined
         ? {}
         : { configFileFound: options.configFileFound }),
-      config: toFileShape(config),
+      config,
       sources,
     },
     null,

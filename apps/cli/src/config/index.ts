@@ -7,21 +7,13 @@ export {
 export type { ReadTextFile } from "./config-file.js";
 export { defaultConfigPath, resolveUserPath } from "./config-paths.js";
 export {
-  configFileSchema,
-  LOG_LEVELS,
   PROVIDER_TYPES,
+  runtimeConfigSchema,
   TERMINAL_MODES,
   type ConfigFileShape,
-  type LogLevel,
   type ProviderType,
-} from "./config-schema.js";
-export {
-  toAgentLimits,
-  toConfig,
-  toFileShape,
-  type ToolPackageEntry,
-  type XzatomaConfig,
-} from "./config-shape.js";
+  type RuntimeConfig,
+} from "@xzatoma/runtime";
 export { ENV_MAPPINGS, type EnvMapping } from "./env-mapping.js";
 export {
   FLAG_MAPPINGS,

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, type ConfigProblem } from "./config-error.js";
 import { defaultConfigPath } from "./config-paths.js";
-import { toAgentLimits } from "./config-shape.js";
+import { toAgentLimits } from "../session/context-options.js";
 import { loadConfig, validateConfigFile, type LoadConfigOptions } from "./load-config.js";
 
 let home: string;
@@ -56,57 +56,57 @@ describe("defaults", () => {
         ollama: {
           host: "http://localhost:11434",
           model: "llama3.2:latest",
-          requestTimeoutSeconds: 600,
+          request_timeout_seconds: 600,
         },
         openai: {
-          baseUrl: "https://api.openai.com/v1",
+          base_url: "https://api.openai.com/v1",
           model: "gpt-4o-mini",
-          requestTimeoutSeconds: 600,
-          enableStreaming: true,
+          request_timeout_seconds: 600,
+          enable_streaming: true,
         },
         copilot: { model: "gpt-5-mini" },
         local: {},
       },
       agent: {
-        maxTurns: 50,
-        timeoutSeconds: 300,
-        maxToolCalls: 200,
-        maxToolCallsPerStep: 16,
-        maxConsecutiveToolSteps: 25,
+        max_turns: 50,
+        timeout_seconds: 300,
+        max_tool_calls: 200,
+        max_tool_calls_per_step: 16,
+        max_consecutive_tool_steps: 25,
         conversation: {
-          maxTokens: 100_000,
-          minRetainTurns: 5,
-          pruneThreshold: 0.8,
-          warningThreshold: 0.85,
-          criticalThreshold: 0.95,
+          max_tokens: 100_000,
+          min_retain_turns: 5,
+          prune_threshold: 0.8,
+          warning_threshold: 0.85,
+          critical_threshold: 0.95,
         },
-        tools: { maxOutputSize: 1_048_576, maxFileReadSize: 10_485_760, packages: [] },
+        tools: { max_output_size: 1_048_576, max_file_read_size: 10_485_760, packages: [] },
         terminal: {
-          defaultMode: "restricted",
-          timeoutSeconds: 30,
-          maxStdoutBytes: 10_485_760,
-          maxStderrBytes: 1_048_576,
+          default_mode: "restricted_autonomous",
+          timeout_seconds: 30,
+          max_stdout_bytes: 10_485_760,
+          max_stderr_bytes: 1_048_576,
           allowlist: [],
-          customDenylist: [],
+          custom_denylist: [],
           sandbox: true,
           network: false,
-          allowUnattendedGitWrites: false,
+          allow_unattended_git_writes: false,
         },
         fetch: {
-          timeoutSeconds: 60,
-          maxResponseSize: 1_048_576,
-          allowedPorts: [80, 443],
-          allowedHosts: [],
+          timeout_seconds: 60,
+          max_response_size: 1_048_576,
+          allowed_ports: [80, 443],
+          allowed_hosts: [],
         },
-        mentions: { maxFileSize: 10_485_760, urlCacheTtlSeconds: 86_400, maxUrlsPerRequest: 10 },
-        chat: { defaultMode: "planning", defaultSafety: "safe" },
+        mentions: { max_file_size: 10_485_760, url_cache_ttl_seconds: 86_400, max_urls_per_request: 10 },
+        chat: { default_mode: "planning", default_safety: "safe" },
       },
       persistence: {
         enabled: true,
-        dataDir: path.join(home, ".xzatoma"),
-        dbPath: path.join(home, ".xzatoma", "history.db"),
+        data_dir: path.join(home, ".xzatoma"),
+        db_path: path.join(home, ".xzatoma", "history.db"),
       },
-      logging: { level: "info", format: "text" },
+      logging: {},
     });
     expect(new Set(Object.values(loaded.sources))).toEqual(new Set(["default"]));
     expect(Object.keys(loaded.sources)).toContain("agent.max_turns");
@@ -135,7 +135,7 @@ describe("defaults", () => {
     await mkdir(path.join(xdg, "xzatoma"), { recursive: true });
     await writeFile(path.join(xdg, "xzatoma", "config.yaml"), "agent:\n  max_turns: 7\n");
     const loaded = await loadConfig({ env: { XDG_CONFIG_HOME: xdg }, homeDir: home });
-    expect(loaded.config.agent.maxTurns).toBe(7);
+    expect(loaded.config.agent.max_turns).toBe(7);
     expect(loaded.configFileFound).toBe(true);
   });
 });
@@ -147,15 +147,15 @@ describe("precedence: defaults < file < environment < flags", () => {
     const flags = { maxTurns: 30 };
 
     const all = await loadConfig({ env, flags, homeDir: home });
-    expect(all.config.agent.maxTurns).toBe(30);
+    expect(all.config.agent.max_turns).toBe(30);
     expect(all.sources["agent.max_turns"]).toBe("flag:--max-turns");
 
     const noFlag = await loadConfig({ env, homeDir: home });
-    expect(noFlag.config.agent.maxTurns).toBe(20);
+    expect(noFlag.config.agent.max_turns).toBe(20);
     expect(noFlag.sources["agent.max_turns"]).toBe("env:XZATOMA_MAX_TURNS");
 
     const fileOnly = await loadConfig({ env: {}, homeDir: home });
-    expect(fileOnly.config.agent.maxTurns).toBe(10);
+    expect(fileOnly.config.agent.max_turns).toBe(10);
     expect(fileOnly.sources["agent.max_turns"]).toBe(`file:${file}`);
     expect(fileOnly.sources["agent.timeout_seconds"]).toBe("default");
   });
@@ -201,10 +201,10 @@ describe("precedence: defaults < file < environment < flags", () => {
       homeDir: home,
     });
     expect(loaded.config.agent.terminal.allowlist).toEqual(["ls", "cat", "git"]);
-    expect(loaded.config.agent.fetch.allowedPorts).toEqual([443, 8443]);
+    expect(loaded.config.agent.fetch.allowed_ports).toEqual([443, 8443]);
     expect(loaded.config.agent.terminal.sandbox).toBe(false);
-    expect(loaded.config.agent.conversation.pruneThreshold).toBe(false);
-    expect(loaded.config.agent.maxTurns).toBe(50);
+    expect(loaded.config.agent.conversation.prune_threshold).toBe(false);
+    expect(loaded.config.agent.max_turns).toBe(50);
     expect(loaded.config.agent.tools.packages).toEqual([{ name: "@acme/notes", options: {} }]);
   });
 
@@ -214,15 +214,15 @@ describe("precedence: defaults < file < environment < flags", () => {
       flags: { prompt: "hi", json: true, maxTurns: undefined, yolo: true, safe: false },
       homeDir: home,
     });
-    expect(loaded.config.agent.maxTurns).toBe(50);
-    expect(loaded.config.agent.chat.defaultSafety).toBe("yolo");
+    expect(loaded.config.agent.max_turns).toBe(50);
+    expect(loaded.config.agent.chat.default_safety).toBe("yolo");
     expect(loaded.sources["agent.chat.default_safety"]).toBe("flag:--yolo");
   });
 
   it("derives the data paths from XZATOMA_HOME and lets XZATOMA_HISTORY_DB and --storage-path win", async () => {
     const data = path.join(home, "data");
     const viaHome = await loadConfig({ env: { XZATOMA_HOME: data }, homeDir: home });
-    expect(viaHome.config.persistence.dbPath).toBe(path.join(data, "history.db"));
+    expect(viaHome.config.persistence.db_path).toBe(path.join(data, "history.db"));
     expect(viaHome.sources["persistence.db_path"]).toBe("env:XZATOMA_HOME");
 
     const viaFlag = await loadConfig({
@@ -231,7 +231,7 @@ describe("precedence: defaults < file < environment < flags", () => {
       homeDir: home,
       cwd: "/work",
     });
-    expect(viaFlag.config.persistence.dbPath).toBe("/work/rel/flag.db");
+    expect(viaFlag.config.persistence.db_path).toBe("/work/rel/flag.db");
     expect(viaFlag.sources["persistence.db_path"]).toBe("flag:--storage-path");
   });
 
@@ -240,7 +240,7 @@ describe("precedence: defaults < file < environment < flags", () => {
       "persistence:\n  db_path: history/x.db\nlogging:\n  file: ~/logs/xz.log\n",
     );
     const loaded = await loadConfig({ env: {}, homeDir: home, cwd: "/elsewhere" });
-    expect(loaded.config.persistence.dbPath).toBe(path.join(path.dirname(file), "history/x.db"));
+    expect(loaded.config.persistence.db_path).toBe(path.join(path.dirname(file), "history/x.db"));
     expect(loaded.config.logging.file).toBe(path.join(home, "logs", "xz.log"));
   });
 
@@ -331,7 +331,7 @@ describe("invalid configuration", () => {
   it("treats a key without a value as not set, and words a wrong section type", async () => {
     await writeDefaultConfig("agent:\n  # max_turns: 10\nlogging:\n  file:\n");
     const loaded = await loadConfig({ env: {}, homeDir: home });
-    expect(loaded.config.agent.maxTurns).toBe(50);
+    expect(loaded.config.agent.max_turns).toBe(50);
     expect(loaded.config.logging.file).toBeUndefined();
 
     await writeDefaultConfig("agent: 5\nprovider:\n  ollama: {}\n");
@@ -462,7 +462,7 @@ describe("invalid configuration", () => {
       cwd: home,
     });
     expect(loaded.configPath).toBe(path.join(home, "custom.yaml"));
-    expect(loaded.config.agent.maxTurns).toBe(3);
+    expect(loaded.config.agent.max_turns).toBe(3);
   });
 
   it("is an XZatoma error with code CONFIG_INVALID", async () => {
@@ -500,8 +500,8 @@ describe("validateConfigFile", () => {
   it("accepts an injected reader", async () => {
     const result = await validateConfigFile("/virtual/config.yaml", {
       homeDir: home,
-      readFile: async () => "logging:\n  level: debug\n",
+      readFile: async () => "logging:\n  file: /virtual/chat.log\n",
     });
-    expect(result.config?.logging.level).toBe("debug");
+    expect(result.config?.logging.file).toBe("/virtual/chat.log");
   });
 });

@@ -6,13 +6,13 @@ import { ConfigError, type ConfigProblem, type ConfigSource } from "./config-err
 import { issuesToProblems, type LocateValue } from "./config-issues.js";
 import { defaultConfigPath, resolveUserPath } from "./config-paths.js";
 import {
-  configFileSchema,
   PATH_KEYS,
   PROVIDER_TYPES,
+  runtimeConfigSchema as configFileSchema,
   type ConfigFileShape,
   type ProviderType,
-} from "./config-schema.js";
-import { toConfig, type XzatomaConfig } from "./config-shape.js";
+  type RuntimeConfig,
+} from "@xzatoma/runtime";
 import { credentialAdvice, findCredentialKeys, withoutKeys } from "./credential-keys.js";
 import { ENV_MAPPINGS } from "./env-mapping.js";
 import { FLAG_MAPPINGS } from "./flag-mapping.js";
@@ -44,7 +44,7 @@ export interface LoadConfigOptions {
 
 /** The outcome of {@link loadConfig}. */
 export interface LoadedConfig {
-  readonly config: XzatomaConfig;
+  readonly config: RuntimeConfig;
   /**
    * Where each value came from, by snake_case key path (`agent.max_turns`): `default`,
    * `file:<path>`, `env:<VARIABLE>` or `flag:<--flag>`. Lists are one entry.
@@ -253,12 +253,17 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   if (!assigned.has("persistence.db_path")) {
     sources["persistence.db_path"] = sources["persistence.data_dir"] ?? "default";
   }
-  const { data_dir: dataDir, db_path: dbPath } = shape.persistence;
+  const dataDir = shape.persistence.data_dir ?? path.join(homeDir, ".xzatoma");
+  const config: RuntimeConfig = {
+    ...shape,
+    persistence: {
+      ...shape.persistence,
+      data_dir: dataDir,
+      db_path: shape.persistence.db_path ?? path.join(dataDir, "history.db"),
+    },
+  };
   return {
-    config: toConfig(shape, {
-      dataDir: dataDir ?? path.join(homeDir, ".xzatoma"),
-      dbPath: dbPath ?? path.join(homeDir, ".xzatoma", "history.db"),
-    }),
+    config,
     sources,
     configPath,
     configFileFound: file !== undefined,
@@ -302,7 +307,7 @@ export interface ConfigValidation {
   /** Every problem found; empty when valid. */
   readonly problems: readonly ConfigProblem[];
   /** The configuration the file gives (defaults filled in), when valid. */
-  readonly config?: XzatomaConfig;
+  readonly config?: RuntimeConfig;
 }
 
 /**

@@ -22,7 +22,7 @@ import {
   type CommandJudge,
   type WorkspaceContext,
 } from "@xzatoma/tools";
-import type { XzatomaConfig } from "../config/index.js";
+import type { RuntimeConfig } from "../config/index.js";
 
 /** Everything a session's tools need, built once per workspace. */
 export interface ToolEnvironment {
@@ -36,7 +36,7 @@ export interface ToolEnvironment {
 
 /** Options of {@link createToolEnvironment}. */
 export interface ToolEnvironmentOptions {
-  readonly config: XzatomaConfig;
+  readonly config: RuntimeConfig;
   readonly workspaceRoot: string;
   /** The config file in use, protected from tools. */
   readonly configPath?: string;
@@ -65,12 +65,12 @@ export async function createToolEnvironment(
   options: ToolEnvironmentOptions,
 ): Promise<ToolEnvironment> {
   const { config } = options;
-  const auditLog = createAuditLog({ path: path.join(config.persistence.dataDir, "audit.log") });
+  const auditLog = createAuditLog({ path: path.join(config.persistence.data_dir, "audit.log") });
   const protectedPaths = [
     auditLog.path,
-    config.persistence.dbPath,
-    `${config.persistence.dbPath}-wal`,
-    `${config.persistence.dbPath}-shm`,
+    config.persistence.db_path,
+    `${config.persistence.db_path}-wal`,
+    `${config.persistence.db_path}-shm`,
     path.join(homedir(), ".config", "xzatoma"),
     ...(options.configPath ? [options.configPath] : []),
   ];
@@ -94,26 +94,26 @@ export async function createToolEnvironment(
     },
   };
   const fetcher = createGuardedFetch({
-    maxBytes: config.agent.fetch.maxResponseSize,
-    timeoutMs: config.agent.fetch.timeoutSeconds * 1000,
-    allowedPorts: config.agent.fetch.allowedPorts,
-    allowHosts: config.agent.fetch.allowedHosts,
+    maxBytes: config.agent.fetch.max_response_size,
+    timeoutMs: config.agent.fetch.timeout_seconds * 1000,
+    allowedPorts: config.agent.fetch.allowed_ports,
+    allowHosts: config.agent.fetch.allowed_hosts,
   });
   const tools: Tool[] = [
-    createReadFileTool(workspace, { maxFileBytes: config.agent.tools.maxFileReadSize }),
+    createReadFileTool(workspace, { maxFileBytes: config.agent.tools.max_file_read_size }),
     createListDirectoryTool(workspace),
-    ...createFileTools(workspace, { maxFileBytes: config.agent.tools.maxFileReadSize }),
+    ...createFileTools(workspace, { maxFileBytes: config.agent.tools.max_file_read_size }),
     createPlanTool(workspace),
     createFetchTool(workspace, { fetcher }),
     createTerminalTool(workspace, {
-      commandPolicy: withCustomDenylist(policy, config.agent.terminal.customDenylist),
+      commandPolicy: withCustomDenylist(policy, config.agent.terminal.custom_denylist),
       sandbox,
       auditLog,
-      timeoutSeconds: config.agent.terminal.timeoutSeconds,
-      maxStdoutBytes: config.agent.terminal.maxStdoutBytes,
-      maxStderrBytes: config.agent.terminal.maxStderrBytes,
+      timeoutSeconds: config.agent.terminal.timeout_seconds,
+      maxStdoutBytes: config.agent.terminal.max_stdout_bytes,
+      maxStderrBytes: config.agent.terminal.max_stderr_bytes,
       network: config.agent.terminal.network,
-      allowUnattendedGitWrites: config.agent.terminal.allowUnattendedGitWrites,
+      allowUnattendedGitWrites: config.agent.terminal.allow_unattended_git_writes,
       // A sandbox whose start-up check fails at the first command says so then.
       onSandboxWarning: (warning) => {
         if (!warnedAtStart) options.warn(warning);

@@ -75,7 +75,7 @@ export async function prepareSession(options: {
       });
       return { url: response.url, contentType: response.contentType, body: response.body };
     },
-    maxFileBytes: loaded.config.agent.mentions.maxFileSize,
+    maxFileBytes: loaded.config.agent.mentions.max_file_size,
   });
   const models = await createModelSource(loaded.config, { warn: options.warn });
   return { loaded, environment, models, systemPrompt, mentions };

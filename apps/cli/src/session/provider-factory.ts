@@ -10,7 +10,7 @@ import {
   listOpenAIModels,
   type CredentialStore,
 } from "@xzatoma/providers";
-import type { XzatomaConfig } from "../config/index.js";
+import type { RuntimeConfig } from "../config/index.js";
 
 /** The model side of a session: which provider, which model, and how to make it. */
 export interface ModelSource {
@@ -51,7 +51,7 @@ interface OllamaTags {
   models?: { name: string; details?: { parameter_size?: string } }[];
 }
 
-function ollamaSource(config: XzatomaConfig): ModelSource {
+function ollamaSource(config: RuntimeConfig): ModelSource {
   const host = config.provider.ollama.host;
   const windows = new Map<string, number>();
   return {
@@ -61,10 +61,10 @@ function ollamaSource(config: XzatomaConfig): ModelSource {
       createOllamaModel({
         model,
         host,
-        contextWindow: config.agent.conversation.maxTokens,
+        contextWindow: config.agent.conversation.max_tokens,
         onModelInfo: (info) => {
           if (info.contextLength)
-            windows.set(model, Math.min(info.contextLength, config.agent.conversation.maxTokens));
+            windows.set(model, Math.min(info.contextLength, config.agent.conversation.max_tokens));
         },
       }),
     async listModels() {
@@ -90,16 +90,16 @@ function ollamaSource(config: XzatomaConfig): ModelSource {
         toolCalls: shown.supportsTools,
       };
     },
-    contextWindow: (model) => windows.get(model) ?? config.agent.conversation.maxTokens,
+    contextWindow: (model) => windows.get(model) ?? config.agent.conversation.max_tokens,
   };
 }
 
 async function openaiSource(
-  config: XzatomaConfig,
+  config: RuntimeConfig,
   credentials: CredentialStore,
 ): Promise<ModelSource> {
   const apiKey = await credentials.get("openai");
-  const baseURL = config.provider.openai.baseUrl;
+  const baseURL = config.provider.openai.base_url;
   return {
     provider: "openai",
     model: config.provider.openai.model,
@@ -109,14 +109,14 @@ async function openaiSource(
       return models.map((model) => model.id).join("\n") || "The server lists no models.";
     },
     info: async (model) => unknown("openai", model),
-    contextWindow: () => config.agent.conversation.maxTokens,
+    contextWindow: () => config.agent.conversation.max_tokens,
   };
 }
 
-function copilotSource(config: XzatomaConfig, credentials: CredentialStore): ModelSource {
+function copilotSource(config: RuntimeConfig, credentials: CredentialStore): ModelSource {
   const client = createCopilotClient({
     getGithubToken: () => credentials.get("copilot"),
-    ...(config.provider.copilot.apiBase ? { apiBaseUrl: config.provider.copilot.apiBase } : {}),
+    ...(config.provider.copilot.api_base ? { apiBaseUrl: config.provider.copilot.api_base } : {}),
   });
   const windows = new Map<string, number>();
   return {
@@ -149,13 +149,13 @@ function copilotSource(config: XzatomaConfig, credentials: CredentialStore): Mod
         vision: capabilities.vision,
       };
     },
-    contextWindow: (model) => windows.get(model) ?? config.agent.conversation.maxTokens,
+    contextWindow: (model) => windows.get(model) ?? config.agent.conversation.max_tokens,
   };
 }
 
-function localSource(config: XzatomaConfig): ModelSource {
+function localSource(config: RuntimeConfig): ModelSource {
   const modelPath =
-    config.provider.local.modelPath ?? defaultLocalModelPath(config.persistence.dataDir);
+    config.provider.local.model_path ?? defaultLocalModelPath(config.persistence.data_dir);
   return {
     provider: "local",
     model: modelPath,
@@ -167,13 +167,13 @@ function localSource(config: XzatomaConfig): ModelSource {
       toolCalls: true,
       vision: false,
     }),
-    contextWindow: () => Math.min(4096, config.agent.conversation.maxTokens),
+    contextWindow: () => Math.min(4096, config.agent.conversation.max_tokens),
   };
 }
 
 /** The model source the configuration selects. */
 export async function createModelSource(
-  config: XzatomaConfig,
+  config: RuntimeConfig,
   options: { warn: (message: string) => void },
 ): Promise<ModelSource> {
   const credentials = createCredentialStore({ warn: options.warn });

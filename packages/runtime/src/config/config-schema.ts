@@ -27,10 +27,6 @@ export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
 /** `agent.terminal.default_mode`, as the seeds spell it in the config file. */
 export const TERMINAL_MODES = ["interactive", "restricted_autonomous", "full_autonomous"] as const;
-/** Log levels of `logging.level`. */
-export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
-/** `logging.level`. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const MiB = 1024 * 1024;
 
@@ -162,8 +158,7 @@ const persistenceSchema = z.strictObject({
 });
 
 const loggingSchema = z.strictObject({
-  level: oneOf(LOG_LEVELS).default("info"),
-  format: oneOf(["text", "json"]).default("text"),
+  /** The chat trace log (every agent event, one JSON line each); default `<data dir>/logs/chat.log`. */
   file: filePath().optional(),
 });
 
@@ -171,7 +166,7 @@ const loggingSchema = z.strictObject({
  * The whole configuration file, in the seeds' snake_case names. Every object is strict:
  * an unknown key is an error. Parsing `{}` gives every default.
  */
-export const configFileSchema = z.strictObject({
+export const runtimeConfigSchema = z.strictObject({
   provider: providerSchema.prefault({}),
   agent: agentSchema.prefault({}),
   persistence: persistenceSchema.prefault({}),
@@ -179,7 +174,18 @@ export const configFileSchema = z.strictObject({
 });
 
 /** The configuration as the file spells it, after defaults. */
-export type ConfigFileShape = z.output<typeof configFileSchema>;
+export type ConfigFileShape = z.output<typeof runtimeConfigSchema>;
+
+/**
+ * The configuration a runtime is built from: the file's shape after defaults, with the data
+ * directory and the history database resolved to absolute paths.
+ */
+export type RuntimeConfig = ConfigFileShape & {
+  readonly persistence: ConfigFileShape["persistence"] & {
+    readonly data_dir: string;
+    readonly db_path: string;
+  };
+};
 
 /** Keys whose values are paths: `~` is expanded and relative paths are made absolute. */
 export const PATH_KEYS: readonly string[] = [
@@ -188,3 +194,17 @@ export const PATH_KEYS: readonly string[] = [
   "persistence.db_path",
   "logging.file",
 ];
+
+/** `agent.terminal.default_mode` as the safety layer names execution modes. */
+export function executionModeOf(
+  mode: RuntimeConfig["agent"]["terminal"]["default_mode"],
+): "interactive" | "restricted" | "full" {
+  switch (mode) {
+    case "interactive":
+      return "interactive";
+    case "restricted_autonomous":
+      return "restricted";
+    case "full_autonomous":
+      return "full";
+  }
+}

@@ -29,10 +29,4 @@ export {
   type LoadConfigOptions,
   type LoadedConfig,
 } from "./load-config.js";
-export {
-  DEFAULT_PROJECT_INSTRUCTIONS_MAX_BYTES,
-  loadProjectInstructions,
-  type ProjectInstructions,
-  type ProjectInstructionsOptions,
-} from "./project-instructions.js";
 export { SELECTED_MODEL_KEY, type ValueKind } from "./value-kinds.js";

@@ -8,3 +8,12 @@ export {
   type ProviderType,
   type RuntimeConfig,
 } from "./config/config-schema.js";
+export { createAuditSink } from "./audit-sink.js";
+export {
+  DEFAULT_PROJECT_INSTRUCTIONS_MAX_BYTES,
+  loadProjectInstructions,
+  type ProjectInstructions,
+  type ProjectInstructionsOptions,
+} from "./project-instructions.js";
+export type { SessionModes } from "./session-modes.js";
+export { createSystemPrompt } from "./system-prompt.js";

@@ -9,10 +9,10 @@ import { ExitCode } from "../exit-codes.js";
 import { createHistoryRecorder, titleFrom } from "../history/history-recorder.js";
 import { toTerminalSafeJson } from "../render/terminal-safe.js";
 import { createAgentSession } from "../session/agent-session.js";
-import { createAuditSink } from "../session/audit-sink.js";
+import { createAuditSink } from "@xzatoma/runtime";
 import { contextOptions, toAgentLimits } from "../session/context-options.js";
 import { prepareSession } from "../session/prepare-session.js";
-import type { SessionModes } from "../session/session-modes.js";
+import type { SessionModes } from "@xzatoma/runtime";
 import { UsageError } from "../usage-error.js";
 import { openUserHistory } from "./history.js";
 

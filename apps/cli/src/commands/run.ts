@@ -19,10 +19,10 @@ import { createJsonRenderer } from "../render/json-renderer.js";
 import { toTerminalSafe } from "../render/terminal-safe.js";
 import { createTextRenderer } from "../render/text-renderer.js";
 import { createApprovalHandler } from "../session/approval-handler.js";
-import { createAuditSink } from "../session/audit-sink.js";
+import { createAuditSink } from "@xzatoma/runtime";
 import { contextOptions, toAgentLimits } from "../session/context-options.js";
 import { prepareSession } from "../session/prepare-session.js";
-import type { SessionModes } from "../session/session-modes.js";
+import type { SessionModes } from "@xzatoma/runtime";
 import { UsageError } from "../usage-error.js";
 import { openUserHistory } from "./history.js";
 

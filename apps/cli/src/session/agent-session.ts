@@ -12,7 +12,7 @@ import { isToolAvailable } from "@xzatoma/safety";
 import type { ChatEngine, ChatState } from "../chat/chat-engine.js";
 import type { TurnRecorder } from "../history/history-recorder.js";
 import { createApprovalHandler } from "./approval-handler.js";
-import type { SessionModes } from "./session-modes.js";
+import type { SessionModes } from "@xzatoma/runtime";
 
 /** Loads @mentions of a message into its prompt. */
 export interface MentionExpander {

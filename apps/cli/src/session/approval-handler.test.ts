@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createApprovalHandler } from "./approval-handler.js";
-import type { SessionModes } from "./session-modes.js";
+import type { SessionModes } from "@xzatoma/runtime";
 
 const request = (verdict: "allow" | "confirm", access: "write" | "execute" = "execute") => ({
   toolCallId: "1",

@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from "@xzatoma/core";
 import { decideApproval, type ApprovalOutcome } from "@xzatoma/safety";
-import type { SessionModes } from "./session-modes.js";
+import type { SessionModes } from "@xzatoma/runtime";
 
 /** Asks the person in front of the terminal; absent in `run`. */
 export type AskPerson = (

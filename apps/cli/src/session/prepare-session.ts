@@ -1,9 +1,10 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { loadConfig, loadProjectInstructions, type LoadedConfig } from "../config/index.js";
+import { loadProjectInstructions } from "@xzatoma/runtime";
+import { loadConfig, type LoadedConfig } from "../config/index.js";
 import { createMentionLoader } from "../mentions/index.js";
-import { createSystemPrompt } from "../system-prompt.js";
+import { createSystemPrompt } from "@xzatoma/runtime";
 import { UsageError } from "../usage-error.js";
 import { createToolEnvironment, type ToolEnvironment } from "./environment.js";
 import { createModelSource, type ModelSource } from "./provider-factory.js";

@@ -11,8 +11,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source tools/toolchain/env.sh
 source tools/toolchain/system-packages.sh
 pnpm install --reporter=silent </dev/null
-XZATOMA_LOCAL_MODEL_PATH="${XZATOMA_LOCAL_MODEL_PATH:-$(bash tools/models/fetch-smollm2.sh)}"
-export XZATOMA_LOCAL_MODEL_PATH
+XZATOMA_PROVIDER_LOCAL_MODEL_PATH="${XZATOMA_PROVIDER_LOCAL_MODEL_PATH:-$(bash tools/models/fetch-smollm2.sh)}"
+export XZATOMA_PROVIDER_LOCAL_MODEL_PATH
 nx run @xzatoma/cli:build --output-style=static >/dev/null </dev/null || {
   echo "xzatoma-setup: the build failed; run 'bash tools/test.sh' to see why" >&2
   exit 1

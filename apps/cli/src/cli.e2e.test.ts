@@ -286,7 +286,7 @@ describe("xzatoma run with plans, mentions and configuration", () => {
     expect(outcome.stdout).toContain("could not be loaded");
   });
 
-  it("takes max_turns from the file, then XZATOMA_MAX_TURNS, then --max-turns", async () => {
+  it("takes max_turns from the file, then XZATOMA_AGENT_MAX_TURNS, then --max-turns", async () => {
     const config = path.join(home, "xz.yaml");
     await writeFile(config, "agent:\n  max_turns: 2\n");
     const requests = async (extra: string[], env: Record<string, string> = {}) => {
@@ -299,8 +299,8 @@ describe("xzatoma run with plans, mentions and configuration", () => {
       return forever.requests.length - before;
     };
     expect(await requests([])).toBe(2);
-    expect(await requests([], { XZATOMA_MAX_TURNS: "3" })).toBe(3);
-    expect(await requests(["--max-turns", "4"], { XZATOMA_MAX_TURNS: "3" })).toBe(4);
+    expect(await requests([], { XZATOMA_AGENT_MAX_TURNS: "3" })).toBe(3);
+    expect(await requests(["--max-turns", "4"], { XZATOMA_AGENT_MAX_TURNS: "3" })).toBe(4);
   });
 
   it("reports an invalid configuration with its key path", async () => {
@@ -365,7 +365,7 @@ describe("history survives a crash", () => {
         [BIN, "run", "--prompt", "crash test", "--host", slow.url, "--max-turns", "100"],
         {
           cwd: workspace,
-          env: { PATH: process.env["PATH"] ?? "", HOME: home, XZATOMA_HISTORY_DB: database },
+          env: { PATH: process.env["PATH"] ?? "", HOME: home, XZATOMA_PERSISTENCE_DB_PATH: database },
           stdio: "ignore",
         },
       );

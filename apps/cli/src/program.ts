@@ -38,10 +38,9 @@ interface Invocation {
   readonly source: CommandOptionSource;
 }
 
-/** Adds the options every agent-running command shares. */
-function agentOptions(command: Command): Command {
+/** Adds the options that set configuration keys (see `FLAG_MAPPINGS`). */
+function configOptions(command: Command): Command {
   return command
-    .option("-w, --workspace <dir>", "directory the tools work in (default: the current directory)")
     .addOption(
       new Option("--provider <name>", "model provider").choices([
         "ollama",
@@ -75,13 +74,22 @@ function agentOptions(command: Command): Command {
       positiveInteger("--timeout"),
     )
     .option(
-      "--allow-dangerous",
-      "full autonomous mode: run commands that would need a yes (blocked ones stay blocked)",
-    )
-    .option(
       "--no-sandbox",
       "run terminal commands without bubblewrap (the command policy still applies)",
     );
+}
+
+/** Adds the options every agent-running command shares. */
+function agentOptions(command: Command): Command {
+  return configOptions(
+    command.option(
+      "-w, --workspace <dir>",
+      "directory the tools work in (default: the current directory)",
+    ),
+  ).option(
+    "--allow-dangerous",
+    "full autonomous mode: run commands that would need a yes (blocked ones stay blocked)",
+  );
 }
 
 /** Builds the command tree. Command modules load only when their command runs. */
@@ -95,7 +103,7 @@ export function createProgram(setExitCode: (code: number) => void): Command {
     .option("-c, --config <file>", "configuration file (default: ~/.config/xzatoma/config.yaml)")
     .option(
       "--storage-path <file>",
-      "history database (default: XZATOMA_HISTORY_DB, then ~/.xzatoma/history.db)",
+      "history database (default: history.db in the data directory, ~/.xzatoma)",
     )
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -194,9 +202,13 @@ export function createProgram(setExitCode: (code: number) => void): Command {
     );
 
   const config = program.command("config").description("The configuration.");
-  config
-    .command("show")
-    .description("Show the effective configuration and where each value came from.")
+  configOptions(
+    config
+      .command("show")
+      .description(
+        "Show the effective configuration and where each value came from; the flags show what they would change.",
+      ),
+  )
     .option("--json", "JSON output")
     .action(
       act(async (call) => {

@@ -15,6 +15,7 @@ export async function configShow(
   command: CommandOptionSource,
 ): Promise<number> {
   const loaded = await loadUserConfig(options, command);
+  for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
   const format = { configPath: loaded.configPath, configFileFound: loaded.configFileFound };
   process.stdout.write(
     options.json
@@ -24,15 +25,19 @@ export async function configShow(
   return ExitCode.ok;
 }
 
-/** `xzatoma config validate FILE`: every problem with its key path, exit 1 when there are any. */
+/**
+ * `xzatoma config validate FILE`: every problem with its key path, exit 1 when there are
+ * any; keys that are valid but have no effect yet are listed as warnings (exit 0).
+ */
 export async function configValidate(file: string, options: { json?: boolean }): Promise<number> {
   const result = await validateConfigFile(file, { homeDir: homedir() });
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ file, valid: result.valid, problems: result.problems })}\n`,
+      `${JSON.stringify({ file, valid: result.valid, problems: result.problems, warnings: result.warnings })}\n`,
     );
   } else if (result.valid) {
     process.stdout.write(`${file}: valid\n`);
+    for (const warning of result.warnings) process.stdout.write(`  warning: ${warning}\n`);
   } else {
     process.stdout.write(`${file}: ${result.problems.length} problem(s)\n`);
     for (const problem of result.problems) {

@@ -70,9 +70,9 @@ export function credentialAdvice(path: KeySegments): string {
   const [section, provider] = path;
   let instead = "the environment variable the feature documents";
   if (section === "provider" && provider === "openai") {
-    instead = "`xzatoma auth login openai` or the environment variable XZATOMA_OPENAI_API_KEY";
+    instead = "`xzatoma auth login openai` or the environment variable OPENAI_API_KEY";
   } else if (section === "provider" && provider === "copilot") {
-    instead = "`xzatoma auth login copilot`";
+    instead = "`xzatoma auth login copilot` or the environment variable COPILOT_GITHUB_TOKEN";
   } else if (section === "provider") {
     instead = "`xzatoma auth login` or the provider's environment variable";
   }

@@ -16,7 +16,7 @@ const readFile = async () =>
 
 async function loadExample() {
   return loadConfig({
-    env: { XZATOMA_PROVIDER: "openai", XZATOMA_TERMINAL_ALLOWLIST: "ls,git" },
+    env: { XZATOMA_PROVIDER: "openai", XZATOMA_AGENT_TERMINAL_ALLOWLIST: "ls,git" },
     flags: { model: "gpt-x", timeout: 90 },
     homeDir: "/home/ada",
     readFile,
@@ -35,7 +35,9 @@ describe("formatConfig", () => {
     expect(text).toContain("    model: gpt-x # from flag:--model\n");
     expect(text).toContain("  max_turns: 12 # from file\n");
     expect(text).toContain("  timeout_seconds: 90 # from flag:--timeout\n");
-    expect(text).toContain("    allowlist: [ls, git] # from env:XZATOMA_TERMINAL_ALLOWLIST\n");
+    expect(text).toContain(
+      "    allowlist: [ls, git] # from env:XZATOMA_AGENT_TERMINAL_ALLOWLIST\n",
+    );
     expect(text).toContain("    packages: # from file\n");
     expect(text).toContain("    default_mode: restricted_autonomous # from default\n");
   });

@@ -5,7 +5,6 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, type ConfigProblem } from "./config-error.js";
 import { defaultConfigPath } from "./config-paths.js";
-import { toAgentLimits } from "../session/context-options.js";
 import { loadConfig, validateConfigFile, type LoadConfigOptions } from "./load-config.js";
 
 let home: string;
@@ -98,7 +97,11 @@ describe("defaults", () => {
           allowed_ports: [80, 443],
           allowed_hosts: [],
         },
-        mentions: { max_file_size: 10_485_760, url_cache_ttl_seconds: 86_400, max_urls_per_request: 10 },
+        mentions: {
+          max_file_size: 10_485_760,
+          url_cache_ttl_seconds: 86_400,
+          max_urls_per_request: 10,
+        },
         chat: { default_mode: "planning", default_safety: "safe" },
       },
       persistence: {
@@ -111,13 +114,7 @@ describe("defaults", () => {
     expect(new Set(Object.values(loaded.sources))).toEqual(new Set(["default"]));
     expect(Object.keys(loaded.sources)).toContain("agent.max_turns");
     expect(Object.keys(loaded.sources)).toContain("persistence.db_path");
-    expect(toAgentLimits(loaded.config)).toEqual({
-      maxTurns: 50,
-      timeoutMs: 300_000,
-      maxToolCalls: 200,
-      maxToolCallsPerStep: 16,
-      maxConsecutiveToolSteps: 25,
-    });
+    expect(loaded.warnings).toEqual([]);
   });
 
   it("uses $XDG_CONFIG_HOME when it is absolute, else ~/.config", () => {
@@ -143,7 +140,7 @@ describe("defaults", () => {
 describe("precedence: defaults < file < environment < flags", () => {
   it("lets each layer win in turn for one key, and says where the value came from", async () => {
     const file = await writeDefaultConfig("agent:\n  max_turns: 10\n");
-    const env = { XZATOMA_MAX_TURNS: "20" };
+    const env = { XZATOMA_AGENT_MAX_TURNS: "20" };
     const flags = { maxTurns: 30 };
 
     const all = await loadConfig({ env, flags, homeDir: home });
@@ -152,7 +149,7 @@ describe("precedence: defaults < file < environment < flags", () => {
 
     const noFlag = await loadConfig({ env, homeDir: home });
     expect(noFlag.config.agent.max_turns).toBe(20);
-    expect(noFlag.sources["agent.max_turns"]).toBe("env:XZATOMA_MAX_TURNS");
+    expect(noFlag.sources["agent.max_turns"]).toBe("env:XZATOMA_AGENT_MAX_TURNS");
 
     const fileOnly = await loadConfig({ env: {}, homeDir: home });
     expect(fileOnly.config.agent.max_turns).toBe(10);
@@ -177,26 +174,117 @@ describe("precedence: defaults < file < environment < flags", () => {
     expect(switched.config.provider.openai.model).toBe("from-file");
   });
 
-  it("reads OLLAMA_HOST, and XZATOMA_OLLAMA_HOST wins over it", async () => {
+  it("reads OLLAMA_HOST (a bare host:port too), and XZATOMA_PROVIDER_OLLAMA_HOST wins over it", async () => {
     const plain = await loadConfig({ env: { OLLAMA_HOST: "gpu:11434" }, homeDir: home });
     expect(plain.config.provider.ollama.host).toBe("gpu:11434");
     expect(plain.sources["provider.ollama.host"]).toBe("env:OLLAMA_HOST");
     const both = await loadConfig({
-      env: { OLLAMA_HOST: "gpu:11434", XZATOMA_OLLAMA_HOST: "http://other:1" },
+      env: { OLLAMA_HOST: "gpu:11434", XZATOMA_PROVIDER_OLLAMA_HOST: "http://other:1" },
       homeDir: home,
     });
     expect(both.config.provider.ollama.host).toBe("http://other:1");
+    expect(both.sources["provider.ollama.host"]).toBe("env:XZATOMA_PROVIDER_OLLAMA_HOST");
+    expect((await problemsOf({ env: { OLLAMA_HOST: "not a host" } }))[0]).toMatchObject({
+      source: "env:OLLAMA_HOST",
+      keyPath: "provider.ollama.host",
+    });
+  });
+
+  it("reads OPENAI_BASE_URL over the file, and XZATOMA_PROVIDER_OPENAI_BASE_URL over it", async () => {
+    await writeDefaultConfig("provider:\n  openai:\n    base_url: http://file:1/v1\n");
+    const plain = await loadConfig({
+      env: { OPENAI_BASE_URL: "http://127.0.0.1:8080/v1" },
+      homeDir: home,
+    });
+    expect(plain.config.provider.openai.base_url).toBe("http://127.0.0.1:8080/v1");
+    expect(plain.sources["provider.openai.base_url"]).toBe("env:OPENAI_BASE_URL");
+    const both = await loadConfig({
+      env: {
+        OPENAI_BASE_URL: "http://127.0.0.1:8080/v1",
+        XZATOMA_PROVIDER_OPENAI_BASE_URL: "http://127.0.0.1:9090/v1",
+      },
+      homeDir: home,
+    });
+    expect(both.config.provider.openai.base_url).toBe("http://127.0.0.1:9090/v1");
+    expect(await messageOf({ env: { OPENAI_BASE_URL: "ftp://x" } })).toBe(
+      'Invalid configuration: environment variable OPENAI_BASE_URL: provider.openai.base_url: expected an http or https URL without a user name or password, got "ftp://x"',
+    );
+  });
+
+  it("reads XZATOMA_PROVIDER, and XZATOMA_PROVIDER_TYPE wins over it, for the key and for XZATOMA_MODEL", async () => {
+    const short = await loadConfig({ env: { XZATOMA_PROVIDER: "copilot" }, homeDir: home });
+    expect(short.config.provider.type).toBe("copilot");
+    expect(short.sources["provider.type"]).toBe("env:XZATOMA_PROVIDER");
+    const both = await loadConfig({
+      env: { XZATOMA_PROVIDER: "copilot", XZATOMA_PROVIDER_TYPE: "openai", XZATOMA_MODEL: "m1" },
+      homeDir: home,
+    });
+    expect(both.config.provider.type).toBe("openai");
+    expect(both.sources["provider.type"]).toBe("env:XZATOMA_PROVIDER_TYPE");
+    expect(both.config.provider.openai.model).toBe("m1");
+    expect(both.config.provider.copilot.model).toBe("gpt-5-mini");
+  });
+
+  it("lets the selected provider's derived model variable win over XZATOMA_MODEL", async () => {
+    const loaded = await loadConfig({
+      env: { XZATOMA_MODEL: "short", XZATOMA_PROVIDER_OLLAMA_MODEL: "derived" },
+      homeDir: home,
+    });
+    expect(loaded.config.provider.ollama.model).toBe("derived");
+    expect(loaded.sources["provider.ollama.model"]).toBe("env:XZATOMA_PROVIDER_OLLAMA_MODEL");
+    const local = await loadConfig({
+      env: { XZATOMA_PROVIDER: "local", XZATOMA_MODEL: "/models/m.gguf" },
+      homeDir: home,
+    });
+    expect(local.config.provider.local.model_path).toBe("/models/m.gguf");
+  });
+
+  it("derives a variable for every key: nested keys, lists, booleans", async () => {
+    const loaded = await loadConfig({
+      env: {
+        XZATOMA_AGENT_CONVERSATION_WARNING_THRESHOLD: "0.7",
+        XZATOMA_AGENT_TERMINAL_CUSTOM_DENYLIST: "curl,wget",
+        XZATOMA_PROVIDER_OPENAI_ENABLE_STREAMING: "no",
+        XZATOMA_AGENT_TERMINAL_ALLOW_UNATTENDED_GIT_WRITES: "true",
+        XZATOMA_AGENT_MENTIONS_MAX_URLS_PER_REQUEST: "3",
+        XZATOMA_LOGGING_FILE: "logs/chat.log",
+      },
+      homeDir: home,
+      cwd: "/work",
+    });
+    expect(loaded.config.agent.conversation.warning_threshold).toBe(0.7);
+    expect(loaded.config.agent.terminal.custom_denylist).toEqual(["curl", "wget"]);
+    expect(loaded.config.provider.openai.enable_streaming).toBe(false);
+    expect(loaded.config.agent.terminal.allow_unattended_git_writes).toBe(true);
+    expect(loaded.config.agent.mentions.max_urls_per_request).toBe(3);
+    expect(loaded.config.logging.file).toBe("/work/logs/chat.log");
+    expect(loaded.sources["agent.terminal.custom_denylist"]).toBe(
+      "env:XZATOMA_AGENT_TERMINAL_CUSTOM_DENYLIST",
+    );
+    expect(loaded.warnings).toEqual([]);
+  });
+
+  it("warns about an XZATOMA_ variable that sets nothing but looks like one that does", async () => {
+    const loaded = await loadConfig({
+      env: { XZATOMA_MAX_TURNS: "5", XZATOMA_AGENT_MAX_TURN: "6", XZATOMA_UNRELATED_THING: "x" },
+      homeDir: home,
+    });
+    expect(loaded.config.agent.max_turns).toBe(50);
+    expect(loaded.warnings).toEqual([
+      "environment variable XZATOMA_MAX_TURNS: sets no configuration key; did you mean XZATOMA_AGENT_MAX_TURNS?",
+      "environment variable XZATOMA_AGENT_MAX_TURN: sets no configuration key; did you mean XZATOMA_AGENT_MAX_TURNS?",
+    ]);
   });
 
   it("reads lists, booleans and 'off' from the environment, and ignores blank variables", async () => {
     const loaded = await loadConfig({
       env: {
-        XZATOMA_TERMINAL_ALLOWLIST: "ls, cat ,,git",
-        XZATOMA_FETCH_ALLOWED_PORTS: "443,8443",
-        XZATOMA_SANDBOX: "off",
-        XZATOMA_PRUNE_THRESHOLD: "off",
-        XZATOMA_MAX_TURNS: "  ",
-        XZATOMA_TOOL_PACKAGES: "@acme/notes",
+        XZATOMA_AGENT_TERMINAL_ALLOWLIST: "ls, cat ,,git",
+        XZATOMA_AGENT_FETCH_ALLOWED_PORTS: "443,8443",
+        XZATOMA_AGENT_TERMINAL_SANDBOX: "off",
+        XZATOMA_AGENT_CONVERSATION_PRUNE_THRESHOLD: "off",
+        XZATOMA_AGENT_MAX_TURNS: "  ",
+        XZATOMA_AGENT_TOOLS_PACKAGES: "@acme/notes",
       },
       homeDir: home,
     });
@@ -219,20 +307,36 @@ describe("precedence: defaults < file < environment < flags", () => {
     expect(loaded.sources["agent.chat.default_safety"]).toBe("flag:--yolo");
   });
 
-  it("derives the data paths from XZATOMA_HOME and lets XZATOMA_HISTORY_DB and --storage-path win", async () => {
+  it("derives the data paths from XZATOMA_HOME and lets XZATOMA_PERSISTENCE_DB_PATH and --storage-path win", async () => {
     const data = path.join(home, "data");
     const viaHome = await loadConfig({ env: { XZATOMA_HOME: data }, homeDir: home });
+    expect(viaHome.config.persistence.data_dir).toBe(data);
     expect(viaHome.config.persistence.db_path).toBe(path.join(data, "history.db"));
+    expect(viaHome.sources["persistence.data_dir"]).toBe("env:XZATOMA_HOME");
     expect(viaHome.sources["persistence.db_path"]).toBe("env:XZATOMA_HOME");
 
     const viaFlag = await loadConfig({
-      env: { XZATOMA_HOME: data, XZATOMA_HISTORY_DB: "/tmp/env.db" },
+      env: { XZATOMA_HOME: data, XZATOMA_PERSISTENCE_DB_PATH: "/tmp/env.db" },
       flags: { storagePath: "rel/flag.db" },
       homeDir: home,
       cwd: "/work",
     });
     expect(viaFlag.config.persistence.db_path).toBe("/work/rel/flag.db");
     expect(viaFlag.sources["persistence.db_path"]).toBe("flag:--storage-path");
+  });
+
+  it("keeps persistence.data_dir from the file over XZATOMA_HOME; XZATOMA_PERSISTENCE_DATA_DIR wins over both", async () => {
+    const file = await writeDefaultConfig("persistence:\n  data_dir: /srv/xzatoma\n");
+    const fromFile = await loadConfig({ env: { XZATOMA_HOME: "/other" }, homeDir: home });
+    expect(fromFile.config.persistence.data_dir).toBe("/srv/xzatoma");
+    expect(fromFile.config.persistence.db_path).toBe("/srv/xzatoma/history.db");
+    expect(fromFile.sources["persistence.data_dir"]).toBe(`file:${file}`);
+    const derived = await loadConfig({
+      env: { XZATOMA_HOME: "/other", XZATOMA_PERSISTENCE_DATA_DIR: "/derived" },
+      homeDir: home,
+    });
+    expect(derived.config.persistence.data_dir).toBe("/derived");
+    expect(derived.sources["persistence.data_dir"]).toBe("env:XZATOMA_PERSISTENCE_DATA_DIR");
   });
 
   it("expands ~ and resolves relative paths in the file against the file's directory", async () => {
@@ -301,7 +405,7 @@ describe("invalid configuration", () => {
       ["provider.typo", 'unknown key "typo"; did you mean "type"?', 5],
       [
         "extras",
-        'unknown key "extras"; the keys here are: provider, agent, persistence, logging',
+        'unknown key "extras"; the keys here are: provider, agent, persistence, logging, watcher, xzepr',
         6,
       ],
     ]);
@@ -361,7 +465,7 @@ describe("invalid configuration", () => {
       ["provider.copilot.token", 6],
     ]);
     expect(problems[0]?.message).toBe(
-      "credentials never live in the config file; remove this key and use `xzatoma auth login openai` or the environment variable XZATOMA_OPENAI_API_KEY",
+      "credentials never live in the config file; remove this key and use `xzatoma auth login openai` or the environment variable OPENAI_API_KEY",
     );
     expect(problems[1]?.message).toContain("`xzatoma auth login copilot`");
     const message = await messageOf({});
@@ -379,7 +483,11 @@ describe("invalid configuration", () => {
 
   it("names the environment variable and the flag that hold bad values", async () => {
     const problems = await problemsOf({
-      env: { XZATOMA_MAX_TURNS: "ten", XZATOMA_SANDBOX: "maybe", XZATOMA_PROVIDER: "gpt" },
+      env: {
+        XZATOMA_AGENT_MAX_TURNS: "ten",
+        XZATOMA_AGENT_TERMINAL_SANDBOX: "maybe",
+        XZATOMA_PROVIDER: "gpt",
+      },
       flags: { timeout: 0 },
     });
     expect(problems).toEqual([
@@ -389,12 +497,12 @@ describe("invalid configuration", () => {
         message: 'expected one of ollama, openai, copilot, local, got "gpt"',
       },
       {
-        source: "env:XZATOMA_MAX_TURNS",
+        source: "env:XZATOMA_AGENT_MAX_TURNS",
         keyPath: "agent.max_turns",
         message: 'expected an integer from 1 to 1000, got "ten"',
       },
       {
-        source: "env:XZATOMA_SANDBOX",
+        source: "env:XZATOMA_AGENT_TERMINAL_SANDBOX",
         keyPath: "agent.terminal.sandbox",
         message: 'expected true or false, got "maybe"',
       },
@@ -404,15 +512,15 @@ describe("invalid configuration", () => {
         message: "expected a positive integer, got 0",
       },
     ]);
-    expect(await messageOf({ env: { XZATOMA_MAX_TURNS: "ten" } })).toBe(
-      'Invalid configuration: environment variable XZATOMA_MAX_TURNS: agent.max_turns: expected an integer from 1 to 1000, got "ten"',
+    expect(await messageOf({ env: { XZATOMA_AGENT_MAX_TURNS: "ten" } })).toBe(
+      'Invalid configuration: environment variable XZATOMA_AGENT_MAX_TURNS: agent.max_turns: expected an integer from 1 to 1000, got "ten"',
     );
   });
 
   it("reports every problem of every source at once", async () => {
     await writeDefaultConfig("agent:\n  max_turns: 0\n  bogus: 1\n");
     const problems = await problemsOf({
-      env: { XZATOMA_MAX_TOKENS: "lots" },
+      env: { XZATOMA_AGENT_CONVERSATION_MAX_TOKENS: "lots" },
       flags: { mode: "x" },
     });
     expect(problems.map((problem) => problem.keyPath)).toEqual([
@@ -425,10 +533,12 @@ describe("invalid configuration", () => {
 
   it("checks rules across keys after merging, naming where the offending value came from", async () => {
     await writeDefaultConfig("agent:\n  conversation:\n    warning_threshold: 0.9\n");
-    const problems = await problemsOf({ env: { XZATOMA_CRITICAL_THRESHOLD: "0.5" } });
+    const problems = await problemsOf({
+      env: { XZATOMA_AGENT_CONVERSATION_CRITICAL_THRESHOLD: "0.5" },
+    });
     expect(problems).toEqual([
       {
-        source: "env:XZATOMA_CRITICAL_THRESHOLD",
+        source: "env:XZATOMA_AGENT_CONVERSATION_CRITICAL_THRESHOLD",
         keyPath: "agent.conversation.critical_threshold",
         message: "must be at least warning_threshold (0.9), got 0.5",
       },
@@ -467,7 +577,7 @@ describe("invalid configuration", () => {
 
   it("is an XZatoma error with code CONFIG_INVALID", async () => {
     try {
-      await loadConfig({ env: { XZATOMA_MAX_TURNS: "x" }, homeDir: home });
+      await loadConfig({ env: { XZATOMA_AGENT_MAX_TURNS: "x" }, homeDir: home });
       expect.unreachable();
     } catch (error) {
       expect(isXzatomaError(error)).toBe(true);
@@ -476,19 +586,110 @@ describe("invalid configuration", () => {
   });
 });
 
+describe("sections nothing reads yet", () => {
+  it("accepts the seeds' subagent, quota, watcher and xzepr keys and warns for each key set", async () => {
+    const file = await writeDefaultConfig(
+      [
+        "agent:",
+        "  subagent:",
+        "    max_depth: 4",
+        "  quota: {}",
+        "watcher:",
+        "  enabled: true",
+        "  kafka:",
+        "    bootstrap_servers: kafka.example.com:9092",
+        "    security_protocol: SASL_SSL",
+        "  filter: { event_types: [work.created] }",
+        "xzepr:",
+        "  api_url: https://xzepr.example.com",
+        "",
+      ].join("\n"),
+    );
+    const loaded = await loadConfig({ env: {}, homeDir: home });
+    expect(loaded.config.agent.subagent).toEqual({
+      max_depth: 4,
+      default_max_turns: 10,
+      output_max_size: 4096,
+      telemetry_enabled: true,
+      persistence_enabled: true,
+      provider_override: false,
+    });
+    expect(loaded.config.agent.quota).toEqual({
+      max_executions: 100,
+      max_total_tokens: 1_000_000,
+      max_total_time_seconds: 3600,
+    });
+    expect(loaded.config.watcher?.kafka.group_id).toBe("xzatoma-watcher");
+    expect(loaded.config.xzepr?.kafka.group_id).toBe("xzatoma-consumer");
+    const subagent = "the subagent tool that reads it is not built yet";
+    const watcher = "the watcher's Kafka consumer that reads it is not built yet";
+    const effect = "the value is checked but has no effect";
+    expect(loaded.warnings).toEqual([
+      `${file}:3:5: agent.subagent.max_depth: not available yet (${subagent}); ${effect}`,
+      `${file}:4:3: agent.quota: not available yet (subagent quotas arrive with the subagent tool); ${effect}`,
+      `${file}:6:3: watcher.enabled: not available yet (${watcher}); ${effect}`,
+      `${file}:8:5: watcher.kafka.bootstrap_servers: not available yet (${watcher}); ${effect}`,
+      `${file}:9:5: watcher.kafka.security_protocol: not available yet (${watcher}); ${effect}`,
+      `${file}:10:13: watcher.filter.event_types: not available yet (${watcher}); ${effect}`,
+      `${file}:12:3: xzepr.api_url: not available yet (the XZepr API client and Kafka consumer are not built yet); ${effect}`,
+    ]);
+  });
+
+  it("leaves them out of the configuration when they are not set", async () => {
+    const loaded = await loadConfig({ env: {}, homeDir: home });
+    expect(loaded.config.agent.subagent).toBeUndefined();
+    expect(loaded.config.watcher).toBeUndefined();
+    expect(Object.keys(loaded.sources).some((key) => key.startsWith("watcher"))).toBe(false);
+  });
+
+  it("validates their values and keys like any other", async () => {
+    await writeDefaultConfig(
+      "agent:\n  subagent:\n    max_depth: 20\n    output_max_size: 512\nwatcher:\n  kafka:\n    security_protocol: TLS\n    brokers: x\n",
+    );
+    const problems = await problemsOf({});
+    expect(
+      problems.map((problem) => `${problem.line}: ${problem.keyPath}: ${problem.message}`),
+    ).toEqual([
+      "3: agent.subagent.max_depth: expected an integer from 1 to 10, got 20",
+      "4: agent.subagent.output_max_size: expected an integer of at least 1024, got 512",
+      '7: watcher.kafka.security_protocol: expected one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL, got "TLS"',
+      '8: watcher.kafka.brokers: unknown key "brokers"; the keys here are: bootstrap_servers, topic, group_id, security_protocol, sasl_mechanism, sasl_username',
+    ]);
+  });
+
+  it("refuses their credentials like any other", async () => {
+    await writeDefaultConfig("xzepr:\n  api_key: abc\n  kafka:\n    sasl_password: def\n");
+    expect((await problemsOf({})).map((problem) => problem.keyPath)).toEqual([
+      "xzepr.api_key",
+      "xzepr.kafka.sasl_password",
+    ]);
+  });
+
+  it("warns for one set through its environment variable, naming the variable", async () => {
+    const loaded = await loadConfig({
+      env: { XZATOMA_AGENT_QUOTA_MAX_EXECUTIONS: "7" },
+      homeDir: home,
+    });
+    expect(loaded.config.agent.quota?.max_executions).toBe(7);
+    expect(loaded.warnings).toEqual([
+      "environment variable XZATOMA_AGENT_QUOTA_MAX_EXECUTIONS: agent.quota.max_executions: not available yet (subagent quotas arrive with the subagent tool); the value is checked but has no effect",
+    ]);
+  });
+});
+
 describe("validateConfigFile", () => {
   it("validates one file without the environment", async () => {
     const file = path.join(home, "c.yaml");
     await writeFile(file, "provider:\n  type: copilot\nagent: {}\n");
-    const previous = process.env["XZATOMA_MAX_TURNS"];
-    process.env["XZATOMA_MAX_TURNS"] = "not a number";
+    const previous = process.env["XZATOMA_AGENT_MAX_TURNS"];
+    process.env["XZATOMA_AGENT_MAX_TURNS"] = "not a number";
     try {
       const result = await validateConfigFile(file, { homeDir: home });
       expect(result.valid).toBe(true);
       expect(result.config?.provider.type).toBe("copilot");
     } finally {
-      if (previous === undefined) delete process.env["XZATOMA_MAX_TURNS"];
-      else process.env["XZATOMA_MAX_TURNS"] = previous;
+      if (previous === undefined) delete process.env["XZATOMA_AGENT_MAX_TURNS"];
+      else process.env["XZATOMA_AGENT_MAX_TURNS"] = previous;
     }
     await writeFile(file, "agent:\n  max_turns: 0\n");
     const invalid = await validateConfigFile(file, { homeDir: home });

@@ -2,7 +2,12 @@ import { readFile as readFileFromDisk } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { readConfigFile, type ParsedConfigFile, type ReadTextFile } from "./config-file.js";
-import { ConfigError, type ConfigProblem, type ConfigSource } from "./config-error.js";
+import {
+  ConfigError,
+  formatConfigProblem,
+  type ConfigProblem,
+  type ConfigSource,
+} from "./config-error.js";
 import { issuesToProblems, type LocateValue } from "./config-issues.js";
 import { defaultConfigPath, resolveUserPath } from "./config-paths.js";
 import {
@@ -14,9 +19,16 @@ import {
   type RuntimeConfig,
 } from "@xzatoma/runtime";
 import { credentialAdvice, findCredentialKeys, withoutKeys } from "./credential-keys.js";
-import { ENV_MAPPINGS } from "./env-mapping.js";
+import { closestMatch } from "./did-you-mean.js";
+import { ENV_MAPPINGS, ENV_PREFIX, NON_KEY_VARIABLES, type EnvMapping } from "./env-mapping.js";
 import { FLAG_MAPPINGS } from "./flag-mapping.js";
-import { formatKeyPath, isLeafAt, schemaAt, type KeySegments } from "./schema-walk.js";
+import {
+  formatKeyPath,
+  isLeafAt,
+  pendingReasonAt,
+  schemaAt,
+  type KeySegments,
+} from "./schema-walk.js";
 import { convertText, keySegments } from "./value-kinds.js";
 
 /** Options of {@link loadConfig}. */
@@ -54,12 +66,20 @@ export interface LoadedConfig {
   readonly configPath: string;
   /** Whether that file exists and was read. */
   readonly configFileFound: boolean;
+  /**
+   * What is accepted but has no effect, one line each, naming where and the key: keys of
+   * sections nothing reads yet (`PENDING_CONFIG_SECTIONS`), and `XZATOMA_*` variables that
+   * set no key but look like one that does. Front ends print them.
+   */
+  readonly warnings: readonly string[];
 }
 
 interface Assignment {
   readonly segments: readonly string[];
   readonly value: unknown;
   readonly source: ConfigSource;
+  /** Counts only where neither the file nor another assignment sets the key. */
+  readonly fallback?: boolean;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -80,8 +100,12 @@ function selectedProvider(
   flags: Readonly<Record<string, unknown>>,
 ): ProviderType | undefined {
   const fromFile = (fileData["provider"] as Record<string, unknown> | undefined)?.["type"];
-  const chosen =
-    flags["provider"] ?? nonEmpty(env["XZATOMA_PROVIDER"]) ?? fromFile ?? PROVIDER_TYPES[0];
+  // The variables that set provider.type, the winning one last.
+  const fromEnv = ENV_MAPPINGS.filter((mapping) => mapping.key === "provider.type")
+    .map((mapping) => nonEmpty(env[mapping.variable]))
+    .filter((value) => value !== undefined)
+    .at(-1);
+  const chosen = flags["provider"] ?? fromEnv ?? fromFile ?? PROVIDER_TYPES[0];
   return asProviderType(chosen);
 }
 
@@ -137,9 +161,48 @@ function environmentAssignments(
       segments,
       value: convertText(text, mapping.kind),
       source: `env:${mapping.variable}`,
+      ...(mapping.layer === "fallback" ? { fallback: true } : {}),
     });
   }
   return assignments;
+}
+
+function valueAt(data: unknown, segments: readonly string[]): unknown {
+  let current = data;
+  for (const segment of segments) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+/** `XZATOMA_*` variables that set nothing but look like a variable that does. */
+function strayVariableWarnings(env: LoadConfigOptions["env"]): string[] {
+  const known = new Set<string>([
+    ...ENV_MAPPINGS.map((mapping: EnvMapping) => mapping.variable),
+    ...NON_KEY_VARIABLES,
+  ]);
+  const derived = ENV_MAPPINGS.filter((mapping) => mapping.origin === "derived").map(
+    (mapping) => mapping.variable,
+  );
+  const warnings: string[] = [];
+  for (const [variable, value] of Object.entries(env)) {
+    if (!variable.startsWith(ENV_PREFIX) || known.has(variable)) continue;
+    if (value === undefined || value.trim() === "") continue;
+    const rest = variable.slice(ENV_PREFIX.length);
+    // The shortest names that end like it (XZATOMA_SANDBOX: XZATOMA_AGENT_TERMINAL_SANDBOX).
+    const endings = derived
+      .filter((name) => name.endsWith(`_${rest}`))
+      .sort((a, b) => a.length - b.length);
+    const ending = endings.filter((name) => name.length === endings[0]?.length).slice(0, 3);
+    const close = closestMatch(variable, derived);
+    const meant = ending.length > 0 ? ending : close === undefined ? [] : [close];
+    if (meant.length === 0) continue;
+    warnings.push(
+      `environment variable ${variable}: sets no configuration key; did you mean ${meant.join(" or ")}?`,
+    );
+  }
+  return warnings;
 }
 
 function flagAssignments(
@@ -230,10 +293,20 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     forEachLeaf(fileData, (keyPath) => assigned.set(keyPath, source));
   }
   const merged = structuredClone(fileData);
-  for (const assignment of assignments) {
+  const overriding = assignments.filter((assignment) => assignment.fallback !== true);
+  for (const assignment of overriding) {
     setAt(merged, assignment.segments, assignment.value);
     assigned.set(formatKeyPath(assignment.segments), assignment.source);
   }
+  for (const assignment of assignments.filter((entry) => entry.fallback === true)) {
+    if (valueAt(merged, assignment.segments) !== undefined) continue;
+    setAt(merged, assignment.segments, assignment.value);
+    assigned.set(formatKeyPath(assignment.segments), assignment.source);
+  }
+  const warnings = [
+    ...pendingWarnings(fileData, locateInFile, assignments, assigned),
+    ...strayVariableWarnings(env),
+  ];
   const parsed = configFileSchema.safeParse(merged);
   if (!parsed.success) {
     // Only rules across keys fail here (each value alone passed above).
@@ -267,7 +340,56 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     sources,
     configPath,
     configFileFound: file !== undefined,
+    warnings,
   };
+}
+
+/**
+ * One warning per key set in a section nothing reads yet (and per such section set empty),
+ * naming where it was set.
+ */
+function pendingWarnings(
+  fileData: Record<string, unknown>,
+  locateInFile: LocateValue,
+  assignments: readonly Assignment[],
+  assigned: ReadonlyMap<string, ConfigSource>,
+): string[] {
+  const warnings: string[] = [];
+  const warn = (where: ReturnType<LocateValue>, segments: KeySegments, reason: string): void => {
+    warnings.push(
+      formatConfigProblem({
+        ...where,
+        keyPath: formatKeyPath(segments),
+        message: `not available yet (${reason}); the value is checked but has no effect`,
+      }),
+    );
+  };
+  const visit = (value: unknown, segments: KeySegments): void => {
+    const reason = segments.length === 0 ? undefined : pendingReasonAt(configFileSchema, segments);
+    const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
+    const leaf = segments.length > 0 && isLeafAt(configFileSchema, segments);
+    const overridden = leaf && assigned.get(formatKeyPath(segments))?.startsWith("file:") !== true;
+    if (
+      reason !== undefined &&
+      !overridden &&
+      (leaf || (isObject && Object.keys(value).length === 0))
+    ) {
+      const parent = segments.slice(0, -1);
+      warn(locateInFile(parent, String(segments[segments.length - 1])), segments, reason);
+      return;
+    }
+    if (!isObject || leaf) return;
+    for (const [key, child] of Object.entries(value)) visit(child, [...segments, key]);
+  };
+  visit(fileData, []);
+  for (const assignment of assignments) {
+    const keyPath = formatKeyPath(assignment.segments);
+    // A fallback that did not count sets nothing.
+    if (assigned.get(keyPath) !== assignment.source) continue;
+    const reason = pendingReasonAt(configFileSchema, assignment.segments);
+    if (reason !== undefined) warn({ source: assignment.source }, assignment.segments, reason);
+  }
+  return warnings;
 }
 
 /** Expands `~` and makes paths absolute (file values against the file's directory), and fills in the data paths. */
@@ -308,6 +430,8 @@ export interface ConfigValidation {
   readonly problems: readonly ConfigProblem[];
   /** The configuration the file gives (defaults filled in), when valid. */
   readonly config?: RuntimeConfig;
+  /** What the file sets that has no effect (see `LoadedConfig.warnings`). */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -326,9 +450,11 @@ export async function validateConfigFile(
       homeDir: options.homeDir ?? os.homedir(),
       ...(options.readFile ? { readFile: options.readFile } : {}),
     });
-    return { valid: true, problems: [], config: loaded.config };
+    return { valid: true, problems: [], config: loaded.config, warnings: loaded.warnings };
   } catch (error) {
-    if (error instanceof ConfigError) return { valid: false, problems: error.problems };
+    if (error instanceof ConfigError) {
+      return { valid: false, problems: error.problems, warnings: [] };
+    }
     throw error;
   }
 }

@@ -25,7 +25,8 @@ function unwrapChain(schema: z.ZodType): z.ZodType[] {
   }
 }
 
-function innermost(schema: z.ZodType): z.ZodType {
+/** The schema without its wrappers (default, optional, preprocess, ...). */
+export function innermostSchema(schema: z.ZodType): z.ZodType {
   const chain = unwrapChain(schema);
   return chain[chain.length - 1] ?? schema;
 }
@@ -35,7 +36,7 @@ export function schemaAt(root: z.ZodType, segments: KeySegments): z.ZodType | un
   let current: z.ZodType | undefined = root;
   for (const segment of segments) {
     if (current === undefined) return undefined;
-    const inner = innermost(current);
+    const inner = innermostSchema(current);
     if (inner instanceof z.ZodObject && typeof segment === "string") {
       current = (inner.shape as Record<string, z.ZodType | undefined>)[segment];
     } else if (inner instanceof z.ZodArray && typeof segment === "number") {
@@ -49,6 +50,28 @@ export function schemaAt(root: z.ZodType, segments: KeySegments): z.ZodType | un
   return current;
 }
 
+/** The schema at `segments` without its wrappers (default, optional, ...): what the value is. */
+export function leafSchemaAt(root: z.ZodType, segments: KeySegments): z.ZodType | undefined {
+  const schema = schemaAt(root, segments);
+  return schema === undefined ? undefined : innermostSchema(schema);
+}
+
+/**
+ * The reason zod metadata gives (`{ pending: reason }`) when the key at `segments`, or a
+ * section above it, is accepted but read by nothing yet (the runtime's pending sections).
+ */
+export function pendingReasonAt(root: z.ZodType, segments: KeySegments): string | undefined {
+  for (let depth = 1; depth <= segments.length; depth++) {
+    const schema = schemaAt(root, segments.slice(0, depth));
+    if (schema === undefined) return undefined;
+    for (const link of unwrapChain(schema)) {
+      const pending = (z.globalRegistry.get(link) as { pending?: unknown } | undefined)?.pending;
+      if (typeof pending === "string") return pending;
+    }
+  }
+  return undefined;
+}
+
 /** What the value at `segments` should be, in words ("a positive integer"). */
 export function expectationAt(root: z.ZodType, segments: KeySegments): string | undefined {
   const schema = schemaAt(root, segments);
@@ -57,7 +80,7 @@ export function expectationAt(root: z.ZodType, segments: KeySegments): string | 
     const expectation = expectationOf(link);
     if (expectation !== undefined) return expectation;
   }
-  return innermost(schema) instanceof z.ZodObject
+  return innermostSchema(schema) instanceof z.ZodObject
     ? "a mapping of settings (key: value)"
     : undefined;
 }
@@ -66,13 +89,13 @@ export function expectationAt(root: z.ZodType, segments: KeySegments): string | 
 export function keysAt(root: z.ZodType, segments: KeySegments): string[] {
   const schema = schemaAt(root, segments);
   if (schema === undefined) return [];
-  const inner = innermost(schema);
+  const inner = innermostSchema(schema);
   return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
 }
 
 /** Every key path of the schema's objects (`agent.max_turns`, ...), arrays and records not entered. */
 export function allKeyPaths(root: z.ZodType, prefix = ""): string[] {
-  const inner = innermost(root);
+  const inner = innermostSchema(root);
   if (!(inner instanceof z.ZodObject)) return [];
   const paths: string[] = [];
   for (const [key, child] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
@@ -86,7 +109,7 @@ export function allKeyPaths(root: z.ZodType, prefix = ""): string[] {
 /** Whether the value at `segments` is a leaf: not an object with keys of its own. */
 export function isLeafAt(root: z.ZodType, segments: KeySegments): boolean {
   const schema = schemaAt(root, segments);
-  return schema !== undefined && !(innermost(schema) instanceof z.ZodObject);
+  return schema !== undefined && !(innermostSchema(schema) instanceof z.ZodObject);
 }
 
 /** `agent.tools.packages[0].name` from segments. */

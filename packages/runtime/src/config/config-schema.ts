@@ -19,6 +19,13 @@ import {
   toolPackageList,
   wholeNumber,
 } from "@xzatoma/core";
+import { chatConfigSchema, mentionsConfigSchema } from "./front-end-schemas.js";
+import {
+  pendingQuotaSchema,
+  pendingSubagentSchema,
+  pendingWatcherSchema,
+  pendingXzeprSchema,
+} from "./pending-sections.js";
 
 /** The model providers XZatoma knows. */
 export const PROVIDER_TYPES = ["ollama", "openai", "copilot", "local"] as const;
@@ -122,17 +129,6 @@ const fetchSchema = z.strictObject({
   allowed_hosts: textList().default([]),
 });
 
-const mentionsSchema = z.strictObject({
-  max_file_size: positiveInteger().default(10 * MiB),
-  url_cache_ttl_seconds: positiveInteger().default(86_400),
-  max_urls_per_request: positiveInteger().default(10),
-});
-
-const chatSchema = z.strictObject({
-  default_mode: oneOf(["planning", "write"]).default("planning"),
-  default_safety: oneOf(["safe", "yolo"]).default("safe"),
-});
-
 const agentSchema = z.strictObject({
   max_turns: positiveInteger(1000).default(DEFAULT_AGENT_LIMITS.maxTurns),
   timeout_seconds: positiveInteger().default(DEFAULT_AGENT_LIMITS.timeoutMs / 1000),
@@ -145,8 +141,10 @@ const agentSchema = z.strictObject({
   tools: toolsSchema.prefault({}),
   terminal: terminalSchema.prefault({}),
   fetch: fetchSchema.prefault({}),
-  mentions: mentionsSchema.prefault({}),
-  chat: chatSchema.prefault({}),
+  mentions: mentionsConfigSchema.prefault({}),
+  chat: chatConfigSchema.prefault({}),
+  subagent: pendingSubagentSchema,
+  quota: pendingQuotaSchema,
 });
 
 const persistenceSchema = z.strictObject({
@@ -164,13 +162,16 @@ const loggingSchema = z.strictObject({
 
 /**
  * The whole configuration file, in the seeds' snake_case names. Every object is strict:
- * an unknown key is an error. Parsing `{}` gives every default.
+ * an unknown key is an error. Parsing `{}` gives every default. The sections in
+ * `PENDING_CONFIG_SECTIONS` are validated but absent unless set, and nothing reads them yet.
  */
 export const runtimeConfigSchema = z.strictObject({
   provider: providerSchema.prefault({}),
   agent: agentSchema.prefault({}),
   persistence: persistenceSchema.prefault({}),
   logging: loggingSchema.prefault({}),
+  watcher: pendingWatcherSchema,
+  xzepr: pendingXzeprSchema,
 });
 
 /** The configuration as the file spells it, after defaults. */

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { runtimeConfigSchema } from "./config-schema.js";
+import { chatConfigSchema, mentionsConfigSchema } from "./front-end-schemas.js";
+import {
+  PENDING_CONFIG_SECTIONS,
+  pendingReasonOf,
+  pendingSectionOf,
+  subagentConfigSchema,
+  watcherConfigSchema,
+} from "./pending-sections.js";
+
+/** The schema at a key path, wrappers and all. */
+function schemaAt(keyPath: string): z.ZodType | undefined {
+  let current: z.ZodType | undefined = runtimeConfigSchema;
+  for (const key of keyPath.split(".")) {
+    let inner: unknown = current;
+    while (
+      inner instanceof z.ZodOptional ||
+      inner instanceof z.ZodDefault ||
+      inner instanceof z.ZodPrefault
+    ) {
+      inner = inner.unwrap();
+    }
+    if (!(inner instanceof z.ZodObject)) return undefined;
+    current = (inner.shape as Record<string, z.ZodType | undefined>)[key];
+  }
+  return current;
+}
+
+describe("runtimeConfigSchema", () => {
+  it("gives every default for an empty file, without the pending sections", () => {
+    const config = runtimeConfigSchema.parse({});
+    expect(config.agent.mentions).toEqual(mentionsConfigSchema.parse({}));
+    expect(config.agent.chat).toEqual({ default_mode: "planning", default_safety: "safe" });
+    expect(chatConfigSchema.parse({})).toEqual(config.agent.chat);
+    expect(config.logging).toEqual({});
+    expect(Object.keys(config)).toEqual(["provider", "agent", "persistence", "logging"]);
+    expect(config.agent.subagent).toBeUndefined();
+    expect(config.agent.quota).toBeUndefined();
+  });
+
+  it("marks each pending section in the schema with its reason, and nothing else", () => {
+    for (const section of PENDING_CONFIG_SECTIONS) {
+      const schema = schemaAt(section.keyPath);
+      expect(schema, section.keyPath).toBeDefined();
+      expect(pendingReasonOf(schema as z.ZodType)).toBe(section.reason);
+    }
+    for (const keyPath of ["agent", "agent.chat", "agent.mentions", "provider", "logging"]) {
+      expect(pendingReasonOf(schemaAt(keyPath) as z.ZodType), keyPath).toBeUndefined();
+    }
+  });
+
+  it("finds the pending section of a key path by whole segments", () => {
+    expect(pendingSectionOf("watcher.kafka.topic")?.keyPath).toBe("watcher");
+    expect(pendingSectionOf("agent.subagent")?.keyPath).toBe("agent.subagent");
+    expect(pendingSectionOf("agent.subagents")).toBeUndefined();
+    expect(pendingSectionOf("agent.max_turns")).toBeUndefined();
+  });
+
+  it("has the seeds' defaults in the pending sections", () => {
+    expect(subagentConfigSchema.parse({})).toEqual({
+      max_depth: 3,
+      default_max_turns: 10,
+      output_max_size: 4096,
+      telemetry_enabled: true,
+      persistence_enabled: true,
+      provider_override: false,
+    });
+    expect(watcherConfigSchema.parse({})).toEqual({
+      enabled: false,
+      kafka: {
+        topic: "xzepr.events",
+        group_id: "xzatoma-watcher",
+        security_protocol: "PLAINTEXT",
+      },
+      filter: { event_types: [], sources: [], platforms: [] },
+    });
+    const full = runtimeConfigSchema.parse({ agent: { quota: {} }, xzepr: { enabled: true } });
+    expect(full.agent.quota).toEqual({
+      max_executions: 100,
+      max_total_tokens: 1_000_000,
+      max_total_time_seconds: 3600,
+    });
+    expect(full.xzepr?.enabled).toBe(true);
+  });
+
+  it("refuses unknown keys inside a pending section", () => {
+    expect(runtimeConfigSchema.safeParse({ watcher: { kafka: { brokers: "x" } } }).success).toBe(
+      false,
+    );
+  });
+});

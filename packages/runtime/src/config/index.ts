@@ -1,0 +1,31 @@
+export {
+  executionModeOf,
+  PATH_KEYS,
+  PROVIDER_TYPES,
+  runtimeConfigSchema,
+  TERMINAL_MODES,
+  type ConfigFileShape,
+  type ProviderType,
+  type RuntimeConfig,
+} from "./config-schema.js";
+export {
+  CHAT_MODES,
+  chatConfigSchema,
+  mentionsConfigSchema,
+  SAFETY_MODES,
+  type ChatConfig,
+  type MentionsConfig,
+} from "./front-end-schemas.js";
+export {
+  KAFKA_SASL_MECHANISMS,
+  KAFKA_SECURITY_PROTOCOLS,
+  PENDING_CONFIG_SECTIONS,
+  pendingReasonOf,
+  pendingSectionOf,
+  quotaConfigSchema,
+  subagentConfigSchema,
+  watcherConfigSchema,
+  xzeprConfigSchema,
+  type PendingConfigSection,
+  type PendingMeta,
+} from "./pending-sections.js";

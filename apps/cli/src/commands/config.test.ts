@@ -2,6 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Command } from "commander";
+import { FLAG_MAPPINGS } from "../config/index.js";
 import { createProgram } from "../program.js";
 
 let dir: string;
@@ -76,6 +78,22 @@ describe("xzatoma config show", () => {
       `warning: ${configFile}:2:3: watcher.enabled: not available yet (the watcher's Kafka consumer that reads it is not built yet); the value is checked but has no effect\n`,
     );
     expect(shown.stdout).toContain("watcher:\n  enabled: true # from file\n");
+  });
+});
+
+describe("configuration flags", () => {
+  it("are each an option of run, chat and config show (or a global one)", () => {
+    const program = createProgram(() => undefined);
+    const find = (...names: string[]) =>
+      names.reduce<Command>(
+        (command, name) => command.commands.find((child) => child.name() === name) as Command,
+        program,
+      );
+    const global = program.options.map((option) => option.long);
+    for (const command of [find("run"), find("chat"), find("config", "show")]) {
+      const longs = [...global, ...command.options.map((option) => option.long)];
+      for (const mapping of FLAG_MAPPINGS) expect(longs, command.name()).toContain(mapping.flag);
+    }
   });
 });
 

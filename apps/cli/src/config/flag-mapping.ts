@@ -18,7 +18,8 @@ export interface FlagMapping {
 }
 
 /**
- * The command-line options that set configuration keys, by commander property name.
+ * The command-line options that set configuration keys, by commander property name: those
+ * of `run`, `chat` and `config show`, and the global `--storage-path`.
  * Options not listed here (`prompt`, `json`, `workspace`, ...) are not configuration and
  * are ignored by the loader. Values that are `undefined` are ignored too; pass only the
  * options the user typed (see `pickExplicitFlags`), not commander's defaults.
@@ -32,30 +33,8 @@ export const FLAG_MAPPINGS: readonly FlagMapping[] = [
   { option: "timeout", flag: "--timeout", key: "agent.timeout_seconds", kind: "number" },
   { option: "maxToolCalls", flag: "--max-tool-calls", key: "agent.max_tool_calls", kind: "number" },
   { option: "mode", flag: "--mode", key: "agent.chat.default_mode", kind: "text" },
-  {
-    option: "safe",
-    flag: "--safe",
-    key: "agent.chat.default_safety",
-    kind: "text",
-    toValue: (value) => (value === true ? "safe" : undefined),
-  },
-  {
-    option: "yolo",
-    flag: "--yolo",
-    key: "agent.chat.default_safety",
-    kind: "text",
-    toValue: (value) => (value === true ? "yolo" : undefined),
-  },
-  {
-    option: "executionMode",
-    flag: "--execution-mode",
-    key: "agent.terminal.default_mode",
-    kind: "text",
-  },
   { option: "sandbox", flag: "--no-sandbox", key: "agent.terminal.sandbox", kind: "boolean" },
-  { option: "network", flag: "--network", key: "agent.terminal.network", kind: "boolean" },
   { option: "storagePath", flag: "--storage-path", key: "persistence.db_path", kind: "text" },
-  { option: "logFile", flag: "--log-file", key: "logging.file", kind: "text" },
 ];
 
 /** What {@link pickExplicitFlags} needs of a commander `Command`. */

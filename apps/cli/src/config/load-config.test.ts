@@ -296,15 +296,17 @@ describe("precedence: defaults < file < environment < flags", () => {
     expect(loaded.config.agent.tools.packages).toEqual([{ name: "@acme/notes", options: {} }]);
   });
 
-  it("ignores flags that are not configuration and undefined values; --yolo sets the safety mode", async () => {
+  it("ignores flags that are not configuration and undefined values", async () => {
     const loaded = await loadConfig({
       env: {},
-      flags: { prompt: "hi", json: true, maxTurns: undefined, yolo: true, safe: false },
+      flags: { prompt: "hi", json: true, maxTurns: undefined, mode: "write", sandbox: false },
       homeDir: home,
     });
     expect(loaded.config.agent.max_turns).toBe(50);
-    expect(loaded.config.agent.chat.default_safety).toBe("yolo");
-    expect(loaded.sources["agent.chat.default_safety"]).toBe("flag:--yolo");
+    expect(loaded.config.agent.chat.default_mode).toBe("write");
+    expect(loaded.sources["agent.chat.default_mode"]).toBe("flag:--mode");
+    expect(loaded.config.agent.terminal.sandbox).toBe(false);
+    expect(loaded.sources["agent.terminal.sandbox"]).toBe("flag:--no-sandbox");
   });
 
   it("derives the data paths from XZATOMA_HOME and lets XZATOMA_PERSISTENCE_DB_PATH and --storage-path win", async () => {

@@ -20,8 +20,13 @@ fi
 # Stale reports must not count: each test target writes (or restores) its own.
 rm -rf packages/*/reports apps/*/reports tools/*/reports
 
+# In CI every task runs: results replayed from Nx's machine-wide cache would hide a test
+# that fails only on a fresh clone or a busy machine.
+nx_flags=(--output-style=stream-without-prefixes)
+[ -n "${CI:-}" ] && nx_flags+=(--skip-nx-cache)
+
 status=0
 prettier --check . --log-level warn || status=$?
-nx run-many -t lint typecheck build check-package test --output-style=stream-without-prefixes </dev/null || status=$?
+nx run-many -t lint typecheck build check-package test "${nx_flags[@]}" </dev/null || status=$?
 node tools/test-summary.ts || status=$((status == 0 ? 1 : status))
 exit "$status"

@@ -40,6 +40,12 @@ export {
   type SafetyMode,
 } from "./approval-policy.js";
 export {
+  createApprovalHandler,
+  type ApprovalAnswer,
+  type ApprovalQuestion,
+  type AskPerson,
+} from "./approval-handler.js";
+export {
   createAuditLog,
   formatAuditEntry,
   type AuditedCommand,

@@ -1,5 +1,6 @@
 import { checkCustomReader, checkReader } from "./allowlist.js";
 import { checkAssignment } from "./assignments.js";
+import { checkUserDenylist } from "./user-denylist.js";
 import { literalArg, type Arg, type ArgvContext } from "./context.js";
 import { checkDenylist, DENYLISTED_NAMES, refused } from "./denylist.js";
 import { isDownloaded } from "./path-arguments.js";
@@ -161,7 +162,7 @@ export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
       refused(first.raw, "runs a file the command just downloaded (download-and-execute)"),
     );
   }
-  const denied = checkDenylist(name, args, ctx);
+  const denied = checkDenylist(name, args, ctx) || checkUserDenylist(name, args, ctx);
   if (isWrapper(name)) {
     checkWrapper(name, args, ctx);
     return;
@@ -194,6 +195,13 @@ export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
   if (!handled && !denied && !allowlisted && !DATA_PROGRAMS.has(name)) scanEmbedded(args, ctx);
 }
 
+/** The allowlist and the programs of the user's denylist: names a glob is tried against. */
+function knownNames(ctx: ArgvContext): ReadonlySet<string> {
+  const names = new Set(ctx.policy.allowlist);
+  for (const entry of ctx.policy.userDenylist) if (entry[0] !== undefined) names.add(entry[0]);
+  return names;
+}
+
 /**
  * Checks a command whose program name is computed (`$X`, `$(printf rm)`, `/???/r?`): the
  * best guess of the name gets every rule, a glob every known name it matches, and an
@@ -213,7 +221,7 @@ export function checkComputedProgram(
   const guessed = names[0];
   if (glob) {
     const matches = new Findings();
-    for (const candidate of globCandidates(raw, ctx.policy.allowlist)) {
+    for (const candidate of globCandidates(raw, knownNames(ctx))) {
       checkArgv([literalArg(candidate), ...rest], { ...ctx, findings: matches });
     }
     ctx.findings.merge(matches, { blocksOnly: true, programs: false });

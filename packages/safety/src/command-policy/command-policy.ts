@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { DEFAULT_ALLOWLIST } from "./allowlist.js";
+import { parseUserDenylist } from "./user-denylist.js";
 import { analyzeText } from "./analyze-text.js";
 import type { PolicyContext } from "./context.js";
 import { refused } from "./denylist.js";
@@ -53,6 +54,7 @@ export async function createCommandPolicy(options: CommandPolicyOptions): Promis
     root: guard.root,
     home: homedir(),
     allowlist: new Set(options.allowlist ?? DEFAULT_ALLOWLIST),
+    userDenylist: parseUserDenylist(options.denylist ?? []),
     parser,
     parseTimeoutMs: options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS,
     nested: (text, depth, mode, positional, cwd) => {

@@ -15,6 +15,8 @@ export interface PolicyContext {
   /** The home directory `~` and `$HOME` stand for. */
   readonly home: string;
   readonly allowlist: ReadonlySet<string>;
+  /** The user's denylist entries, split into words (see `CommandPolicyOptions.denylist`). */
+  readonly userDenylist: readonly (readonly string[])[];
   readonly parser: BashParser;
   readonly parseTimeoutMs: number;
   /**

@@ -27,6 +27,14 @@ export interface CommandPolicyOptions {
   readonly pathGuard: PathGuard;
   /** Read-only programs that may run unasked; defaults to {@link DEFAULT_ALLOWLIST}. */
   readonly allowlist?: readonly string[];
+  /**
+   * The user's own refusals, each a program with optional words that follow it: `docker`,
+   * `git push`, `npm publish`. A simple command matches when its program is the entry's
+   * first word and the entry's other words appear among its arguments in order (so
+   * `git -C . push` matches `git push`). Every simple command is checked, inside wrappers,
+   * `sh -c` scripts and substitutions too; a match is `block`.
+   */
+  readonly denylist?: readonly string[];
   /** Most simple commands one input may hold; over the cap is never `allow`. Default 16. */
   readonly maxSegments?: number;
   /** A parse that takes longer than this fails closed (never `allow`). Default 50 ms. */

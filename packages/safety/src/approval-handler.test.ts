@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createApprovalHandler } from "./approval-handler.js";
-import type { SessionModes } from "@xzatoma/runtime";
+import type { ApprovalModes } from "./approval-policy.js";
+
+/** The modes a session holds and switches. */
+type SessionModes = { -readonly [K in keyof ApprovalModes]: ApprovalModes[K] };
 
 const request = (verdict: "allow" | "confirm", access: "write" | "execute" = "execute") => ({
   toolCallId: "1",
@@ -72,5 +75,30 @@ describe("session approval", () => {
       approved: false,
       reason: expect.stringContaining("Only a person's explicit yes"),
     });
+  });
+
+  it("treats a prompt that fails as a no, never as a yes", async () => {
+    const modes: SessionModes = {
+      chatMode: "write",
+      safetyMode: "safe",
+      executionMode: "interactive",
+    };
+    const handler = createApprovalHandler(modes, async () => {
+      throw new Error("the terminal closed");
+    });
+    expect(await handler(request("confirm"))).toMatchObject({
+      approved: false,
+      reason: expect.stringContaining("the terminal closed"),
+    });
+  });
+
+  it("does not let an answer claim to be a person's refusal or skip the mark", async () => {
+    const modes: SessionModes = {
+      chatMode: "write",
+      safetyMode: "safe",
+      executionMode: "interactive",
+    };
+    const handler = createApprovalHandler(modes, async () => ({ approved: false, byPerson: true }));
+    expect(await handler(request("confirm"))).toEqual({ approved: false, byPerson: false });
   });
 });

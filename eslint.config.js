@@ -48,7 +48,12 @@ const moduleBoundaries = {
     { sourceTag: "scope:testing", onlyDependOnLibsWithTags: ["*"] },
     {
       sourceTag: "scope:example",
-      onlyDependOnLibsWithTags: ["scope:errors", "scope:core", "scope:safety", "scope:conversation"],
+      onlyDependOnLibsWithTags: [
+        "scope:errors",
+        "scope:core",
+        "scope:safety",
+        "scope:conversation",
+      ],
     },
     { sourceTag: "type:lib", notDependOnLibsWithTags: ["type:app", "type:example"] },
     { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:lib"] },

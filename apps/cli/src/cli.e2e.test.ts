@@ -365,7 +365,11 @@ describe("history survives a crash", () => {
         [BIN, "run", "--prompt", "crash test", "--host", slow.url, "--max-turns", "100"],
         {
           cwd: workspace,
-          env: { PATH: process.env["PATH"] ?? "", HOME: home, XZATOMA_PERSISTENCE_DB_PATH: database },
+          env: {
+            PATH: process.env["PATH"] ?? "",
+            HOME: home,
+            XZATOMA_PERSISTENCE_DB_PATH: database,
+          },
           stdio: "ignore",
         },
       );

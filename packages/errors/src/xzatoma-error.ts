@@ -21,9 +21,7 @@ export interface XzatomaErrorOptions<F extends object = Readonly<Record<string, 
  * The base of every XZatoma error: a message for people, a stable {@link ErrorCode} for
  * programs, and `fields` with the facts behind the message.
  */
-export class XzatomaError<
-  F extends object = Readonly<Record<string, unknown>>,
-> extends Error {
+export class XzatomaError<F extends object = Readonly<Record<string, unknown>>> extends Error {
   readonly [XZATOMA_ERROR] = true;
   override readonly name: string = "XzatomaError";
   readonly code: ErrorCode;

@@ -10,8 +10,12 @@ export interface AgentLimits {
   readonly maxToolCalls: number;
   /** Tool calls the model may ask for in one response. Default 16. */
   readonly maxToolCallsPerStep: number;
-  /** Responses in a row that call tools without any text. Default 25. */
-  readonly maxConsecutiveToolSteps: number;
+  /**
+   * How many times in a row the same tool call (same tool, same arguments in any key order),
+   * or the same cycle of calls (`A B A B`), may run. The call that would repeat it once more
+   * is not run and the run stops with `repeated-tool-calls`. Default 3.
+   */
+  readonly maxRepeatedToolCalls: number;
 }
 
 /** The default limits. */
@@ -20,12 +24,19 @@ export const DEFAULT_AGENT_LIMITS: AgentLimits = Object.freeze({
   timeoutMs: 300_000,
   maxToolCalls: 200,
   maxToolCallsPerStep: 16,
-  maxConsecutiveToolSteps: 25,
+  maxRepeatedToolCalls: 3,
 });
+
+/**
+ * The most tokens one model response may hold when the caller's `callSettings` set no
+ * `maxOutputTokens`: enough for a file of a few hundred lines or a reasoning model's
+ * thinking, small enough that one rambling response cannot fill the context window.
+ */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 
 /** Merges `overrides` into the defaults and rejects limits that are not positive integers. */
 export function resolveAgentLimits(overrides: Partial<AgentLimits> = {}): AgentLimits {
-  const limits = { ...DEFAULT_AGENT_LIMITS, ...overrides };
+  const limits: AgentLimits = { ...DEFAULT_AGENT_LIMITS, ...overrides };
   for (const [key, value] of Object.entries(limits)) {
     if (!Number.isInteger(value) || value < 1) {
       throw new InvalidArgumentError(
@@ -39,7 +50,10 @@ export function resolveAgentLimits(overrides: Partial<AgentLimits> = {}): AgentL
 /**
  * Why a run ended.
  * - `completed`: the model gave a final answer.
- * - `max-turns`, `timeout`, `tool-budget`, `tool-calls-per-step`, `consecutive-tool-steps`: a limit.
+ * - `max-turns`, `timeout`, `tool-budget`, `tool-calls-per-step`, `repeated-tool-calls`: a limit
+ *   of {@link AgentLimits}.
+ * - `length`: a limit of the model: its response hit the output cap (`maxOutputTokens`) or
+ *   the conversation no longer fits its context window.
  * - `aborted`: the caller's abort signal fired.
  * - `error`: the model failed (see the run's `error`).
  */
@@ -49,7 +63,8 @@ export type StopReason =
   | "timeout"
   | "tool-budget"
   | "tool-calls-per-step"
-  | "consecutive-tool-steps"
+  | "repeated-tool-calls"
+  | "length"
   | "aborted"
   | "error";
 
@@ -60,6 +75,7 @@ export function isLimitStop(reason: StopReason): boolean {
     reason === "timeout" ||
     reason === "tool-budget" ||
     reason === "tool-calls-per-step" ||
-    reason === "consecutive-tool-steps"
+    reason === "repeated-tool-calls" ||
+    reason === "length"
   );
 }

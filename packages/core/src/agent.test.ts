@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { replies, scriptedModel } from "./__fixtures__/scripted-model.js";
 import type { AgentEvent } from "./agent-event.js";
+import { isLimitStop } from "./agent-limits.js";
 import { Agent } from "./agent.js";
 import { defineTool } from "./tool.js";
 import { toolSuccess } from "./tool-result.js";
@@ -176,16 +177,6 @@ describe("Agent loop", () => {
     expect(agent.messages.filter((message) => message.role === "tool")).toHaveLength(3);
   });
 
-  it("stops after too many tool-only responses in a row", async () => {
-    const model = replies({ toolCalls: [{ name: "echo", input: { text: "x" } }] });
-    const result = await new Agent({
-      model,
-      tools: [echo],
-      limits: { maxConsecutiveToolSteps: 4 },
-    }).run("go");
-    expect(result).toMatchObject({ stopReason: "consecutive-tool-steps", turns: 4 });
-  });
-
   it("stops with 'aborted' when the caller's signal fires during a tool call", async () => {
     const controller = new AbortController();
     const slow = defineTool({
@@ -291,5 +282,154 @@ describe("Agent loop", () => {
       /maxTurns/,
     );
     await expect(new Agent({ model: replies({ text: "x" }) }).run("  ")).rejects.toThrow(/empty/);
+  });
+});
+
+describe("Agent loop detection", () => {
+  const read = defineTool({
+    name: "read_file",
+    description: "Reads a file.",
+    inputSchema: z.object({ path: z.string(), offset: z.number().optional() }).strict(),
+    access: "read",
+    execute: async ({ path }) => toolSuccess(`contents of ${path}`),
+  });
+
+  /** The tool results of the agent's conversation, as the model was sent them. */
+  const toolTexts = (agent: Agent) =>
+    agent.messages.flatMap((message) => (message.role === "tool" ? [message.content] : []));
+
+  it("lets the model read 30 different files in a row without a word, then answer", async () => {
+    const model = scriptedModel((index) =>
+      index < 30
+        ? { toolCalls: [{ name: "read_file", input: { path: `src/file${index}.ts` } }] }
+        : { text: "Read them all." },
+    );
+    const result = await new Agent({ model, tools: [read] }).run("read the sources");
+    expect(result).toMatchObject({
+      stopReason: "completed",
+      toolCalls: 30,
+      turns: 31,
+      text: "Read them all.",
+    });
+  });
+
+  it("stops a model that keeps making the same call, without running it a fourth time", async () => {
+    let executed = 0;
+    const counted = defineTool({
+      name: "list_directory",
+      description: "Lists a directory.",
+      inputSchema: z.object({ path: z.string() }).strict(),
+      access: "read",
+      execute: async () => toolSuccess(`entry ${++executed}`),
+    });
+    const model = replies({
+      text: "Let me look again.",
+      toolCalls: [{ name: "list_directory", input: { path: "." } }],
+    });
+    const agent = new Agent({ model, tools: [counted] });
+    const result = await agent.run("what is here?");
+    expect(result).toMatchObject({
+      stopReason: "repeated-tool-calls",
+      toolCalls: 3,
+      turns: 4,
+      text: "Let me look again.",
+    });
+    expect(isLimitStop(result.stopReason)).toBe(true);
+    expect(executed).toBe(3);
+    expect(toolTexts(agent).at(-1)).toBe(
+      "Error: not executed: 'list_directory' was already called with the same arguments 3 times in a row, so the run stops here.",
+    );
+  });
+
+  it("counts the same arguments in another key order as the same call", async () => {
+    const orders = ['{"path":"a.ts","offset":1}', '{"offset":1,"path":"a.ts"}'];
+    const model = scriptedModel((index) => ({
+      toolCalls: [{ name: "read_file", input: orders[index % 2] }],
+    }));
+    const result = await new Agent({ model, tools: [read] }).run("go");
+    expect(result).toMatchObject({ stopReason: "repeated-tool-calls", toolCalls: 3, turns: 4 });
+  });
+
+  it("stops a model that alternates between the same two calls", async () => {
+    const model = scriptedModel((index) => ({
+      toolCalls: [{ name: "read_file", input: { path: index % 2 === 0 ? "a.ts" : "b.ts" } }],
+    }));
+    const agent = new Agent({ model, tools: [read] });
+    const result = await agent.run("go");
+    expect(result).toMatchObject({ stopReason: "repeated-tool-calls", toolCalls: 6, turns: 7 });
+    expect(toolTexts(agent).at(-1)).toContain("the same 2 calls were already made 3 times in a row");
+  });
+
+  it("lets the model re-read a file after each change to it", async () => {
+    const model = scriptedModel((index) => {
+      if (index >= 10) return { text: "Fixed." };
+      return index % 2 === 0
+        ? { toolCalls: [{ name: "read_file", input: { path: "a.ts" } }] }
+        : { toolCalls: [{ name: "remove", input: { path: `line ${index}` } }] };
+    });
+    const result = await new Agent({
+      model,
+      tools: [read, remove],
+      approve: () => ({ approved: true }),
+    }).run("fix a.ts");
+    expect(result).toMatchObject({ stopReason: "completed", toolCalls: 10 });
+  });
+
+  it("takes maxRepeatedToolCalls as how often the same call may run in a row", async () => {
+    const model = replies({ toolCalls: [{ name: "echo", input: { text: "x" } }] });
+    const result = await new Agent({
+      model,
+      tools: [echo],
+      limits: { maxRepeatedToolCalls: 1 },
+    }).run("go");
+    expect(result).toMatchObject({ stopReason: "repeated-tool-calls", toolCalls: 1, turns: 2 });
+  });
+
+  it("runs none of the calls of a response that repeats one, and answers them all", async () => {
+    const model = scriptedModel((index) =>
+      index < 3
+        ? { toolCalls: [{ name: "echo", input: { text: "same" } }] }
+        : {
+            toolCalls: [
+              { name: "echo", input: { text: "same" } },
+              { name: "echo", input: { text: "new" } },
+            ],
+          },
+    );
+    const agent = new Agent({ model, tools: [echo] });
+    const result = await agent.run("go");
+    expect(result).toMatchObject({ stopReason: "repeated-tool-calls", toolCalls: 3 });
+    expect(toolTexts(agent).slice(-2)).toEqual([
+      expect.stringContaining("Error: not executed"),
+      expect.stringContaining("Error: not executed"),
+    ]);
+  });
+
+  it("starts every run with a clean slate, and a stopped run leaves a conversation the next one can use", async () => {
+    const model = scriptedModel((index, options) =>
+      index === 8
+        ? { text: `answered after ${options.prompt.filter((m) => m.role === "tool").length} results` }
+        : { toolCalls: [{ name: "echo", input: { text: "x" } }] },
+    );
+    const agent = new Agent({ model, tools: [echo] });
+    const first = await agent.run("go");
+    expect(first).toMatchObject({ stopReason: "repeated-tool-calls", toolCalls: 3, turns: 4 });
+    const second = await agent.run("go on");
+    expect(second).toMatchObject({ stopReason: "repeated-tool-calls", toolCalls: 3, turns: 4 });
+    const third = await agent.run("answer now");
+    expect(third).toMatchObject({ stopReason: "completed", text: "answered after 8 results" });
+  });
+});
+
+describe("Agent runs", () => {
+  it("refuses a second run while one is in progress, and runs again once it ended", async () => {
+    const controller = new AbortController();
+    const model = scriptedModel((index) => (index === 0 ? { hang: true } : { text: "again" }));
+    const agent = new Agent({ model });
+    const first = agent.run("wait", { signal: controller.signal });
+    await expect(agent.run("meanwhile")).rejects.toThrow(/already running/);
+    controller.abort();
+    expect((await first).stopReason).toBe("aborted");
+    expect(await agent.run("now")).toMatchObject({ stopReason: "completed", text: "again" });
   });
 });

@@ -8,11 +8,21 @@ export {
 export type { AgentEvent, AgentEventError, AgentEventType } from "./agent-event.js";
 export {
   DEFAULT_AGENT_LIMITS,
+  DEFAULT_MAX_OUTPUT_TOKENS,
   isLimitStop,
   resolveAgentLimits,
   type AgentLimits,
   type StopReason,
 } from "./agent-limits.js";
+export {
+  agentLimitsConfigShape,
+  agentOptionsFromConfig,
+  conversationConfigSchema,
+  type AgentConfigSlice,
+  type AgentLimitsConfig,
+  type AgentOptionsFromConfig,
+  type ConversationConfig,
+} from "./agent-config.js";
 export {
   describeError,
   InvalidArgumentError,

@@ -213,7 +213,10 @@ export class AgentRun {
       if (response.toolCalls.length === 0) {
         if (cutOff) return "length";
         if (response.text.trim() === "") {
-          throw new XzatomaError("EMPTY_RESPONSE", "The model returned neither text nor tool calls.");
+          throw new XzatomaError(
+            "EMPTY_RESPONSE",
+            "The model returned neither text nor tool calls.",
+          );
         }
         return "completed";
       }

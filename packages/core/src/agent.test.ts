@@ -357,7 +357,9 @@ describe("Agent loop detection", () => {
     const agent = new Agent({ model, tools: [read] });
     const result = await agent.run("go");
     expect(result).toMatchObject({ stopReason: "repeated-tool-calls", toolCalls: 6, turns: 7 });
-    expect(toolTexts(agent).at(-1)).toContain("the same 2 calls were already made 3 times in a row");
+    expect(toolTexts(agent).at(-1)).toContain(
+      "the same 2 calls were already made 3 times in a row",
+    );
   });
 
   it("lets the model re-read a file after each change to it", async () => {
@@ -408,7 +410,9 @@ describe("Agent loop detection", () => {
   it("starts every run with a clean slate, and a stopped run leaves a conversation the next one can use", async () => {
     const model = scriptedModel((index, options) =>
       index === 8
-        ? { text: `answered after ${options.prompt.filter((m) => m.role === "tool").length} results` }
+        ? {
+            text: `answered after ${options.prompt.filter((m) => m.role === "tool").length} results`,
+          }
         : { toolCalls: [{ name: "echo", input: { text: "x" } }] },
     );
     const agent = new Agent({ model, tools: [echo] });

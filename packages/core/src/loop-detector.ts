@@ -21,7 +21,10 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** What identifies a call for loop detection: the tool and its arguments in canonical form. */
-export function toolCallSignature(call: { readonly name: string; readonly input: unknown }): string {
+export function toolCallSignature(call: {
+  readonly name: string;
+  readonly input: unknown;
+}): string {
   return `${call.name}\u0000${canonicalJson(call.input)}`;
 }
 

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -77,6 +77,28 @@ describe("openHistory", () => {
       HistoryError,
     );
     expect(() => openHistory({ path: tempDbPath(), migrationsFolder: folder })).toThrow(folder);
+  });
+
+  it("keeps the database private: a new file and its WAL files 0600, new directories 0700", () => {
+    const top = path.join(path.dirname(tempDbPath()), "data");
+    const file = path.join(top, "nested", "history.db");
+    const history = openHistory({ path: file });
+    history.createConversation({ title: "holds file contents", provider: "p", model: "m" });
+    const mode = (entry: string) => statSync(entry).mode & 0o777;
+    expect(mode(file)).toBe(0o600);
+    expect(mode(`${file}-wal`)).toBe(0o600);
+    expect(mode(`${file}-shm`)).toBe(0o600);
+    expect(mode(top)).toBe(0o700);
+    expect(mode(path.dirname(file))).toBe(0o700);
+    history.close();
+  });
+
+  it("leaves the mode of a directory it did not create alone", () => {
+    const shared = path.join(path.dirname(tempDbPath()), "shared");
+    mkdirSync(shared, { mode: 0o755 });
+    openHistory({ path: path.join(shared, "history.db") }).close();
+    expect(statSync(shared).mode & 0o777).toBe(0o755);
+    expect(statSync(path.join(shared, "history.db")).mode & 0o777).toBe(0o600);
   });
 
   it("closes safely twice", () => {

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { redactSecrets } from "@xzatoma/safety";
 import Database from "better-sqlite3";
@@ -18,7 +18,8 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /** Options of {@link openHistory}. */
 export interface OpenHistoryOptions {
   /**
-   * The database file (see `resolveHistoryDbPath`). Missing directories are created.
+   * The database file (see `resolveHistoryDbPath`). Missing directories are created with
+   * mode 0700 and a new file with mode 0600 (its WAL files follow it).
    * `":memory:"` gives a private in-memory database (no WAL).
    */
   readonly path: string;
@@ -50,7 +51,13 @@ export interface OpenHistoryOptions {
 export function openHistory(options: OpenHistoryOptions): History {
   const inMemory = options.path === ":memory:";
   const file = inMemory ? options.path : path.resolve(options.path);
-  if (!inMemory) mkdirSync(path.dirname(file), { recursive: true });
+  if (!inMemory) {
+    // History holds file contents and command output: only its owner may read it.
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    // Created here, 0600, before SQLite would create it 0644; SQLite gives the -wal and
+    // -shm files the database file's mode.
+    closeSync(openSync(file, "a", 0o600));
+  }
   const client = new Database(file, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
   try {
     // WAL: readers never block the writer, and a commit is one append to the log.

@@ -60,6 +60,21 @@ describe("audit log", () => {
     expect((await stat(log.path)).mode & 0o777).toBe(0o600);
   });
 
+  it("creates its missing directories 0700 and the file 0600", async () => {
+    const log = createAuditLog({ path: path.join(base, "data", "nested", "audit.log") });
+    log.record({
+      kind: "command",
+      workingDirectory: "/w",
+      command: "ls",
+      exitCode: 0,
+      durationMs: 1,
+      sandboxed: true,
+    });
+    expect((await stat(path.join(base, "data"))).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(base, "data", "nested"))).mode & 0o777).toBe(0o700);
+    expect((await stat(log.path)).mode & 0o777).toBe(0o600);
+  });
+
   it("never writes a secret", async () => {
     const log = createAuditLog({ path: path.join(base, "audit.log") });
     const secrets = [

@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { WorkspaceContext } from "../workspace-context.js";
 import { FETCH_DESCRIPTION } from "./description.js";
 import { createPageCache, type PageCache, type PageCacheOptions } from "./page-cache.js";
-import { classifyPage, htmlToText, labelUntrusted, mediaType } from "./page-text.js";
+import { describeFetchFailure, labelUntrusted, mediaType, pageToText } from "./page-text.js";
 
 /** The static judgement of a URL: `checkUrl` of `@xzatoma/safety` fits this shape. */
 export interface UrlCheck {
@@ -114,15 +114,14 @@ function describeRefusal(error: Error & { code: string }, url: string, maxBytes:
 }
 
 async function render(page: FetchedPage): Promise<ToolResult> {
-  const kind = classifyPage(page.contentType, page.body);
-  if (kind === "binary") {
-    const type = mediaType(page.contentType) || "unlabelled binary";
+  const converted = await pageToText(page.contentType, page.body);
+  if (converted.kind === "binary") {
+    const type = converted.mediaType || "unlabelled binary";
     return toolFailure(
       `${page.url} returned ${type} content, which is binary; fetch reads HTML, plain text and JSON only.`,
     );
   }
-  const text = kind === "html" ? await htmlToText(page.body) : page.body;
-  return toolSuccess(labelUntrusted(page.url, text), {
+  return toolSuccess(labelUntrusted(page.url, converted.text), {
     url: page.url,
     status: page.status,
     contentType: mediaType(page.contentType),
@@ -175,8 +174,7 @@ export function createFetchTool(workspace: WorkspaceContext, options: FetchToolO
         if (deadline.aborted) {
           return toolFailure(`${decision.url} did not answer within ${timeoutMs / 1000} s.`);
         }
-        const detail = error instanceof Error ? error.message : String(error);
-        return toolFailure(`Could not fetch ${decision.url}: ${detail}`);
+        return toolFailure(`Could not fetch ${decision.url}: ${describeFetchFailure(error)}`);
       }
       if (page.bytes > maxBytes || page.truncated) {
         return toolFailure(

@@ -16,4 +16,13 @@ export {
   type PageCache,
   type PageCacheOptions,
 } from "./page-cache.js";
-export { classifyPage, htmlToText, labelUntrusted, type PageKind } from "./page-text.js";
+export {
+  classifyPage,
+  describeFetchFailure,
+  htmlToText,
+  labelUntrusted,
+  mediaType,
+  pageToText,
+  type PageKind,
+  type PageText,
+} from "./page-text.js";

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { classifyPage, htmlToText, labelUntrusted } from "./page-text.js";
+import {
+  classifyPage,
+  describeFetchFailure,
+  htmlToText,
+  labelUntrusted,
+  pageToText,
+} from "./page-text.js";
 
 describe("classifyPage", () => {
   it.each([
@@ -29,6 +35,40 @@ describe("htmlToText", () => {
         "<html><head><style>p{}</style><script>steal()</script></head><body><h1>Title</h1><p>Hello <b>world</b></p></body></html>",
       ),
     ).toBe("# Title\n\nHello **world**");
+  });
+});
+
+describe("pageToText", () => {
+  it("converts HTML, keeps text and refuses binary, the same for the fetch tool and @url: mentions", async () => {
+    expect(
+      await pageToText(
+        "text/html",
+        "<style>h1{color:red}</style><script>steal()</script><h1>Docs</h1><p>Run it.</p>",
+      ),
+    ).toEqual({ kind: "html", text: "# Docs\n\nRun it." });
+    expect(await pageToText("application/json", '{"a":1}')).toEqual({
+      kind: "text",
+      text: '{"a":1}',
+    });
+    expect(await pageToText("image/png; q=1", "PNG")).toEqual({
+      kind: "binary",
+      mediaType: "image/png",
+    });
+  });
+});
+
+describe("describeFetchFailure", () => {
+  it("gives the root cause, which does not repeat the URL", () => {
+    const root = new Error("getaddrinfo ENOTFOUND nowhere.example");
+    const wrapped = new Error("Could not fetch http://nowhere.example/: fetch failed", {
+      cause: new TypeError("fetch failed", { cause: root }),
+    });
+    expect(describeFetchFailure(wrapped)).toBe("getaddrinfo ENOTFOUND nowhere.example");
+    expect(describeFetchFailure(new Error("port 8080 needs a yes"))).toBe("port 8080 needs a yes");
+    expect(describeFetchFailure("plain")).toBe("plain");
+    const loop = new Error("loops");
+    (loop as { cause?: unknown }).cause = loop;
+    expect(describeFetchFailure(loop)).toBe("loops");
   });
 });
 

@@ -44,6 +44,44 @@ export async function htmlToText(html: string): Promise<string> {
   return NodeHtmlMarkdown.translate(html).trim();
 }
 
+/** A fetched body as the model reads it: {@link pageToText}. */
+export type PageText =
+  | { readonly kind: "html" | "text"; readonly text: string }
+  | { readonly kind: "binary"; readonly mediaType: string };
+
+/**
+ * The one conversion of a fetched body into text for a model, shared by the `fetch` tool
+ * and `@url:` mentions: HTML becomes readable Markdown (scripts, styles and comments
+ * never come through), text and JSON pass unchanged, binary content gives no text.
+ *
+ * @example
+ * const page = await pageToText("text/html", "<script>x()</script><p>Hi</p>");
+ * // { kind: "html", text: "Hi" }
+ */
+export async function pageToText(contentType: string, body: string): Promise<PageText> {
+  const kind = classifyPage(contentType, body);
+  if (kind === "binary") return { kind, mediaType: mediaType(contentType) };
+  return { kind, text: kind === "html" ? await htmlToText(body) : body };
+}
+
+/**
+ * Why a fetch failed, in a few words: the message of the deepest `cause`. A guarded
+ * fetch's error already names the URL (`Could not fetch URL: ...`), so a caller that
+ * names the URL itself would otherwise say it twice.
+ *
+ * @example
+ * `Could not fetch ${url}: ${describeFetchFailure(error)}`
+ */
+export function describeFetchFailure(error: unknown): string {
+  let current = error;
+  const seen = new Set<unknown>();
+  while (current instanceof Error && current.cause !== undefined && !seen.has(current)) {
+    seen.add(current);
+    current = current.cause;
+  }
+  return current instanceof Error ? current.message : String(current);
+}
+
 /**
  * Wraps fetched text so the model reads it as data: a label first, and begin/end lines
  * carrying a random id the page cannot know, so it cannot fake the end of the block.

@@ -129,7 +129,7 @@ describe("tool judgement and approval", () => {
       },
     );
     expect(result.error).toBe(
-      "Refused: touching x This call will not run in any mode; do not retry it.",
+      "Refused: touching x. This call will not run in any mode; do not retry it.",
     );
     expect(asked).toEqual([]);
     expect(audit).toEqual([
@@ -181,7 +181,41 @@ describe("tool judgement and approval", () => {
       { toolCallId: "3", toolName: "shaky", input: "{}" },
       { signal },
     );
-    expect(result.error).toContain("Refused: the safety check failed: parser crashed");
+    expect(result.error).toBe(
+      "Refused: the safety check failed: parser crashed. This call will not run in any mode; do not retry it.",
+    );
+  });
+
+  it("words a refusal made of sentences as sentences, and a short one in parentheses", async () => {
+    const registry = createToolRegistry();
+    registry.register(writeTool("confirm"));
+    const refuse = async (reason: string | undefined) =>
+      (
+        await registry.execute(
+          { toolCallId: "4", toolName: "touch", input: '{"path":"z"}' },
+          { signal, approve: () => ({ approved: false, ...(reason ? { reason } : {}) }) },
+        )
+      ).error;
+    expect(
+      await refuse(
+        "touching z. It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can rerun with --allow-dangerous.",
+      ),
+    ).toBe(
+      "The call to 'touch' was not approved: touching z. It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can rerun with --allow-dangerous. Do not retry it; continue another way or explain what you need.",
+    );
+    expect(await refuse("the person said no.")).toBe(
+      "The call to 'touch' was not approved (the person said no). Do not retry it; continue another way or explain what you need.",
+    );
+    expect(await refuse(undefined)).toBe(
+      "The call to 'touch' was not approved (refused). Do not retry it; continue another way or explain what you need.",
+    );
+    const nobody = await registry.execute(
+      { toolCallId: "5", toolName: "touch", input: '{"path":"z"}' },
+      { signal },
+    );
+    expect(nobody.error).toBe(
+      "The call to 'touch' was not approved (no one is available to approve it). Do not retry it; continue another way or explain what you need.",
+    );
   });
 });
 
@@ -263,5 +297,37 @@ describe("calls only a person may approve", () => {
     );
     expect(result.output).toBe("written");
     expect(ran).toEqual([{ approvedByPerson: true }]);
+  });
+
+  it("ends each sentence once when a reason is a sentence already", async () => {
+    const registry = createToolRegistry();
+    registry.register(
+      defineTool({
+        name: "hook",
+        description: "",
+        inputSchema: z.object({ path: z.string() }).strict(),
+        access: "write",
+        assess: ({ path }) => ({
+          verdict: "confirm",
+          reason: `${path} runs on every commit.`,
+          ...(path.startsWith(".git/") ? { requiresPerson: true } : {}),
+        }),
+        execute: async () => toolSuccess("written"),
+      }),
+    );
+    const unattended = await registry.execute(
+      { toolCallId: "1", toolName: "hook", input: '{"path":".git/hooks/pre-commit"}' },
+      { signal, approve: () => ({ approved: true }) },
+    );
+    expect(unattended.error).toBe(
+      "The call to 'hook' was not approved (only a person's explicit yes can allow it, and none was given: .git/hooks/pre-commit runs on every commit). Do not retry it; continue another way or explain what you need.",
+    );
+    const edited = await registry.execute(
+      { toolCallId: "2", toolName: "hook", input: '{"path":"a"}' },
+      { signal, approve: () => ({ approved: true, editedInput: { path: ".git/hooks/b" } }) },
+    );
+    expect(edited.error).toBe(
+      "Refused: only a person's explicit yes can allow the edited call: .git/hooks/b runs on every commit.",
+    );
   });
 });

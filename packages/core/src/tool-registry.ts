@@ -127,6 +127,33 @@ export interface ToolRegistry {
   execute(call: ToolCallRequest, hooks: ToolExecutionHooks): Promise<ToolResult>;
 }
 
+/**
+ * A reason as a complete sentence: trimmed, ending in `.`, `!` or `?` (a trailing `,`,
+ * `;` or `:` becomes `.`). Reasons come from tools and approval handlers, some as
+ * clauses (`deleting cannot be undone`) and some as sentences; each message below joins
+ * them to its own sentences without running them together.
+ */
+function asSentence(reason: string): string {
+  const text = reason.trim().replace(/[,;:]+$/, "");
+  if (text === "") return "";
+  return /[.!?]["')\]]?$/.test(text) ? text : `${text}.`;
+}
+
+/** A reason without its final full stop, to be continued or put in parentheses. */
+function asClause(reason: string): string {
+  return reason.trim().replace(/[.,;:]+$/, "");
+}
+
+/**
+ * Why a call was not approved: a short clause in parentheses, `(no one is available to
+ * approve it).`, or, when the reason is sentences already, those sentences after a colon.
+ */
+function notApproved(toolName: string, reason: string | undefined): string {
+  const why = asClause(reason ?? "") || "refused";
+  const sentences = /[.!?]["')\]]?\s/.test(why);
+  return `The call to '${toolName}' was not approved${sentences ? `: ${asSentence(why)}` : ` (${why}).`} Do not retry it; continue another way or explain what you need.`;
+}
+
 function formatIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(input)"}: ${issue.message}`)
@@ -223,7 +250,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     if (assessment.verdict === "block") {
       audit(false, assessment.reason);
       return toolFailure(
-        `Refused: ${assessment.reason} This call will not run in any mode; do not retry it.`,
+        `Refused: ${asSentence(assessment.reason)} This call will not run in any mode; do not retry it.`,
         { refused: true },
       );
     }
@@ -252,17 +279,14 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         // Fail closed: a handler that approves everything cannot stand in for a person.
         decision = {
           approved: false,
-          reason: `only a person's explicit yes can allow it, and none was given: ${assessment.reason}`,
+          reason: `only a person's explicit yes can allow it, and none was given: ${asClause(assessment.reason)}`,
         };
       }
       approvedByPerson = decision.approved && decision.byPerson === true;
       hooks.onApprovalAnswered?.(request, decision);
       audit(decision.approved, decision.reason ?? assessment.reason);
       if (!decision.approved) {
-        return toolFailure(
-          `The call to '${call.toolName}' was not approved (${decision.reason ?? "refused"}). Do not retry it; continue another way or explain what you need.`,
-          { refused: true },
-        );
+        return toolFailure(notApproved(call.toolName, decision.reason), { refused: true });
       }
       if (decision.editedInput !== undefined) {
         const edited = tool.inputSchema.safeParse(decision.editedInput);
@@ -282,14 +306,14 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         }
         if (second.verdict === "block") {
           audit(false, second.reason);
-          return toolFailure(`Refused: ${second.reason} The edited call will not run.`, {
+          return toolFailure(`Refused: ${asSentence(second.reason)} The edited call will not run.`, {
             refused: true,
           });
         }
         if (second.requiresPerson && !approvedByPerson) {
           audit(false, second.reason);
           return toolFailure(
-            `Refused: only a person's explicit yes can allow the edited call: ${second.reason}.`,
+            `Refused: only a person's explicit yes can allow the edited call: ${asSentence(second.reason)}`,
             { refused: true },
           );
         }

@@ -22,3 +22,9 @@ export {
 export { statusForStopReason } from "./status.js";
 export { toRfc3339 } from "./time.js";
 export { AmbiguousConversationIdError, ConversationNotFoundError, HistoryError } from "./errors.js";
+export {
+  createHistoryRecorder,
+  type HistoryRecorder,
+  type HistoryRecorderOptions,
+} from "./history-recorder.js";
+export { persistenceConfigSchema, type PersistenceConfig } from "./persistence-config.js";

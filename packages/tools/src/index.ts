@@ -28,3 +28,18 @@ export { createFileTools, type FileToolsOptions } from "./file-tools.js";
 export { createGrepTool, type GrepToolOptions } from "./grep.js";
 export { createFindPathTool, type FindPathToolOptions } from "./find-path.js";
 export { createPlanProgressTool, MARK_INSTRUCTION_DONE_DESCRIPTION } from "./plan-progress-tool.js";
+export {
+  fetchConfigSchema,
+  terminalConfigSchema,
+  terminalConfigShape,
+  toolsConfigSchema,
+  type FetchConfig,
+  type TerminalConfig,
+  type ToolsConfig,
+} from "./tools-config.js";
+export {
+  createStandardTools,
+  type StandardTools,
+  type StandardToolsConfig,
+  type StandardToolsDependencies,
+} from "./standard-tools.js";

@@ -306,9 +306,12 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         }
         if (second.verdict === "block") {
           audit(false, second.reason);
-          return toolFailure(`Refused: ${asSentence(second.reason)} The edited call will not run.`, {
-            refused: true,
-          });
+          return toolFailure(
+            `Refused: ${asSentence(second.reason)} The edited call will not run.`,
+            {
+              refused: true,
+            },
+          );
         }
         if (second.requiresPerson && !approvedByPerson) {
           audit(false, second.reason);

@@ -8,7 +8,7 @@ import {
 import { redactSecrets } from "@xzatoma/safety";
 import { ExitCode } from "../exit-codes.js";
 import { formatConversationLine, renderConversationTree } from "../history/render-conversation.js";
-import { toTerminalSafeJson } from "../render/terminal-safe.js";
+import { toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
 import { UsageError } from "../usage-error.js";
 
 /** Options shared by the history commands. */
@@ -36,6 +36,35 @@ function parseDate(flag: string, value: string | undefined): Date | undefined {
 }
 
 const STATUSES = ["running", "completed", "failed", "stopped", "interrupted"];
+
+/** The filter flags of `history list` as the user gave them, e.g. `--status failed --since 2026-01-01`. */
+function describeFilter(options: { since?: string; until?: string; status?: string[] }): string {
+  const flags = [
+    ...(options.status ?? []).map((status) => `--status ${status}`),
+    ...(options.since === undefined ? [] : [`--since ${options.since}`]),
+    ...(options.until === undefined ? [] : [`--until ${options.until}`]),
+  ];
+  return toTerminalSafeLine(flags.join(" "));
+}
+
+const conversations = (count: number) => `${count} conversation${count === 1 ? "" : "s"}`;
+
+/** Why `history list` shows nothing: no history yet, a filter that matches nothing, or a page past the end. */
+function describeEmptyList(
+  history: History,
+  options: { since?: string; until?: string; status?: string[] },
+  shown: { total: number; page: number; limit: number },
+): string {
+  if (shown.total > 0) {
+    const pages = Math.ceil(shown.total / shown.limit);
+    return `No conversations on page ${shown.page}; there ${pages === 1 ? "is 1 page" : `are ${pages} pages`} (${conversations(shown.total)}).`;
+  }
+  const filter = describeFilter(options);
+  if (filter === "") return "No conversations yet.";
+  const saved = history.listConversations({ limit: 1, offset: 0, parentId: null }).total;
+  if (saved === 0) return `No conversations match ${filter}: there are no conversations yet.`;
+  return `No conversations match ${filter} (${conversations(saved)} saved in all; 'xzatoma history list' shows ${saved === 1 ? "it" : "them"}).`;
+}
 
 /** `xzatoma history list`. */
 export function historyList(
@@ -70,7 +99,9 @@ export function historyList(
         `${toTerminalSafeJson({ total: result.total, page, limit, items: result.items })}\n`,
       );
     } else if (result.items.length === 0) {
-      process.stdout.write("No conversations yet.\n");
+      process.stdout.write(
+        `${describeEmptyList(history, options, { total: result.total, page, limit })}\n`,
+      );
     } else {
       for (const item of result.items) process.stdout.write(`${formatConversationLine(item)}\n`);
       const shown = (page - 1) * limit + result.items.length;

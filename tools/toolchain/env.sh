@@ -87,6 +87,7 @@ exec \"\$node\" \"\$root/apps/cli/bin/xzatoma.js\" \"\$@\""
 xz_link_launcher() {
   local launcher="$XZ_TOOLCHAIN/bin/xzatoma" dir="" candidate link current
   [ -n "${XZATOMA_NO_LAUNCHER:-}" ] && return 0
+  [ -x "$launcher" ] || return 0
   if [ -n "${XZATOMA_BIN_DIR:-}" ]; then
     dir="$XZATOMA_BIN_DIR"
   else

@@ -186,6 +186,30 @@ describe("tool judgement and approval", () => {
     );
   });
 
+  it("asks with the tool's reason as a sentence, so an approver's addition reads on", async () => {
+    const registry = createToolRegistry();
+    registry.register(writeTool("confirm"));
+    const reasons: string[] = [];
+    const result = await registry.execute(
+      { toolCallId: "6", toolName: "touch", input: '{"path":"z"}' },
+      {
+        signal,
+        // What the safety package's handler does in restricted autonomous mode.
+        approve: (request) => {
+          reasons.push(request.reason);
+          return {
+            approved: false,
+            reason: `${request.reason} It needs a person's approval, and restricted autonomous mode has no one to ask.`,
+          };
+        },
+      },
+    );
+    expect(reasons).toEqual(["touching z."]);
+    expect(result.error).toBe(
+      "The call to 'touch' was not approved: touching z. It needs a person's approval, and restricted autonomous mode has no one to ask. Do not retry it; continue another way or explain what you need.",
+    );
+  });
+
   it("words a refusal made of sentences as sentences, and a short one in parentheses", async () => {
     const registry = createToolRegistry();
     registry.register(writeTool("confirm"));

@@ -45,6 +45,7 @@ export interface ApprovalRequest {
   readonly input: unknown;
   /** The tool's own judgement of the call (`allow` or `confirm`; `block` never asks). */
   readonly verdict: ToolVerdict;
+  /** The tool's reason, as a sentence (it ends with `.`, `!` or `?`). */
   readonly reason: string;
   /** What will happen, for the person asked. */
   readonly summary?: string;
@@ -261,7 +262,9 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         access: tool.access,
         input: parsed.data,
         verdict: assessment.verdict,
-        reason: assessment.reason,
+        // A sentence, so that what an approver adds to it (`... It needs a person's yes.`)
+        // does not run on from a tool's clause.
+        reason: asSentence(assessment.reason),
         ...(assessment.summary === undefined ? {} : { summary: assessment.summary }),
         ...(assessment.requiresPerson ? { requiresPerson: true } : {}),
       };

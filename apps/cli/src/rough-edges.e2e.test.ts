@@ -273,6 +273,35 @@ describe("data files are private", () => {
   });
 });
 
+describe("refusals", () => {
+  it("reads as sentences when restricted autonomous mode refuses a call that needs a yes", async () => {
+    const deleter = await startScriptedOllama({
+      scenario: (request) =>
+        request.messages.some((message) => message.role === "tool")
+          ? { content: "Left it." }
+          : { toolCalls: [{ name: "delete_path", arguments: { path: "README.md" } }] },
+    });
+    try {
+      const outcome = await xzatoma([
+        "run",
+        "--prompt",
+        "delete the readme",
+        "--mode",
+        "write",
+        "--host",
+        deleter.url,
+      ]);
+      expect(outcome.code).toBe(0);
+      expect(outcome.stderr).toContain(
+        "  ✗ The call to 'delete_path' was not approved: deleting cannot be undone. It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can rerun with --allow-dangerous. Do not retry it; continue another way or explain what you need.\n",
+      );
+      expect(existsSync(path.join(workspace, "README.md"))).toBe(true);
+    } finally {
+      await deleter.close();
+    }
+  });
+});
+
 describe("colour", () => {
   const args = () => ["run", "--prompt", "What is this project?", "--host", twoTools.url];
 

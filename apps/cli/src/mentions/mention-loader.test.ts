@@ -1,4 +1,4 @@
-import { createSecretExposure } from "@xzatoma/safety";
+import { createSecretExposure, UrlBlockedError } from "@xzatoma/safety";
 import { createWorkspaceContext } from "@xzatoma/tools";
 import { mkdtemp, mkdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -252,6 +252,13 @@ describe("URL mentions", () => {
     const result = await loader({ fetchUrl }).load("@url:https://docs.example/");
     expect(result.failed[0]?.reason).toBe(
       "the fetch was refused or failed: getaddrinfo ENOTFOUND docs.example",
+    );
+    const refusing = vi.fn<FetchUrl>(async (url) => {
+      throw new UrlBlockedError("port 8080 is not 80 or 443", url, "needs-confirmation");
+    });
+    const refused = await loader({ fetchUrl: refusing }).load("@url:http://docs.example:8080/");
+    expect(refused.failed[0]?.reason).toBe(
+      "the fetch was refused or failed: port 8080 is not 80 or 443",
     );
   });
 

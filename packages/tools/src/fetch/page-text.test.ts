@@ -1,3 +1,4 @@
+import { UrlBlockedError } from "@xzatoma/safety";
 import { describe, expect, it } from "vitest";
 import {
   classifyPage,
@@ -66,6 +67,11 @@ describe("describeFetchFailure", () => {
     expect(describeFetchFailure(wrapped)).toBe("getaddrinfo ENOTFOUND nowhere.example");
     expect(describeFetchFailure(new Error("port 8080 needs a yes"))).toBe("port 8080 needs a yes");
     expect(describeFetchFailure("plain")).toBe("plain");
+    expect(
+      describeFetchFailure(
+        new UrlBlockedError("127.0.0.1 is a loopback address", "http://127.0.0.1/", "address"),
+      ),
+    ).toBe("127.0.0.1 is a loopback address");
     const loop = new Error("loops");
     (loop as { cause?: unknown }).cause = loop;
     expect(describeFetchFailure(loop)).toBe("loops");

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { isXzatomaError } from "@xzatoma/core";
 
 /** How the fetch tool treats a response body. */
 export type PageKind = "html" | "text" | "binary";
@@ -65,14 +66,19 @@ export async function pageToText(contentType: string, body: string): Promise<Pag
 }
 
 /**
- * Why a fetch failed, in a few words: the message of the deepest `cause`. A guarded
- * fetch's error already names the URL (`Could not fetch URL: ...`), so a caller that
+ * Why a fetch failed, in a few words, without the URL: the guard's reason for a refusal
+ * (`URL_BLOCKED`), else the message of the deepest `cause`. The guard's errors already
+ * name the URL (`Could not fetch URL: ...`, `Refused to fetch URL: ...`), so a caller that
  * names the URL itself would otherwise say it twice.
  *
  * @example
  * `Could not fetch ${url}: ${describeFetchFailure(error)}`
  */
 export function describeFetchFailure(error: unknown): string {
+  if (isXzatomaError(error) && error.code === "URL_BLOCKED") {
+    const reason = (error as { reason?: unknown }).reason;
+    if (typeof reason === "string" && reason !== "") return reason;
+  }
   let current = error;
   const seen = new Set<unknown>();
   while (current instanceof Error && current.cause !== undefined && !seen.has(current)) {

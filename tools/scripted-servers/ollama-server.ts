@@ -86,12 +86,20 @@ export const SCENARIOS: Record<string, Scenario> = {
     const firstLine = lastToolText(request).split("\n")[0] ?? "";
     return { content: `README.md begins with: ${firstLine} (after ${index} tool calls)` };
   },
-  /** Never gives a final answer. */
-  forever: () => ({ toolCalls: [{ name: "list_directory", arguments: { path: "." } }] }),
+  /**
+   * Never gives a final answer. Each call differs (a longer pattern that matches the same
+   * names), so the agent's loop detection does not end it: only the limits do.
+   */
+  forever: (_request, index) => ({
+    toolCalls: [
+      { name: "list_directory", arguments: { path: ".", pattern: "*".repeat(index + 1) } },
+    ],
+  }),
   /**
    * Calls list_directory until the conversation holds N tool results, N read from a
-   * `turns:N` in the user's message (default 20), then answers. Each step says a word,
-   * as models do, so the consecutive tool-only limit does not end the loop.
+   * `turns:N` in the user's message (default 20), then answers. Each step says a word, as
+   * models do, and asks for a different pattern that lists the same names, so the loop
+   * detection (the same call repeated) does not end it.
    */
   "tool-loop": (request) => {
     const wanted = Number(/turns:(\d+)/.exec(lastUserText(request))?.[1] ?? "20");
@@ -99,14 +107,17 @@ export const SCENARIOS: Record<string, Scenario> = {
     if (done < wanted) {
       return {
         content: `Step ${done + 1}.`,
-        toolCalls: [{ name: "list_directory", arguments: { path: "." } }],
+        toolCalls: [
+          { name: "list_directory", arguments: { path: ".", pattern: "*".repeat(done + 1) } },
+        ],
       };
     }
     return { content: `Finished after ${done} tool calls.` };
   },
   /**
    * Runs `ls` in the terminal until the conversation holds N tool results, N read from a
-   * `commands:N` in the user's message (default 5), then answers.
+   * `commands:N` in the user's message (default 5), then answers. Each command adds one
+   * more `-1` (the same listing), so the loop detection does not end it.
    */
   "shell-loop": (request) => {
     const wanted = Number(/commands:(\d+)/.exec(lastUserText(request))?.[1] ?? "5");
@@ -114,7 +125,7 @@ export const SCENARIOS: Record<string, Scenario> = {
     if (done < wanted) {
       return {
         content: `Command ${done + 1}.`,
-        toolCalls: [{ name: "terminal", arguments: { command: "ls" } }],
+        toolCalls: [{ name: "terminal", arguments: { command: `ls${" -1".repeat(done)}` } }],
       };
     }
     return { content: `Finished after ${done} commands.` };

@@ -142,8 +142,10 @@ export const SCENARIOS: Record<string, ChatScenario> = {
     toolResultCount(request) === 0
       ? { toolCalls: [{ name: "get_weather", arguments: { city: "Paris", unit: "celsius" } }] }
       : { content: `The forecast: ${lastText(request, "tool")}` },
-  /** Never gives a final answer. */
-  forever: () => ({ toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] }),
+  /** Never gives a final answer; each call asks about another day, so it is no repeated call. */
+  forever: (_request, index) => ({
+    toolCalls: [{ name: "get_weather", arguments: { city: "Paris", day: index } }],
+  }),
 };
 
 export { readBody, sendJson };

@@ -9,7 +9,8 @@ it("maps every stop reason to the documented exit code", () => {
     "timeout",
     "tool-budget",
     "tool-calls-per-step",
-    "consecutive-tool-steps",
+    "repeated-tool-calls",
+    "length",
   ] as const) {
     expect(exitCodeForStop(reason)).toBe(3);
   }

@@ -80,7 +80,7 @@ export interface AgentOptionsFromConfig {
  * const agent = new Agent({ model, tools, ...options });
  */
 export function agentOptionsFromConfig(
-  slice: AgentConfigSlice,
+  agent: AgentConfigSlice,
   contextWindow: number,
 ): AgentOptionsFromConfig {
   if (!Number.isInteger(contextWindow) || contextWindow < 2) {
@@ -88,15 +88,15 @@ export function agentOptionsFromConfig(
       `The context window must be an integer of at least 2 tokens, got ${String(contextWindow)}.`,
     );
   }
-  const maxOutputTokens = Math.min(slice.max_output_tokens, Math.floor(contextWindow / 4) || 1);
-  const conversation = slice.conversation;
+  const maxOutputTokens = Math.min(agent.max_output_tokens, Math.floor(contextWindow / 4) || 1);
+  const conversation = agent.conversation;
   return {
     limits: {
-      maxTurns: slice.max_turns,
-      timeoutMs: slice.timeout_seconds * 1000,
-      maxToolCalls: slice.max_tool_calls,
-      maxToolCallsPerStep: slice.max_tool_calls_per_step,
-      maxRepeatedToolCalls: slice.max_repeated_tool_calls,
+      maxTurns: agent.max_turns,
+      timeoutMs: agent.timeout_seconds * 1000,
+      maxToolCalls: agent.max_tool_calls,
+      maxToolCallsPerStep: agent.max_tool_calls_per_step,
+      maxRepeatedToolCalls: agent.max_repeated_tool_calls,
     },
     context: {
       maxTokens: Math.min(conversation.max_tokens, contextWindow - maxOutputTokens),

@@ -71,7 +71,8 @@ describe("defaults", () => {
         timeout_seconds: 300,
         max_tool_calls: 200,
         max_tool_calls_per_step: 16,
-        max_consecutive_tool_steps: 25,
+        max_repeated_tool_calls: 3,
+        max_output_tokens: 8192,
         conversation: {
           max_tokens: 100_000,
           min_retain_turns: 5,

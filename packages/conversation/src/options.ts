@@ -1,7 +1,7 @@
 import { createHeuristicCounter, type TokenCounter } from "./token-counter.js";
 
 /**
- * Options of {@link createConversation}: the seeds' `conversation` configuration keys
+ * Options of {@link createConversation}: the `agent.conversation` configuration keys
  * (`maxTokens`, `minRetainTurns`, `pruneThreshold`) plus the status thresholds. Every
  * ratio is a fraction of `maxTokens`.
  */

@@ -1,6 +1,6 @@
 /**
  * The agent's slice of the configuration file (`agent.max_turns`, `agent.conversation`, ...)
- * in the seeds' snake_case names, and its mapping onto {@link AgentOptions}.
+ * in the file's snake_case names, and its mapping onto {@link AgentOptions}.
  */
 import type { ConversationOptions } from "@xzatoma/conversation";
 import { z } from "zod";

@@ -12,7 +12,7 @@ import { toolFailure, truncateToolResult, type ToolResult } from "./tool-result.
 
 /** Defaults of {@link ToolRegistryOptions}. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
-/** 1 MiB: the seeds' `max_output_size`. */
+/** 1 MiB: the default of `agent.tools.max_output_size`. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
 
 /** Options of {@link createToolRegistry}. */

@@ -1,7 +1,7 @@
 import type { Plan } from "./plan.js";
 
 /**
- * Translates a plan into the prompt the seeds specify: the goal, the context, and the
+ * Translates a plan into the prompt XZatoma sends: the goal, the context, and the
  * instructions as numbered guidance.
  */
 export function planToPrompt(plan: Plan): string {

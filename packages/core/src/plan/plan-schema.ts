@@ -7,7 +7,7 @@ const contextValue = z.union([
   z.array(z.string()),
 ]);
 
-/** The seeds' shape: `goal`, `context`, `instructions`. */
+/** The goal shape: `goal`, `context`, `instructions`. */
 export const goalPlanSchema = z.object({
   name: z.string().optional(),
   goal: text,

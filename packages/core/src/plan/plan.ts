@@ -1,6 +1,6 @@
 /**
- * One plan model for the three plan shapes XZatoma accepts: the seeds' `goal`,
- * `context`, `instructions`; the original's `name`, `steps` with `action`; and the task
+ * One plan model for the three plan shapes XZatoma accepts: the goal shape (`goal`,
+ * `context`, `instructions`); the step list (`name`, `steps` with `action`); and the task
  * list that arrives in XZepr events (`goals`, `tasks` with dependencies).
  */
 

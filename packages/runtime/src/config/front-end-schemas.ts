@@ -22,7 +22,7 @@ export const CHAT_MODES = ["planning", "write"] as const;
 /** Safety modes: `safe` asks before risky actions, `yolo` does not. */
 export const SAFETY_MODES = ["safe", "yolo"] as const;
 
-/** `agent.chat`: the modes a session starts in (the seeds' defaults: planning, safe). */
+/** `agent.chat`: the modes a session starts in (default: planning, safe). */
 export const chatConfigSchema = z.strictObject({
   default_mode: oneOf(CHAT_MODES).default("planning"),
   default_safety: oneOf(SAFETY_MODES).default("safe"),

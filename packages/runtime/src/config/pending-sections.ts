@@ -1,5 +1,5 @@
 /**
- * Configuration sections the seeds define but nothing builds yet: subagents, their quotas,
+ * Configuration sections XZatoma accepts but nothing builds yet: subagents, their quotas,
  * the Kafka watcher and the XZepr integration. Their values are validated like every other
  * key (so a file written for a later version is checked today), and a front end warns for
  * each key set in them that it has no effect yet, instead of calling it unknown.
@@ -48,7 +48,7 @@ function pending<T extends z.ZodType>(keyPath: string, schema: T) {
   return schema.optional().meta({ pending: section.reason });
 }
 
-/** `agent.subagent`: delegation to child agents (seeds: max depth 3, 10 turns each). */
+/** `agent.subagent`: delegation to child agents (max depth 3, 10 turns each). */
 export const subagentConfigSchema = z.strictObject({
   max_depth: positiveInteger(10).default(3),
   default_max_turns: positiveInteger(100).default(10),

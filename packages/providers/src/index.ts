@@ -4,7 +4,14 @@ export {
   OLLAMA_TOOL_MODELS,
   type OllamaModelOptions,
 } from "./ollama.js";
-export { inspectOllamaModel, type OllamaModelInfo } from "./ollama-model-info.js";
+export {
+  findOllamaTag,
+  inspectOllamaModel,
+  listOllamaTags,
+  type ListOllamaTagsOptions,
+  type OllamaModelInfo,
+  type OllamaTag,
+} from "./ollama-model-info.js";
 export {
   parseTextToolCalls,
   withTextToolCalls,
@@ -15,6 +22,7 @@ export {
   connectionErrorCode,
   translateProviderError,
   withProviderErrors,
+  type ExplainedProviderError,
   type ProviderErrorWording,
 } from "./provider-errors.js";
 export * from "./openai/index.js";
@@ -22,3 +30,19 @@ export * from "./copilot/index.js";
 export * from "./retry/index.js";
 export * from "./local/index.js";
 export * from "./credentials/index.js";
+export {
+  isProviderType,
+  PROVIDER_TYPES,
+  providerConfigSchema,
+  type ProviderConfig,
+  type ProviderType,
+} from "./provider-config.js";
+export {
+  createProvider,
+  type ModelInfo,
+  type ModelListing,
+  type Provider,
+  type ProviderOptions,
+} from "./provider.js";
+export { generateAsStream } from "./generate-as-stream.js";
+export { withBearerKey, type BearerKeyOptions } from "./bearer-fetch.js";

@@ -1,15 +1,85 @@
+import { requestJson } from "./retry/http.js";
+import type { RetryOptions } from "./retry/retry-policy.js";
+import { retryRequest } from "./retry/with-retries.js";
+import type { ProviderErrorWording } from "./provider-errors.js";
+
 /** What Ollama's `/api/show` says about a model. */
 export interface OllamaModelInfo {
   /** The trained context length, when the model reports one. */
   readonly contextLength: number | undefined;
   /** Whether its template supports tools. */
   readonly supportsTools: boolean;
+  /** Whether it reads images (`capabilities` has `vision`); undefined when the server does not list capabilities. */
+  readonly vision?: boolean | undefined;
 }
 
 interface ShowResponse {
   model_info?: Record<string, unknown>;
   capabilities?: string[];
   template?: string;
+}
+
+/** One model of Ollama's `/api/tags`. */
+export interface OllamaTag {
+  /** The name to pass as `model`, e.g. `llama3.2:latest`. */
+  readonly name: string;
+  /** `details.parameter_size`, e.g. `3.2B`, when given. */
+  readonly parameterSize: string | undefined;
+}
+
+interface TagsResponse {
+  models?: { name?: unknown; model?: unknown; details?: { parameter_size?: unknown } }[];
+}
+
+/** Options of {@link listOllamaTags}. */
+export interface ListOllamaTagsOptions {
+  readonly fetch?: typeof globalThis.fetch;
+  readonly retry?: RetryOptions;
+  readonly wording: ProviderErrorWording;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The models an Ollama server has (`GET /api/tags`). An unreachable server is a
+ * `PROVIDER_UNAVAILABLE` error with `{provider, url}`; an error answer a `PROVIDER_ERROR`.
+ */
+export async function listOllamaTags(
+  host: string,
+  options: ListOllamaTagsOptions,
+): Promise<OllamaTag[]> {
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const { value } = await retryRequest(
+    (signal) =>
+      requestJson(fetchImpl, `${host}/api/tags`, {
+        headers: { accept: "application/json" },
+        signal,
+      }),
+    {
+      ...options.retry,
+      wording: options.wording,
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+  const tags: OllamaTag[] = [];
+  for (const entry of (value as TagsResponse | undefined)?.models ?? []) {
+    const name = typeof entry.name === "string" ? entry.name : entry.model;
+    if (typeof name !== "string" || name === "") continue;
+    const size = entry.details?.parameter_size;
+    tags.push({ name, parameterSize: typeof size === "string" && size !== "" ? size : undefined });
+  }
+  return tags;
+}
+
+/**
+ * The listed name `model` refers to: itself, or with `:latest` when it names no tag
+ * (`llama3.2` is `llama3.2:latest`). Undefined when the server does not have it.
+ */
+export function findOllamaTag(
+  tags: readonly OllamaTag[],
+  model: string,
+): OllamaTag | undefined {
+  const wanted = model.includes(":") ? model : `${model}:latest`;
+  return tags.find((tag) => tag.name === model || tag.name === wanted);
 }
 
 /**
@@ -51,5 +121,6 @@ export async function inspectOllamaModel(
   return {
     contextLength: typeof contextLength === "number" ? contextLength : undefined,
     supportsTools,
+    vision: body.capabilities ? body.capabilities.includes("vision") : undefined,
   };
 }

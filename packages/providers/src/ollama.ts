@@ -1,12 +1,17 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { createOllama as createOllamaProvider } from "ollama-ai-provider-v2";
 import { ProviderError } from "@xzatoma/core";
+import { withBearerKey } from "./bearer-fetch.js";
 import { createNdjsonErrorFetch } from "./ndjson-error-fetch.js";
 import { inspectOllamaModel, type OllamaModelInfo } from "./ollama-model-info.js";
 import { withRetries, type RetryOptions } from "./retry/index.js";
 import { withTextToolCalls } from "./text-tool-calls.js";
 import { resolveOllamaHost } from "./ollama-host.js";
-import { withProviderErrors } from "./provider-errors.js";
+import {
+  withProviderErrors,
+  type ExplainedProviderError,
+  type ProviderErrorWording,
+} from "./provider-errors.js";
 
 /** The model used when none is named. */
 export const DEFAULT_OLLAMA_MODEL = "llama3.2:latest";
@@ -31,20 +36,43 @@ export interface OllamaModelOptions {
   readonly onModelInfo?: (info: OllamaModelInfo) => void;
   /** Retries, backoff and timeouts of requests; see {@link RetryOptions}. */
   readonly retry?: RetryOptions;
+  /**
+   * The API key of a server that wants one (Ollama's cloud, a proxy in front of Ollama),
+   * sent as `Authorization: Bearer`. Default: none.
+   */
+  readonly apiKey?: string;
+  /** Looks the key up (the OS keyring) when the server answers 401 and no key was given. */
+  readonly lookUpKey?: () => Promise<string | undefined>;
+  /** The fetch to use. Default `globalThis.fetch`. */
+  readonly fetch?: typeof globalThis.fetch;
 }
 
 /** Models that call tools well on Ollama, named when a model cannot. */
 export const OLLAMA_TOOL_MODELS = ["llama3.2", "qwen2.5", "mistral-nemo"];
 
 function explainOllamaError(model: string) {
-  return (message: string): string | undefined => {
+  return (message: string): ExplainedProviderError | string | undefined => {
     if (/does not support tools/i.test(message)) {
-      return `The Ollama model '${model}' cannot call tools, which XZatoma needs. Choose one that can, such as llama3.2, qwen2.5 or mistral-nemo.`;
+      return `The Ollama model '${model}' cannot call tools, which XZatoma needs. Choose one that can, such as ${OLLAMA_TOOL_MODELS.join(", ")}.`;
     }
     if (/not found/i.test(message) && message.includes(model.split(":")[0] ?? model)) {
-      return `Ollama has no model '${model}'. Pull it with 'ollama pull ${model}', or choose another with --model.`;
+      return {
+        code: "MODEL_NOT_FOUND",
+        message: `Ollama has no model '${model}'. Pull it with 'ollama pull ${model}', or choose another.`,
+        fields: { model },
+      };
     }
     return undefined;
+  };
+}
+
+/** How Ollama failures are worded, for the model at `host`. */
+export function ollamaWording(host: string, model: string): ProviderErrorWording {
+  return {
+    providerName: "Ollama",
+    provider: "ollama",
+    baseUrl: host,
+    explain: explainOllamaError(model),
   };
 }
 
@@ -58,18 +86,16 @@ function explainOllamaError(model: string) {
 export function createOllamaModel(options: OllamaModelOptions = {}): LanguageModelV4 {
   const host = resolveOllamaHost(options.host, options.env ?? process.env);
   const model = options.model ?? DEFAULT_OLLAMA_MODEL;
+  const fetchImpl = withBearerKey(options.fetch ?? globalThis.fetch, {
+    apiKey: options.apiKey,
+    ...(options.lookUpKey ? { lookUpKey: options.lookUpKey } : {}),
+  });
   const provider = createOllamaProvider({
     baseURL: `${host}/api`,
-    fetch: createNdjsonErrorFetch("Ollama"),
+    fetch: createNdjsonErrorFetch("Ollama", fetchImpl),
     ...(options.headers ? { headers: options.headers } : {}),
   });
-  const wording = {
-    providerName: "Ollama",
-    baseUrl: host,
-    unreachableHint:
-      "Start it with 'ollama serve', or point OLLAMA_HOST (or --host) at a running server.",
-    explain: explainOllamaError(model),
-  };
+  const wording = ollamaWording(host, model);
   const inner = withRetries(withTextToolCalls(withProviderErrors(provider(model), wording)), {
     ...options.retry,
     wording,
@@ -77,7 +103,7 @@ export function createOllamaModel(options: OllamaModelOptions = {}): LanguageMod
   const wanted = options.contextWindow ?? 32_768;
   let inspected: Promise<OllamaModelInfo | undefined> | undefined;
   const inspect = () =>
-    (inspected ??= inspectOllamaModel(host, model).then((info) => {
+    (inspected ??= inspectOllamaModel(host, model, fetchImpl).then((info) => {
       if (info) options.onModelInfo?.(info);
       return info;
     }));
@@ -94,6 +120,7 @@ export function createOllamaModel(options: OllamaModelOptions = {}): LanguageMod
       if (info && !info.supportsTools && (callOptions.tools?.length ?? 0) > 0) {
         throw new ProviderError(
           `The Ollama model '${model}' cannot call tools, which XZatoma needs. Choose one that can, such as ${OLLAMA_TOOL_MODELS.join(", ")}.`,
+          { fields: { provider: "ollama", model, url: host } },
         );
       }
       const numCtx = Math.min(wanted, info?.contextLength ?? wanted);

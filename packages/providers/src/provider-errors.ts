@@ -8,6 +8,8 @@ import {
   isXzatomaError,
   ProviderError,
   ProviderUnavailableError,
+  XzatomaError,
+  type ErrorCode,
 } from "@xzatoma/core";
 
 const CONNECTION_CODES = new Set([
@@ -39,15 +41,74 @@ export function connectionErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Says, for one provider, what a failure means and what the user can do about it. */
+/**
+ * A server error rewritten by {@link ProviderErrorWording.explain}: its own code (such as
+ * `MODEL_NOT_FOUND` or `PROVIDER_AUTH`), message and facts.
+ */
+export interface ExplainedProviderError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly fields?: Readonly<Record<string, unknown>>;
+}
+
+/** Says, for one provider, what a failure means. Libraries state facts; front ends add advice. */
 export interface ProviderErrorWording {
-  /** "Ollama", "OpenAI", ... */
+  /** How messages name the server: "Ollama", "OpenAI", ... */
   readonly providerName: string;
+  /**
+   * The provider's id in errors' `fields.provider` (`ollama`, `openai`, `copilot`, ...).
+   * Default: `providerName` in lower case.
+   */
+  readonly provider?: string;
   readonly baseUrl: string;
-  /** The hint after "Cannot reach <provider> at <url>". */
-  readonly unreachableHint: string;
-  /** Rewrites a server error message into advice; returns undefined to keep it. */
-  readonly explain?: (message: string, status: number | undefined) => string | undefined;
+  /** A sentence after "Cannot reach <provider> at <url> (<code>).", if any. */
+  readonly unreachableHint?: string;
+  /**
+   * Rewrites a server error into a clearer message (a string keeps the `PROVIDER_ERROR`
+   * code) or a typed error; returns undefined to keep it.
+   */
+  readonly explain?: (
+    message: string,
+    status: number | undefined,
+  ) => string | ExplainedProviderError | undefined;
+}
+
+/** `fields.provider` of errors worded by `wording`. */
+export function providerIdOf(wording: ProviderErrorWording): string {
+  return wording.provider ?? wording.providerName.toLowerCase();
+}
+
+/** The error for a server that cannot be reached: `PROVIDER_UNAVAILABLE` with `{provider, url}`. */
+export function unreachableError(
+  wording: ProviderErrorWording,
+  code: string,
+  cause: unknown,
+): ProviderUnavailableError {
+  const hint = wording.unreachableHint ? ` ${wording.unreachableHint}` : "";
+  return new ProviderUnavailableError(
+    `Cannot reach ${wording.providerName} at ${wording.baseUrl} (${code}).${hint}`,
+    { cause, fields: { provider: providerIdOf(wording), url: wording.baseUrl, reason: code } },
+  );
+}
+
+function explained(
+  result: string | ExplainedProviderError | undefined,
+  fallback: string,
+  wording: ProviderErrorWording,
+  cause: unknown,
+  status: number | undefined,
+): XzatomaError {
+  const fields = {
+    provider: providerIdOf(wording),
+    url: wording.baseUrl,
+    ...(status === undefined ? {} : { status }),
+  };
+  if (result === undefined || typeof result === "string")
+    return new ProviderError(result ?? fallback, { cause, fields });
+  return new XzatomaError(result.code, result.message, {
+    cause,
+    fields: { ...fields, ...result.fields },
+  });
 }
 
 function serverMessage(error: APICallError): string {
@@ -65,28 +126,26 @@ export function translateProviderError(error: unknown, wording: ProviderErrorWor
   if (isXzatomaError(error)) return error;
   if (error instanceof Error && error.name === "AbortError") return error;
   const code = connectionErrorCode(error);
-  if (code) {
-    return new ProviderUnavailableError(
-      `Cannot reach ${wording.providerName} at ${wording.baseUrl} (${code}). ${wording.unreachableHint}`,
-      { cause: error },
-    );
-  }
+  if (code) return unreachableError(wording, code, error);
   if (APICallError.isInstance(error)) {
     const message = serverMessage(error);
-    const explained = wording.explain?.(message, error.statusCode);
     const status = error.statusCode === undefined ? "" : ` (HTTP ${error.statusCode})`;
-    return new ProviderError(
-      explained ?? `${wording.providerName} answered with an error${status}: ${message}`,
-      {
-        cause: error,
-      },
+    return explained(
+      wording.explain?.(message, error.statusCode),
+      `${wording.providerName} answered with an error${status}: ${message}`,
+      wording,
+      error,
+      error.statusCode,
     );
   }
   const message = describeError(error);
-  const explained = wording.explain?.(message, undefined);
-  return new ProviderError(explained ?? `${wording.providerName} failed: ${message}`, {
-    cause: error,
-  });
+  return explained(
+    wording.explain?.(message, undefined),
+    `${wording.providerName} failed: ${message}`,
+    wording,
+    error,
+    undefined,
+  );
 }
 
 /**

@@ -380,7 +380,7 @@ describe("Copilot models against the scripted server", () => {
     });
     const { error } = await streamOnce(model);
     // The scripted API knows only exchanged tokens, so it refuses; what matters is what was sent.
-    expect(error).toMatchObject({ code: "PROVIDER_ERROR" });
+    expect(error).toMatchObject({ code: "PROVIDER_AUTH", fields: { provider: "copilot" } });
     expect(api(scripted, "/copilot_internal/v2/token")).toHaveLength(0);
     expect(api(scripted, "/chat/completions")[0]!.headers["authorization"]).toBe(
       `Bearer ${GITHUB_TOKEN}`,
@@ -540,10 +540,10 @@ describe("Copilot credentials stay out of errors", () => {
     };
     const model = createCopilotModel({ ...options, model: "claude-sonnet-4", endpoint: "chat" });
     const { error } = await streamOnce(model);
-    expect(error).toMatchObject({ code: "PROVIDER_ERROR" });
+    expect(error).toMatchObject({ code: "PROVIDER_AUTH", fields: { provider: "copilot" } });
     expect((error as Error).message).toContain("rejected the token (HTTP 401)");
     const listError = await listCopilotModels(options).catch((caught: unknown) => caught);
-    expect(listError).toMatchObject({ code: "PROVIDER_ERROR" });
+    expect(listError).toMatchObject({ code: "PROVIDER_AUTH" });
     const body = api(scripted, "/chat/completions")[0];
     expect(body!.headers["authorization"]).toBe(`Bearer ${scripted.issuedTokens[0]}`);
     const captured = [...errorTexts(error), ...errorTexts(listError), ...logged.map(String)].join(

@@ -89,13 +89,13 @@ export function createCopilotClient(options: CopilotClientOptions = {}): Copilot
   let currentBase = options.apiBaseUrl ?? "the Copilot API";
   const wording: ProviderErrorWording = {
     providerName: "GitHub Copilot",
+    provider: "copilot",
     get baseUrl() {
       return currentBase;
     },
-    unreachableHint: "Check the network connection.",
     explain: (_message, status) =>
       status === 401
-        ? "GitHub Copilot rejected the token (HTTP 401). Sign in again with 'xzatoma auth --provider copilot'."
+        ? { code: "PROVIDER_AUTH", message: "GitHub Copilot rejected the token (HTTP 401)." }
         : undefined,
   };
   const secrets = () => tokens.secrets();
@@ -183,7 +183,8 @@ export function createCopilotClient(options: CopilotClientOptions = {}): Copilot
     if (!listed) return "chat";
     if (listed.endpoint) return listed.endpoint;
     throw new ProviderError(
-      `The Copilot model '${modelId}' offers only ${listed.supportedEndpoints.join(", ")}, which XZatoma does not speak. Choose another with --model.`,
+      `The Copilot model '${modelId}' offers only ${listed.supportedEndpoints.join(", ")}, which XZatoma does not speak. Choose another model.`,
+      { fields: { provider: "copilot", model: modelId } },
     );
   }
 

@@ -98,6 +98,7 @@ export async function startDeviceFlow(options: DeviceFlowOptions = {}): Promise<
   };
   const wording = (url: string) => ({
     providerName: "GitHub",
+    provider: "copilot",
     baseUrl: new URL(url).origin,
     unreachableHint: "Check the network connection.",
   });

@@ -1,4 +1,4 @@
-import type { ModelCapabilities, ModelInfo } from "../openai/model-info.js";
+import type { ModelCapabilities, ListedModel } from "../openai/model-info.js";
 
 /** The two Copilot endpoints XZatoma speaks. */
 export type CopilotEndpoint = "chat" | "responses";
@@ -10,7 +10,7 @@ export interface CopilotModelCapabilities extends ModelCapabilities {
 }
 
 /** A model of the Copilot `/models` listing. */
-export interface CopilotModelInfo extends ModelInfo {
+export interface CopilotModelInfo extends ListedModel {
   readonly provider: "copilot";
   readonly capabilities: CopilotModelCapabilities;
   /** `chat`, `embeddings`, ... (`capabilities.type`). */

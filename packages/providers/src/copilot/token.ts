@@ -103,14 +103,15 @@ export function createCopilotTokenSource(options: CopilotTokenOptions = {}): Cop
       throw new CopilotAuthError(
         "not-signed-in",
         `Could not read the GitHub token for Copilot: ${describeError(error)}`,
-        { cause: error },
+        { cause: error, fields: { provider: "copilot" } },
       );
     }
     token ??= envToken;
     if (!token) {
       throw new CopilotAuthError(
         "not-signed-in",
-        "Not signed in to GitHub Copilot. Sign in with 'xzatoma auth --provider copilot', or set COPILOT_GITHUB_TOKEN.",
+        "Not signed in to GitHub Copilot: no GitHub token in COPILOT_GITHUB_TOKEN, GITHUB_TOKEN or the keyring.",
+        { fields: { provider: "copilot" } },
       );
     }
     remember(token);
@@ -143,6 +144,7 @@ export function createCopilotTokenSource(options: CopilotTokenOptions = {}): Cop
       throw new CopilotAuthError(
         "no-access",
         "GitHub answered the Copilot token request without a token: this account may have no Copilot access.",
+        { fields: { provider: "copilot" } },
       );
     }
     remember(body.token);
@@ -174,28 +176,28 @@ export function createCopilotTokenSource(options: CopilotTokenOptions = {}): Cop
     if (status === 401) {
       return new CopilotAuthError(
         "rejected",
-        "GitHub rejected the token used for Copilot (HTTP 401): it was revoked or has expired. Sign in again with 'xzatoma auth --provider copilot'.",
-        { cause: error },
+        "GitHub rejected the token used for Copilot (HTTP 401): it was revoked or has expired.",
+        { cause: error, fields: { provider: "copilot" } },
       );
     }
     if (status === 403 || status === 404) {
       return new CopilotAuthError(
         "no-access",
         `GitHub refused a Copilot token (HTTP ${status}): this account has no Copilot access, or the token is a classic personal access token, which Copilot does not accept.`,
-        { cause: error },
+        { cause: error, fields: { provider: "copilot" } },
       );
     }
     if (status !== undefined) {
       return new ProviderError(
         `GitHub answered the Copilot token request with an error (HTTP ${status}): ${api?.message ?? ""}`.trim(),
-        { cause: error },
+        { cause: error, fields: { provider: "copilot", url: origin(tokenUrl), status } },
       );
     }
     const code = networkErrorCode(error);
     if (code) {
       return new ProviderUnavailableError(
-        `Cannot reach GitHub at ${origin(tokenUrl)} to get a Copilot token (${code}). Check the network connection.`,
-        { cause: error },
+        `Cannot reach GitHub at ${origin(tokenUrl)} to get a Copilot token (${code}).`,
+        { cause: error, fields: { provider: "copilot", url: origin(tokenUrl), reason: code } },
       );
     }
     if (error instanceof Error && error.name === "AbortError") return error;

@@ -64,7 +64,7 @@ describe.runIf(process.platform === "linux")("credential store with real keyring
     });
   });
 
-  it("keeps credentials in memory with a warning when no Secret Service answers", () => {
+  it("refuses to store, and warns once on reading, when no Secret Service answers", () => {
     const env = {
       ...withoutSessionBus(),
       DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(ROOT, ".cache", "no-such-bus")}`,
@@ -72,19 +72,19 @@ describe.runIf(process.platform === "linux")("credential store with real keyring
     const report = roundTrip([], env);
     expect(report).toMatchObject({
       before: "none",
-      storedIn: "memory",
-      describe: "memory",
-      readBack: true,
+      storedIn: "refused: CREDENTIAL_STORE_UNAVAILABLE",
+      describe: "none",
+      readBack: false,
       freshStoreReads: false,
       inKeyring: "unreachable",
-      deleted: true,
+      deleted: false,
       afterDelete: "none",
       leaked: false,
     });
-    // One warning from each of the fixture's two stores.
+    // One warning from each of the fixture's two stores, both on reading.
     expect(report["warnings"]).toEqual([expect.any(String), expect.any(String)]);
     expect((report["warnings"] as string[])[0]).toMatch(
-      /^The system keyring is not available \(.*\)\. Credentials entered now are kept in memory for this session only and will not be saved\.$/,
+      /^The system keyring is not available \(.*\); credentials stored in it cannot be read, only those in the environment\.$/,
     );
   });
 });

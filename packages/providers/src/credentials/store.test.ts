@@ -45,14 +45,14 @@ describe("credential store", () => {
   it("reads environment variables first, in the documented order", async () => {
     const keyring = fakeKeyring();
     keyring.entries.set("copilot", "from-keyring");
-    const env = { GITHUB_TOKEN: "gh", COPILOT_API_TOKEN: "copilot", OPENAI_API_KEY: "sk" };
+    const env = { GITHUB_TOKEN: "gh", COPILOT_GITHUB_TOKEN: "copilot", OPENAI_API_KEY: "sk" };
     const { credentials } = store({ env, keyringBackend: keyring.backend });
     expect(await credentials.get("copilot")).toBe("copilot");
-    expect(await credentials.describe("copilot")).toBe("env:COPILOT_API_TOKEN");
+    expect(await credentials.describe("copilot")).toBe("env:COPILOT_GITHUB_TOKEN");
     expect(await credentials.describe("openai")).toBe("env:OPENAI_API_KEY");
 
     const { credentials: github } = store({
-      env: { GITHUB_TOKEN: "gh", COPILOT_API_TOKEN: "" },
+      env: { GITHUB_TOKEN: "gh", COPILOT_GITHUB_TOKEN: "" },
       keyringBackend: keyring.backend,
     });
     expect(await github.get("copilot")).toBe("gh");
@@ -83,20 +83,43 @@ describe("credential store", () => {
     expect(warnings).toEqual([]);
   });
 
-  it("falls back to memory with one warning when the keyring is unreachable", async () => {
+  it("refuses to store a credential it could not keep when the keyring is unreachable", async () => {
     const keyring = fakeKeyring({ broken: () => new Error("org.freedesktop.secrets not found") });
     const { credentials, warnings } = store({ keyringBackend: keyring.backend });
-    expect(await credentials.set("openai", TOKEN)).toBe("memory");
-    expect(await credentials.set("copilot", "other-token")).toBe("memory");
-    expect(await credentials.get("openai")).toBe(TOKEN);
-    expect(await credentials.describe("copilot")).toBe("memory");
-    expect(warnings).toEqual([
-      "The system keyring is not available (org.freedesktop.secrets not found). Credentials entered now are kept in memory for this session only and will not be saved.",
-    ]);
-    // After the first failure the keyring is not tried again.
-    expect(keyring.calls).toEqual(["set openai"]);
-    expect(await credentials.delete("openai")).toBe(true);
+    const refused = await credentials.set("openai", TOKEN).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      code: "CREDENTIAL_STORE_UNAVAILABLE",
+      message:
+        "The system keyring is not available (org.freedesktop.secrets not found), so the openai credential was not stored. Set OPENAI_API_KEY in the environment instead.",
+      fields: {
+        provider: "openai",
+        envVars: ["OPENAI_API_KEY"],
+        reason: "org.freedesktop.secrets not found",
+      },
+    });
+    await expect(credentials.set("copilot", "other-token")).rejects.toMatchObject({
+      fields: { envVars: ["COPILOT_GITHUB_TOKEN", "GITHUB_TOKEN"] },
+    });
+    // Nothing was kept, and the keyring is not tried again after its first failure.
     expect(await credentials.get("openai")).toBeUndefined();
+    expect(await credentials.describe("copilot")).toBe("none");
+    expect(keyring.calls).toEqual(["set openai"]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("warns once when stored credentials cannot be read, and still reads the environment", async () => {
+    const keyring = fakeKeyring({ broken: () => new Error("no D-Bus session") });
+    const { credentials, warnings } = store({
+      env: { OPENAI_API_KEY: "sk-env" },
+      keyringBackend: keyring.backend,
+    });
+    expect(await credentials.get("openai")).toBe("sk-env");
+    expect(keyring.calls).toEqual([]);
+    expect(await credentials.get("copilot")).toBeUndefined();
+    expect(await credentials.describe("ollama")).toBe("none");
+    expect(warnings).toEqual([
+      "The system keyring is not available (no D-Bus session); credentials stored in it cannot be read, only those in the environment.",
+    ]);
   });
 
   it("keeps credentials in memory only, without warning, when the keyring is off", async () => {
@@ -112,9 +135,9 @@ describe("credential store", () => {
     // A keyring whose errors echo the secret they were given.
     const keyring = fakeKeyring({ broken: (secret) => new Error(`cannot store '${secret}'`) });
     const { credentials, warnings } = store({ keyringBackend: keyring.backend });
-    expect(await credentials.set("openai", TOKEN)).toBe("memory");
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain("cannot store '[redacted]'");
+    const refused = await credentials.set("openai", TOKEN).catch((error: unknown) => error);
+    expect((refused as Error).message).toContain("cannot store '[redacted]'");
+    expect(JSON.stringify(refused)).not.toContain(TOKEN);
 
     const errors: unknown[] = [];
     for (const attempt of [

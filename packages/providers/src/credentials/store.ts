@@ -2,17 +2,18 @@
 // Kept free of TypeScript-only runtime syntax (enums, parameter properties) so the
 // keyring round-trip fixture can run this file directly with Node's type stripping.
 import type * as NapiKeyring from "@napi-rs/keyring";
-import { describeError, InvalidArgumentError } from "@xzatoma/core";
+import { describeError, InvalidArgumentError, XzatomaError } from "@xzatoma/core";
 
 /** The keyring service every XZatoma credential is stored under; the account is the provider. */
 export const KEYRING_SERVICE = "xzatoma";
 
 /**
- * The environment variables read for each provider, first match wins. For Copilot, an
- * explicit `COPILOT_API_TOKEN` wins over the general-purpose `GITHUB_TOKEN`.
+ * The environment variables read for each provider, first match wins. For Copilot (a
+ * GitHub OAuth token), the specific `COPILOT_GITHUB_TOKEN` wins over the general-purpose
+ * `GITHUB_TOKEN`.
  */
 export const CREDENTIAL_ENV_VARS: Readonly<Record<string, readonly string[]>> = {
-  copilot: ["COPILOT_API_TOKEN", "GITHUB_TOKEN"],
+  copilot: ["COPILOT_GITHUB_TOKEN", "GITHUB_TOKEN"],
   openai: ["OPENAI_API_KEY"],
   ollama: ["OLLAMA_API_KEY"],
 };
@@ -28,9 +29,12 @@ export interface CredentialStore {
   /** The credential of `provider`: from the environment, the keyring or memory, in that order. */
   get(provider: string): Promise<string | undefined>;
   /**
-   * Stores the credential of `provider` in the keyring, or in memory (with a warning, once)
-   * when no keyring is reachable. Resolves with where it went. An environment variable, if
-   * set, still takes precedence on `get`.
+   * Stores the credential of `provider` in the OS keyring and resolves with `keyring`.
+   * When no keyring is reachable it stores nothing and rejects with
+   * `CREDENTIAL_STORE_UNAVAILABLE` (fields: `provider`, `envVars`, `reason`): a credential
+   * that would vanish with the process is not stored. With `keyring: "off"` it is kept in
+   * memory for this process and resolves with `memory`. An environment variable, if set,
+   * still takes precedence on `get`.
    */
   set(provider: string, secret: string): Promise<"keyring" | "memory">;
   /** Removes the stored credential (keyring and memory); environment variables stay. */
@@ -52,7 +56,7 @@ export interface CredentialStoreOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** `auto` (default) uses the OS keyring when reachable; `off` keeps credentials in memory only. */
   readonly keyring?: "auto" | "off";
-  /** Receives the one warning given when no keyring is reachable. Default: none. */
+  /** Receives the one warning given when the keyring cannot be read. Default: none. */
   readonly warn?: (message: string) => void;
   /** Environment variables per provider, replacing the defaults of {@link CREDENTIAL_ENV_VARS} for the providers named. */
   readonly envVars?: Readonly<Record<string, readonly string[]>>;
@@ -125,7 +129,7 @@ export function createOsKeyring(service: string = KEYRING_SERVICE): KeyringBacke
  */
 export function createCredentialStore(options: CredentialStoreOptions = {}): CredentialStore {
   const env = options.env ?? process.env;
-  const envVars = { ...CREDENTIAL_ENV_VARS, ...options.envVars };
+  const envVarsByProvider = { ...CREDENTIAL_ENV_VARS, ...options.envVars };
   const memory = new Map<string, string>();
   const known = new Set<string>();
   const warn = options.warn ?? (() => {});
@@ -134,23 +138,24 @@ export function createCredentialStore(options: CredentialStoreOptions = {}): Cre
   let warned = false;
 
   const fromEnv = (provider: string): { name: string; value: string } | undefined => {
-    for (const name of Object.hasOwn(envVars, provider) ? (envVars[provider] ?? []) : []) {
+    for (const name of Object.hasOwn(envVarsByProvider, provider)
+      ? (envVarsByProvider[provider] ?? [])
+      : []) {
       const value = env[name];
       if (value !== undefined && value !== "") return { name, value };
     }
     return undefined;
   };
 
-  /** Stops using the keyring after its first failure, with a single warning. */
-  const keyringFailed = (error: unknown) => {
+  let keyringProblem: string | undefined;
+  /** Stops using the keyring after its first failure; reading from it warns once. */
+  const keyringFailed = (error: unknown, reading: boolean) => {
     keyring = undefined;
-    if (warned) return;
+    keyringProblem ??= redact(describeError(error), known);
+    if (warned || !reading) return;
     warned = true;
     warn(
-      redact(
-        `The system keyring is not available (${describeError(error)}). Credentials entered now are kept in memory for this session only and will not be saved.`,
-        known,
-      ),
+      `The system keyring is not available (${keyringProblem}); credentials stored in it cannot be read, only those in the environment.`,
     );
   };
 
@@ -162,7 +167,7 @@ export function createCredentialStore(options: CredentialStoreOptions = {}): Cre
       if (secret) known.add(secret);
       return secret === "" ? undefined : secret;
     } catch (error) {
-      keyringFailed(error);
+      keyringFailed(error, true);
       return undefined;
     }
   };
@@ -179,6 +184,10 @@ export function createCredentialStore(options: CredentialStoreOptions = {}): Cre
         throw new InvalidArgumentError(`The credential given for ${provider} is empty.`);
       }
       known.add(secret);
+      if (options.keyring === "off") {
+        memory.set(provider, secret);
+        return "memory";
+      }
       const backend = keyring;
       if (backend) {
         try {
@@ -186,11 +195,18 @@ export function createCredentialStore(options: CredentialStoreOptions = {}): Cre
           memory.delete(provider);
           return "keyring";
         } catch (error) {
-          keyringFailed(error);
+          keyringFailed(error, false);
         }
       }
-      memory.set(provider, secret);
-      return "memory";
+      const envVars = Object.hasOwn(envVarsByProvider, provider)
+        ? [...(envVarsByProvider[provider] ?? [])]
+        : [];
+      const reason = keyringProblem ?? "no keyring";
+      throw new XzatomaError(
+        "CREDENTIAL_STORE_UNAVAILABLE",
+        `The system keyring is not available (${reason}), so the ${provider} credential was not stored.${envVars.length > 0 ? ` Set ${envVars.join(" or ")} in the environment instead.` : ""}`,
+        { fields: { provider, envVars, reason } },
+      );
     },
 
     async delete(provider) {
@@ -201,7 +217,7 @@ export function createCredentialStore(options: CredentialStoreOptions = {}): Cre
         try {
           deleted = (await backend.deletePassword(provider)) || deleted;
         } catch (error) {
-          keyringFailed(error);
+          keyringFailed(error, false);
         }
       }
       return deleted;

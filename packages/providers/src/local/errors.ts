@@ -20,9 +20,9 @@ export class LocalModelUnavailableError extends ProviderUnavailableError {
   constructor(
     readonly reason: LocalModelUnavailableReason,
     message: string,
-    options: { readonly cause?: unknown } = {},
+    options: { readonly cause?: unknown; readonly fields?: Readonly<Record<string, unknown>> } = {},
   ) {
-    super(message, options);
+    super(message, { ...options, fields: { provider: "local", reason, ...options.fields } });
     // The base class fixes `name` to its own as a literal type; say which error this is.
     Object.defineProperty(this, "name", { value: "LocalModelUnavailableError", enumerable: false });
   }

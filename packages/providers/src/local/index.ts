@@ -2,9 +2,17 @@ export {
   createLocalModel,
   DEFAULT_LOCAL_CONTEXT_SIZE,
   DEFAULT_LOCAL_MAX_TOKENS,
+  DEFAULT_LOCAL_SAMPLING,
   loadLocalModel,
   type LocalLanguageModel,
   type LocalModelOptions,
+  type LocalSampling,
 } from "./model.js";
 export { LocalModelUnavailableError, type LocalModelUnavailableReason } from "./errors.js";
+export {
+  DEFAULT_LOCAL_MODEL_FILE,
+  defaultLocalModelPath,
+  resolveLocalModelPath,
+  type LocalModelLocation,
+} from "./model-path.js";
 export { disposeLocalModels, LOCAL_RUNTIME_PACKAGE } from "./runtime.js";

@@ -12,7 +12,13 @@ import type {
   LanguageModelV4Usage,
   SharedV4Warning,
 } from "@ai-sdk/provider";
-import { describeError, InvalidArgumentError, ProviderError } from "@xzatoma/core";
+import {
+  describeError,
+  InvalidArgumentError,
+  isXzatomaError,
+  ProviderError,
+  XzatomaError,
+} from "@xzatoma/core";
 import type {
   ChatHistoryItem,
   ChatModelFunctions,
@@ -24,6 +30,8 @@ import type {
   LlamaContextSequence,
   LlamaGrammar,
   LlamaModel,
+  Token,
+  TokenBias,
   TokenMeterState,
 } from "node-llama-cpp";
 import { toChatHistory } from "./prompt.js";
@@ -38,8 +46,75 @@ import { dropOptionalNulls, toGrammarSchema, type GrammarSchema } from "./schema
 
 /** Context size used when none is given (capped at the model's training context). */
 export const DEFAULT_LOCAL_CONTEXT_SIZE = 4096;
-/** Most tokens one response may have when neither the call nor the model sets a limit. */
-export const DEFAULT_LOCAL_MAX_TOKENS = 2048;
+/**
+ * Most tokens one response may have when neither the call nor the model sets a limit. Small
+ * models loop (repeating a file they read, a list, a sentence) until something stops them;
+ * 512 tokens is a long answer for a model that runs in-process.
+ */
+export const DEFAULT_LOCAL_MAX_TOKENS = 512;
+
+/**
+ * Sampling of the local model when the call sets nothing else: greedy (temperature 0, the
+ * same answer for the same prompt), with node-llama-cpp's repeat penalty over the last 64
+ * tokens (1.1, plus a small frequency penalty), its DRY penalty, which makes repeating a run
+ * of tokens verbatim ever less likely, and a rising bias towards ending the answer once it
+ * has 256 tokens (or half its token limit, if that is less). Small models otherwise loop,
+ * restating what they read until the token limit or the context ends them. All three apply
+ * to what the model writes, never to JSON forced by a grammar (tool calls, JSON answers).
+ */
+export const DEFAULT_LOCAL_SAMPLING: LocalSampling = Object.freeze({
+  temperature: 0,
+  repeatPenalty: Object.freeze({ lastTokens: 64, penalty: 1.1, frequencyPenalty: 0.1 }),
+  dryRepeatPenalty: Object.freeze({ strength: 0.8, base: 1.75, allowedLength: 2, lastTokens: 1024 }),
+  endOfAnswerBias: Object.freeze({ after: 256, perToken: 0.1 }),
+});
+
+/**
+ * How the local model picks tokens (node-llama-cpp's settings of the same names). A call's
+ * `temperature`, `topP`, `topK`, `seed`, `presencePenalty` and `frequencyPenalty` win.
+ */
+export interface LocalSampling {
+  /** 0 is greedy. */
+  readonly temperature?: number;
+  readonly topP?: number;
+  readonly topK?: number;
+  readonly minP?: number;
+  /** Makes sampling with a temperature above 0 reproducible. */
+  readonly seed?: number;
+  /** Penalty for tokens among the last `lastTokens`; `false` turns it off. */
+  readonly repeatPenalty?:
+    | false
+    | {
+        readonly lastTokens?: number;
+        readonly penalty?: number;
+        readonly frequencyPenalty?: number;
+        readonly presencePenalty?: number;
+        readonly penalizeNewLine?: boolean;
+      };
+  /** "Don't repeat yourself": penalty for repeating a run of tokens; `false` turns it off. */
+  readonly dryRepeatPenalty?:
+    | false
+    | {
+        readonly strength: number;
+        readonly base?: number;
+        readonly allowedLength?: number;
+        readonly lastTokens?: number;
+      };
+  /**
+   * Once an answer has `after` tokens, the end-of-turn token's logit rises by `perToken`
+   * with every further token, so a long answer ends at its next natural stop rather than
+   * running on until the token limit (the length penalty of other runtimes). `false` turns
+   * it off.
+   */
+  readonly endOfAnswerBias?: false | { readonly after: number; readonly perToken: number };
+}
+
+/**
+ * Tokens kept free between the prompt plus the longest answer and the end of the context.
+ * llama.cpp needs the answer to fit: when it does not, node-llama-cpp shifts the context,
+ * dropping the conversation's start, and fails when that is not enough.
+ */
+const CONTEXT_MARGIN = 8;
 
 /** Options of {@link createLocalModel}. */
 export interface LocalModelOptions {
@@ -51,7 +126,16 @@ export interface LocalModelOptions {
   readonly threads?: number;
   /** Sampling temperature when the call sets none. Default 0: greedy, reproducible. */
   readonly temperature?: number;
-  /** Most tokens per response when the call sets no `maxOutputTokens`. Default 2048. */
+  /**
+   * Sampling when the call sets nothing else; each field replaces the one of
+   * {@link DEFAULT_LOCAL_SAMPLING}. Repeat penalties apply to free text only, never to JSON
+   * forced by a grammar.
+   */
+  readonly sampling?: LocalSampling;
+  /**
+   * Most tokens per response when the call sets no `maxOutputTokens`. Default 512. Either
+   * limit is lowered to what the context has room for after the prompt.
+   */
   readonly maxTokens?: number;
   /** The model id reported to callers. Default: the file name without `.gguf`. */
   readonly modelId?: string;
@@ -128,6 +212,36 @@ async function createJsonSchemaGrammar(
   }
 }
 
+/**
+ * A token bias raising the end-of-turn tokens' logits by `logit`. `TokenBias.set` ignores
+ * end-of-generation tokens (it exists to steer words), so they go into the bias map it
+ * hands to llama.cpp's logit-bias sampler directly; if a node-llama-cpp version keeps that
+ * map elsewhere, the bias is left empty and answers simply end where the model ends them.
+ */
+function endOfAnswerBias(
+  runtime: LoadedRuntime,
+  model: LlamaModel,
+  endTokens: readonly Token[],
+  logit: number,
+): TokenBias {
+  const bias = new runtime.module.TokenBias(model.tokenizer);
+  const biases = (bias as unknown as { _biases?: unknown })._biases;
+  if (logit > 0 && biases instanceof Map) for (const token of endTokens) biases.set(token, logit);
+  return bias;
+}
+
+/**
+ * node-llama-cpp's failure when the answer outgrew the context and dropping the start of
+ * the conversation did not make room ("The default context shift strategy did not return
+ * a history that fits the context size", "Failed to free up space for new tokens").
+ */
+function isContextShiftFailure(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /context shift|fits the context size|free up space for new tokens|too small to fit/i.test(
+    message,
+  );
+}
+
 function finishReason(stopReason: string, calledTools: boolean): LanguageModelV4FinishReason {
   if (calledTools) return { unified: "tool-calls", raw: stopReason };
   switch (stopReason) {
@@ -182,11 +296,14 @@ class BlockWriter {
   #text: string | undefined;
   #reasoning: string | undefined;
   #blocks = 0;
+  /** Whether any text (not reasoning) was written. */
+  wroteText = false;
 
   constructor(private readonly emit: (part: LanguageModelV4StreamPart) => void) {}
 
   text(delta: string): void {
     if (delta === "") return;
+    this.wroteText = true;
     this.endReasoning();
     if (this.#text === undefined) {
       this.#text = `text-${this.#blocks++}`;
@@ -462,9 +579,50 @@ class LocalModel implements LocalLanguageModel {
     return { stream, request: { body: { modelPath: this.modelPath } } };
   }
 
+  /** Tokens of `history` as the model reads it, with `functions` documented. */
+  #promptTokens(
+    session: Session,
+    history: readonly ChatHistoryItem[],
+    functions: ChatModelFunctions | undefined,
+  ): number {
+    const last = history.at(-1);
+    const withAnswer: ChatHistoryItem[] =
+      last?.type === "model" ? [...history] : [...history, { type: "model", response: [] }];
+    const { contextText } = session.chatWrapper.generateContextState({
+      chatHistory: withAnswer,
+      ...(functions ? { availableFunctions: functions, documentFunctionParams: true } : {}),
+    });
+    return contextText.tokenize(session.model.tokenizer).length;
+  }
+
+  #contextFull(session: Session, promptTokens?: number): XzatomaError {
+    const contextSize = session.context.contextSize;
+    const needs =
+      promptTokens === undefined
+        ? ""
+        : `, and the conversation takes ${promptTokens} of them before the answer`;
+    return new XzatomaError(
+      "CONTEXT_LENGTH_EXCEEDED",
+      `The local model ${this.modelId} has a context of ${contextSize} tokens${needs}: nothing more fits.`,
+      {
+        fields: {
+          provider: "local",
+          model: this.modelId,
+          contextSize,
+          ...(promptTokens === undefined ? {} : { promptTokens }),
+        },
+      },
+    );
+  }
+
   /**
    * Runs one generation and writes its parts. Rejects only when aborted (the stream then
    * errors with the abort reason); other failures are written as an `error` part.
+   *
+   * The answer never outgrows the context: its token limit (the call's `maxOutputTokens`,
+   * else the model's `maxTokens`) is lowered to the room the prompt leaves, and an answer
+   * cut there ends with finish reason `length` (raw `contextFull`) and keeps its text. A
+   * prompt that leaves no room is a `CONTEXT_LENGTH_EXCEEDED` error.
    */
   async #generate(
     session: Session,
@@ -477,30 +635,75 @@ class LocalModel implements LocalLanguageModel {
     const writer = new BlockWriter(emit);
     const before = sequence.tokenMeter.getState();
     const chat = new runtime.module.LlamaChat({ contextSequence: sequence, chatWrapper });
-    const settings = {
-      signal,
-      maxTokens: options.maxOutputTokens ?? this.#options.maxTokens ?? DEFAULT_LOCAL_MAX_TOKENS,
-      ...((options.temperature ?? this.#options.temperature) === undefined
+    const wanted = options.maxOutputTokens ?? this.#options.maxTokens ?? DEFAULT_LOCAL_MAX_TOKENS;
+    const callPenalties = {
+      ...(options.presencePenalty === undefined
         ? {}
-        : { temperature: options.temperature ?? this.#options.temperature }),
-      ...(options.topP === undefined ? {} : { topP: options.topP }),
-      ...(options.topK === undefined ? {} : { topK: options.topK }),
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-      ...(options.stopSequences?.length ? { customStopTriggers: options.stopSequences } : {}),
-      ...(options.presencePenalty === undefined && options.frequencyPenalty === undefined
+        : { presencePenalty: options.presencePenalty }),
+      ...(options.frequencyPenalty === undefined
         ? {}
-        : {
-            repeatPenalty: {
-              ...(options.presencePenalty === undefined
-                ? {}
-                : { presencePenalty: options.presencePenalty }),
-              ...(options.frequencyPenalty === undefined
-                ? {}
-                : { frequencyPenalty: options.frequencyPenalty }),
-            },
-          }),
+        : { frequencyPenalty: options.frequencyPenalty }),
     };
+    const configured: LocalSampling = { ...DEFAULT_LOCAL_SAMPLING, ...this.#options.sampling };
+    const temperature = options.temperature ?? this.#options.temperature ?? configured.temperature;
+    const topP = options.topP ?? configured.topP;
+    const topK = options.topK ?? configured.topK;
+    const seed = options.seed ?? configured.seed;
+    const sampling = {
+      signal,
+      ...(temperature === undefined ? {} : { temperature }),
+      ...(topP === undefined ? {} : { topP }),
+      ...(topK === undefined ? {} : { topK }),
+      ...(configured.minP === undefined ? {} : { minP: configured.minP }),
+      ...(seed === undefined ? {} : { seed }),
+      ...(options.stopSequences?.length ? { customStopTriggers: options.stopSequences } : {}),
+    };
+    // JSON forced by a grammar keeps node-llama-cpp's own repeat penalty: JSON repeats its
+    // quotes and braces by nature.
+    const grammarSampling = {
+      ...sampling,
+      ...(Object.keys(callPenalties).length > 0 ? { repeatPenalty: callPenalties } : {}),
+    };
+    const endBias = configured.endOfAnswerBias;
+    const endTokens = [session.model.tokens.eos, session.model.tokens.eot].filter(
+      (token): token is Token => token !== null,
+    );
+    let answerTokens = 0;
+    let answerLimit = wanted;
+    const textSampling = {
+      ...sampling,
+      ...(endBias && endTokens.length > 0
+        ? {
+            tokenBias: () => {
+              // Starts no later than half way to the answer's token limit.
+              const start = Math.min(endBias.after, Math.floor(answerLimit / 2));
+              const logit = (answerTokens - start) * endBias.perToken;
+              return endOfAnswerBias(runtime, session.model, endTokens, logit);
+            },
+          }
+        : {}),
+      repeatPenalty:
+        configured.repeatPenalty === false && Object.keys(callPenalties).length === 0
+          ? (false as const)
+          : { ...(configured.repeatPenalty || {}), ...callPenalties },
+      ...(configured.dryRepeatPenalty
+        ? { dryRepeatPenalty: { ...configured.dryRepeatPenalty } }
+        : {}),
+    };
+    let capped = false;
+    /** The token limit for `history`; throws when the prompt leaves no room. */
+    const budget = (history: readonly ChatHistoryItem[], functions?: ChatModelFunctions) => {
+      const promptTokens = this.#promptTokens(session, history, functions);
+      const room = session.context.contextSize - promptTokens - CONTEXT_MARGIN;
+      if (room < 1) throw this.#contextFull(session, promptTokens);
+      capped = room < wanted;
+      answerLimit = Math.min(wanted, room);
+      return answerLimit;
+    };
+    /** `length` for an answer the end of the context cut. */
+    const cutByContext = (stopReason: string): boolean => stopReason === "maxTokens" && capped;
     const onResponseChunk = (chunk: LlamaChatResponseChunk) => {
+      answerTokens += chunk.tokens.length;
       if (chunk.type === undefined) {
         writer.text(chunk.text);
       } else {
@@ -518,7 +721,14 @@ class LocalModel implements LocalLanguageModel {
           ...plan.history,
           { type: "system", text: forcedToolsInstruction(session, plan.forced) },
         ];
-        const result = await chat.generateResponse(history, { ...settings, grammar });
+        const maxTokens = budget(history);
+        const result = await chat.generateResponse(history, {
+          ...grammarSampling,
+          maxTokens,
+          grammar,
+        });
+        // A call cut by the end of the context cannot be parsed, and there is no text to keep.
+        if (cutByContext(result.metadata.stopReason)) throw this.#contextFull(session);
         const call = this.#parseForcedCall(result.response, result.metadata.stopReason, plan);
         emit({ type: "tool-call", toolCallId: toolCallId(), ...call });
         emit({
@@ -536,9 +746,15 @@ class LocalModel implements LocalLanguageModel {
           )
         : undefined;
       const result: LlamaChatResponse<ChatModelFunctions> = grammar
-        ? await chat.generateResponse(plan.history, { ...settings, onResponseChunk, grammar })
+        ? await chat.generateResponse(plan.history, {
+            ...grammarSampling,
+            maxTokens: budget(plan.history),
+            onResponseChunk,
+            grammar,
+          })
         : await chat.generateResponse(plan.history, {
-            ...settings,
+            ...textSampling,
+            maxTokens: budget(plan.history, plan.functions),
             onResponseChunk,
             ...(plan.functions ? { functions: plan.functions, documentFunctionParams: true } : {}),
           });
@@ -556,20 +772,35 @@ class LocalModel implements LocalLanguageModel {
       emit({
         type: "finish",
         usage: usageSince(sequence, before),
-        finishReason: finishReason(result.metadata.stopReason, calls.length > 0),
+        finishReason:
+          calls.length === 0 && cutByContext(result.metadata.stopReason)
+            ? { unified: "length", raw: "contextFull" }
+            : finishReason(result.metadata.stopReason, calls.length > 0),
       });
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
       writer.end();
-      emit({
-        type: "error",
-        error:
-          error instanceof ProviderError
-            ? error
-            : new ProviderError(`The local model ${this.modelId} failed: ${describeError(error)}`, {
-                cause: error,
-              }),
-      });
+      const full =
+        (isXzatomaError(error) && error.code === "CONTEXT_LENGTH_EXCEEDED") ||
+        isContextShiftFailure(error);
+      if (full && writer.wroteText) {
+        // What the model wrote before the context ran out is the answer so far.
+        emit({
+          type: "finish",
+          usage: usageSince(sequence, before),
+          finishReason: { unified: "length", raw: "contextFull" },
+        });
+        return;
+      }
+      let failure: unknown = error;
+      if (full && !isXzatomaError(error)) failure = this.#contextFull(session);
+      else if (!isXzatomaError(error)) {
+        failure = new ProviderError(
+          `The local model ${this.modelId} failed: ${describeError(error)}`,
+          { cause: error, fields: { provider: "local", model: this.modelId } },
+        );
+      }
+      emit({ type: "error", error: failure });
       emit({
         type: "finish",
         usage: usageSince(sequence, before),
@@ -595,13 +826,15 @@ class LocalModel implements LocalLanguageModel {
           : "";
       throw new ProviderError(
         `The local model ${this.modelId} did not finish its tool call.${hint}`,
-        { cause: error },
+        { cause: error, fields: { provider: "local", model: this.modelId } },
       );
     }
     const { name, arguments: input } = (parsed ?? {}) as { name?: unknown; arguments?: unknown };
     const tool = typeof name === "string" ? plan.tools.get(name) : undefined;
     if (!tool) {
-      throw new ProviderError(`The local model ${this.modelId} called an unknown tool.`);
+      throw new ProviderError(`The local model ${this.modelId} called an unknown tool.`, {
+        fields: { provider: "local", model: this.modelId },
+      });
     }
     return {
       toolName: tool.name,

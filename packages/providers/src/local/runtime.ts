@@ -102,16 +102,15 @@ export function checkModelFile(modelPath: string): void {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new LocalModelUnavailableError(
-        "model-missing",
-        `No model file at ${modelPath}. Download a GGUF model (for example a small instruct model from Hugging Face) and give its path.`,
-        { cause: error },
-      );
+      throw new LocalModelUnavailableError("model-missing", `No model file at ${modelPath}.`, {
+        cause: error,
+        fields: { path: modelPath },
+      });
     }
     throw new LocalModelUnavailableError(
       "model-invalid",
       `Cannot read the model file ${modelPath}: ${describeError(error)}`,
-      { cause: error },
+      { cause: error, fields: { path: modelPath } },
     );
   }
   const magic = Buffer.alloc(4);
@@ -122,7 +121,7 @@ export function checkModelFile(modelPath: string): void {
     throw new LocalModelUnavailableError(
       "model-invalid",
       `Cannot read the model file ${modelPath}: ${describeError(error)}`,
-      { cause: error },
+      { cause: error, fields: { path: modelPath } },
     );
   } finally {
     closeSync(descriptor);
@@ -131,6 +130,7 @@ export function checkModelFile(modelPath: string): void {
     throw new LocalModelUnavailableError(
       "model-invalid",
       `${modelPath} is not a GGUF model file (it does not start with 'GGUF'). The local provider runs GGUF models only.`,
+      { fields: { path: modelPath } },
     );
   }
 }
@@ -145,7 +145,7 @@ async function startModel(specifier: string, modelPath: string): Promise<LoadedM
     throw new LocalModelUnavailableError(
       "model-invalid",
       `llama.cpp cannot load the model ${modelPath}: ${describeError(error)}`,
-      { cause: error },
+      { cause: error, fields: { path: modelPath } },
     );
   }
 }

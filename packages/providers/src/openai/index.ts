@@ -1,4 +1,4 @@
-export { UNKNOWN_CAPABILITIES, type ModelCapabilities, type ModelInfo } from "./model-info.js";
+export { UNKNOWN_CAPABILITIES, type ListedModel, type ModelCapabilities } from "./model-info.js";
 export {
   createOpenAIModel,
   DEFAULT_OPENAI_BASE_URL,

@@ -15,8 +15,8 @@ export interface ModelCapabilities {
   readonly vision: boolean | null;
 }
 
-/** A model as a provider's `listModels()` reports it. */
-export interface ModelInfo {
+/** A model as a provider's own listing (`listOpenAIModels`, `listCopilotModels`) reports it. */
+export interface ListedModel {
   /** The id to pass as `model`. */
   readonly id: string;
   /** A display name (the id when the provider has none). */

@@ -1,12 +1,13 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { ProviderError } from "@xzatoma/core";
+import { XzatomaError } from "@xzatoma/core";
+import { generateAsStream } from "../generate-as-stream.js";
 import { lazyModel } from "../lazy-model.js";
 import { withProviderErrors, type ProviderErrorWording } from "../provider-errors.js";
 import { findApiCallError } from "../retry/failures.js";
 import { requestJson } from "../retry/http.js";
 import type { RetryOptions } from "../retry/retry-policy.js";
 import { retryRequest, withRetries } from "../retry/with-retries.js";
-import { UNKNOWN_CAPABILITIES, type ModelInfo } from "./model-info.js";
+import { UNKNOWN_CAPABILITIES, type ListedModel } from "./model-info.js";
 
 type Fetch = typeof globalThis.fetch;
 
@@ -53,6 +54,11 @@ export interface OpenAIModelOptions extends OpenAIConnectionOptions {
    * server-side state. `responses` uses `/responses`.
    */
   readonly api?: "chat" | "responses";
+  /**
+   * False: every request asks for the whole answer at once (`stream: false`), and
+   * `doStream` hands it over as a stream when it has arrived. Default true.
+   */
+  readonly streaming?: boolean;
 }
 
 /** The connection settings after defaults. */
@@ -101,22 +107,32 @@ export function resolveOpenAIConnection(
   };
 }
 
-function openAIWording(connection: ResolvedOpenAIConnection, model: string): ProviderErrorWording {
+/** How failures of an OpenAI or compatible server are worded. */
+export function openAIWording(
+  connection: ResolvedOpenAIConnection,
+  model: string,
+): ProviderErrorWording {
   const name = connection.providerName;
   return {
     providerName: name,
+    provider: "openai",
     baseUrl: connection.baseURL,
-    unreachableHint: connection.compatible
-      ? "Start the server (llama.cpp's llama-server, vLLM, LM Studio), or point OPENAI_BASE_URL (or --base-url) at a running one."
-      : "Check the network connection, or set OPENAI_BASE_URL (or --base-url) to use another server.",
     explain: (message, status) => {
       if (status === 401) {
-        return connection.apiKey
-          ? `${name} at ${connection.baseURL} rejected the API key (HTTP 401). Check OPENAI_API_KEY (or --api-key).`
-          : `${name} at ${connection.baseURL} requires an API key (HTTP 401). Set OPENAI_API_KEY (or --api-key).`;
+        return {
+          code: "PROVIDER_AUTH",
+          message: connection.apiKey
+            ? `${name} at ${connection.baseURL} rejected the API key (HTTP 401).`
+            : `${name} at ${connection.baseURL} requires an API key (HTTP 401); none is set (OPENAI_API_KEY).`,
+          fields: { keySet: connection.apiKey !== undefined },
+        };
       }
       if (status === 404 && /model/i.test(message)) {
-        return `${name} at ${connection.baseURL} has no model '${model}' (HTTP 404). Choose another with --model.`;
+        return {
+          code: "MODEL_NOT_FOUND",
+          message: `${name} at ${connection.baseURL} has no model '${model}' (HTTP 404).`,
+          fields: { model },
+        };
       }
       return undefined;
     },
@@ -125,8 +141,10 @@ function openAIWording(connection: ResolvedOpenAIConnection, model: string): Pro
 
 function missingKeyModel(connection: ResolvedOpenAIConnection, model: string): LanguageModelV4 {
   const fail = (): never => {
-    throw new ProviderError(
-      `OpenAI needs an API key to use '${model}'. Set OPENAI_API_KEY (or --api-key), or set OPENAI_BASE_URL to a server that needs none.`,
+    throw new XzatomaError(
+      "PROVIDER_AUTH",
+      `OpenAI needs an API key to use '${model}', and none is set (OPENAI_API_KEY). A server other than OpenAI's (OPENAI_BASE_URL) may need none.`,
+      { fields: { provider: "openai", url: connection.baseURL, model, keySet: false } },
     );
   };
   return {
@@ -155,9 +173,18 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModelV4 
   const { baseURL, apiKey } = connection;
   const model = options.model;
   if (!connection.compatible && !apiKey) return missingKeyModel(connection, model);
+  // The SDK for OpenAI sends the organization and project itself; for other servers (a
+  // proxy in front of OpenAI, for one) they are plain headers.
+  const headers = {
+    ...options.headers,
+    ...(connection.compatible && options.organization
+      ? { "OpenAI-Organization": options.organization }
+      : {}),
+    ...(connection.compatible && options.project ? { "OpenAI-Project": options.project } : {}),
+  };
   const common = {
     baseURL,
-    ...(options.headers ? { headers: options.headers } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
   // The provider name the SDK itself would report.
@@ -184,15 +211,16 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModelV4 
     return options.api === "responses" ? provider.responses(model) : provider.chat(model);
   });
   const wording = openAIWording(connection, model);
-  return withRetries(withProviderErrors(inner, wording), {
+  const retried = withRetries(withProviderErrors(inner, wording), {
     ...options.retry,
     wording,
     secrets: () => (apiKey ? [apiKey] : []),
   });
+  return options.streaming === false ? generateAsStream(retried) : retried;
 }
 
 /** A model of an OpenAI or compatible server. */
-export interface OpenAIModelInfo extends ModelInfo {
+export interface OpenAIModelInfo extends ListedModel {
   /** `owned_by`, when the server says. */
   readonly ownedBy?: string;
 }

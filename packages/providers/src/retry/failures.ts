@@ -100,8 +100,8 @@ export function retryableFailure(error: unknown, now: number): RetryableFailure 
 /** Appends a sentence to an XZatoma error's message, keeping its class and code. */
 export function withSentence(error: Error, sentence: string): Error {
   const message = `${error.message.replace(/\s+$/, "")} ${sentence}`;
-  const options = { cause: error };
-  if (!isXzatomaError(error)) return new ProviderError(message, options);
+  if (!isXzatomaError(error)) return new ProviderError(message, { cause: error });
+  const options = { cause: error, fields: error.fields };
   switch (error.code) {
     case "PROVIDER_UNAVAILABLE":
       return new ProviderUnavailableError(message, options);

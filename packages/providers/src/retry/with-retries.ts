@@ -5,7 +5,11 @@ import type {
   LanguageModelV4StreamResult,
 } from "@ai-sdk/provider";
 import { isXzatomaError, ProviderError } from "@xzatoma/core";
-import { translateProviderError, type ProviderErrorWording } from "../provider-errors.js";
+import {
+  providerIdOf,
+  translateProviderError,
+  type ProviderErrorWording,
+} from "../provider-errors.js";
 import {
   networkErrorCode,
   ProviderTimeoutError,
@@ -69,13 +73,20 @@ function createRetryLogic(options: WithRetriesOptions) {
   const secrets = options.secrets;
   const clean = (error: unknown): unknown => (secrets ? redactError(error, secrets()) : error);
 
+  const fields = (timeoutMs: number) => ({
+    provider: providerIdOf(wording),
+    url: wording.baseUrl,
+    timeoutSeconds: timeoutMs / 1000,
+  });
   const responseTimeout = () =>
     new ProviderTimeoutError(
       `${wording.providerName} at ${wording.baseUrl} did not answer within ${seconds(policy.responseTimeoutMs)}.`,
+      { fields: fields(policy.responseTimeoutMs) },
     );
   const idleTimeout = () =>
     new ProviderTimeoutError(
       `${wording.providerName} stopped sending its answer: nothing arrived for ${seconds(policy.idleTimeoutMs)}.`,
+      { fields: fields(policy.idleTimeoutMs) },
     );
 
   /** The final error of a request: translated, and saying how many attempts were made. */
@@ -90,7 +101,7 @@ function createRetryLogic(options: WithRetriesOptions) {
     if (failure?.kind === "connection" && failure.status === undefined && midStream(error)) {
       translated = new ProviderError(
         `The connection to ${wording.providerName} at ${wording.baseUrl} broke before the answer began (${failure.code ?? "connection lost"}).`,
-        { cause: error },
+        { cause: error, fields: { provider: providerIdOf(wording), url: wording.baseUrl } },
       );
     }
     if (note) translated = withSentence(translated, note);
@@ -141,7 +152,7 @@ function createRetryLogic(options: WithRetriesOptions) {
       return clean(
         new ProviderError(
           `The connection to ${wording.providerName} broke in the middle of the answer (${code}); the answer is incomplete.`,
-          { cause: error },
+          { cause: error, fields: { provider: providerIdOf(wording), url: wording.baseUrl } },
         ),
       );
     }

@@ -23,9 +23,18 @@ async function direct(): Promise<string | null> {
   }
 }
 
+/** Where `set` stored the secret, or the code of the error it refused with. */
+async function storeSecret(): Promise<string> {
+  try {
+    return await store.set(provider, secret);
+  } catch (error) {
+    return `refused: ${String((error as { code?: unknown }).code)}`;
+  }
+}
+
 const report = {
   before: await store.describe(provider),
-  storedIn: await store.set(provider, secret),
+  storedIn: await storeSecret(),
   describe: await store.describe(provider),
   readBack: (await store.get(provider)) === secret,
   // A second store has no memory of the first: the secret must come from the keyring.

@@ -74,10 +74,7 @@ export async function listOllamaTags(
  * The listed name `model` refers to: itself, or with `:latest` when it names no tag
  * (`llama3.2` is `llama3.2:latest`). Undefined when the server does not have it.
  */
-export function findOllamaTag(
-  tags: readonly OllamaTag[],
-  model: string,
-): OllamaTag | undefined {
+export function findOllamaTag(tags: readonly OllamaTag[], model: string): OllamaTag | undefined {
   const wanted = model.includes(":") ? model : `${model}:latest`;
   return tags.find((tag) => tag.name === model || tag.name === wanted);
 }

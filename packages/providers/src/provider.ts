@@ -97,6 +97,8 @@ export interface ProviderOptions {
   readonly credentials?: CredentialStore;
   /** Retry and backoff settings (tests); the timeouts come from the configuration. */
   readonly retry?: RetryOptions;
+  /** Where Copilot exchanges the GitHub token (a test server). Default GitHub's. */
+  readonly copilotTokenUrl?: string;
 }
 
 interface Shared {
@@ -105,6 +107,7 @@ interface Shared {
   readonly maxContextTokens: number;
   readonly dataDir: string;
   readonly retry: RetryOptions | undefined;
+  readonly copilotTokenUrl: string | undefined;
 }
 
 const IDLE_TIMEOUT_MS = 60_000;
@@ -217,10 +220,9 @@ function ollamaProvider(config: ProviderConfig["ollama"], shared: Shared): Provi
 function openaiProvider(config: ProviderConfig["openai"], shared: Shared): Provider {
   const configured = config.base_url.replace(/\/+$/, "");
   const fromEnv = nonEmpty(shared.env["OPENAI_BASE_URL"]);
-  const baseURL = (fromEnv && configured === DEFAULT_OPENAI_BASE_URL ? fromEnv : configured).replace(
-    /\/+$/,
-    "",
-  );
+  const baseURL = (
+    fromEnv && configured === DEFAULT_OPENAI_BASE_URL ? fromEnv : configured
+  ).replace(/\/+$/, "");
   const retry = retryWithTimeout(shared, config.request_timeout_seconds);
   const envKey = nonEmpty(shared.env["OPENAI_API_KEY"]);
   const lookUpKey = () => shared.credentials.get("openai");
@@ -314,6 +316,7 @@ function copilotProvider(config: ProviderConfig["copilot"], shared: Shared): Pro
     getGithubToken: () => shared.credentials.get("copilot"),
     env: shared.env,
     ...(config.api_base ? { apiBaseUrl: config.api_base } : {}),
+    ...(shared.copilotTokenUrl ? { tokenUrl: shared.copilotTokenUrl } : {}),
     ...(shared.retry ? { retry: shared.retry } : {}),
   });
   const windows = new Map<string, number>();
@@ -480,6 +483,7 @@ export function createProvider(config: ProviderConfig, options: ProviderOptions)
     maxContextTokens: options.maxContextTokens,
     dataDir: options.dataDir,
     retry: options.retry,
+    copilotTokenUrl: options.copilotTokenUrl,
   };
   switch (config.type) {
     case "ollama":

@@ -13,7 +13,12 @@ import type {
 import { Agent, defineTool, toolSuccess, type AgentEvent } from "@xzatoma/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createLocalModel, disposeLocalModels, type LocalLanguageModel } from "./index.js";
+import {
+  createLocalModel,
+  DEFAULT_LOCAL_MAX_TOKENS,
+  disposeLocalModels,
+  type LocalLanguageModel,
+} from "./index.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../../..");
 const MODEL_PATH = path.join(ROOT, ".cache/models/SmolLM2-135M-Instruct.Q4_1.gguf");
@@ -284,6 +289,78 @@ describe.skipIf(!HAS_MODEL)(
       ]);
       expect(first.usage.outputTokens.total).toBeGreaterThan(0);
       expect(second.usage.outputTokens.total).toBeGreaterThan(0);
+    });
+
+    // Sampling that lets the model run on, so only the limits under test can stop it.
+    const endless = {
+      repeatPenalty: false,
+      dryRepeatPenalty: false,
+      endOfAnswerBias: false,
+    } as const;
+
+    it("stops an answer at the end of the context with finish 'length', keeping its text", async () => {
+      const small = createLocalModel({
+        modelPath: MODEL_PATH,
+        contextSize: 256,
+        threads: 1,
+        sampling: endless,
+      });
+      const { stream } = await small.doStream({
+        prompt: userPrompt(`Here is a list: ${"apple, ".repeat(60)}. Continue the list forever.`),
+        maxOutputTokens: 5000,
+      });
+      const parts = await readAll(stream);
+      const finish = expectWellFormed(parts);
+      expect(parts.filter((part) => part.type === "error")).toEqual([]);
+      expect(finish.finishReason).toEqual({ unified: "length", raw: "contextFull" });
+      const text = parts.map((part) => (part.type === "text-delta" ? part.delta : "")).join("");
+      expect(text.trim()).not.toBe("");
+      // Prompt and answer together stayed within the 256 tokens of context.
+      expect(
+        (finish.usage.inputTokens.total ?? 0) + (finish.usage.outputTokens.total ?? 0),
+      ).toBeLessThanOrEqual(256);
+    });
+
+    it("reports a prompt the context cannot hold as CONTEXT_LENGTH_EXCEEDED", async () => {
+      const small = createLocalModel({ modelPath: MODEL_PATH, contextSize: 256, threads: 1 });
+      const prompt = userPrompt(
+        `Summarise: ${"the quick brown fox jumps over the lazy dog. ".repeat(40)}`,
+      );
+      const { stream } = await small.doStream({ prompt });
+      const parts = await readAll(stream);
+      const error = parts.find((part) => part.type === "error");
+      expect(error?.type === "error" && error.error).toMatchObject({
+        code: "CONTEXT_LENGTH_EXCEEDED",
+        message: expect.stringMatching(
+          /^The local model SmolLM2-135M-Instruct\.Q4_1 has a context of 256 tokens, and the conversation takes \d+ of them before the answer: nothing more fits\.$/,
+        ),
+        fields: { provider: "local", model: "SmolLM2-135M-Instruct.Q4_1", contextSize: 256 },
+      });
+      expect(parts.filter((part) => part.type === "text-delta")).toEqual([]);
+      expect(parts.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "error" } });
+      await expect(small.doGenerate({ prompt })).rejects.toMatchObject({
+        code: "CONTEXT_LENGTH_EXCEEDED",
+      });
+    });
+
+    it("ends a runaway answer by itself with the default sampling", async () => {
+      // Without the end-of-answer bias this story runs to about 800 tokens.
+      const result = await createLocalModel({ modelPath: MODEL_PATH, threads: 1 }).doGenerate({
+        prompt: userPrompt("Write a very long story about a dragon."),
+        maxOutputTokens: 1500,
+      });
+      // The model ended the answer (end-of-turn token), well before the limit of the call.
+      expect(result.finishReason).toEqual({ unified: "stop", raw: "eogToken" });
+      expect(result.usage.outputTokens.total).toBeLessThan(DEFAULT_LOCAL_MAX_TOKENS);
+    });
+
+    it("answers at most DEFAULT_LOCAL_MAX_TOKENS tokens when the call sets no limit", async () => {
+      const runOn = createLocalModel({ modelPath: MODEL_PATH, threads: 1, sampling: endless });
+      const result = await runOn.doGenerate({
+        prompt: userPrompt(`Continue this list forever: ${"apple, ".repeat(20)}`),
+      });
+      expect(result.usage.outputTokens.total).toBe(DEFAULT_LOCAL_MAX_TOKENS);
+      expect(result.finishReason).toEqual({ unified: "length", raw: "maxTokens" });
     });
   },
 );

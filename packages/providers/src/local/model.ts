@@ -65,7 +65,12 @@ export const DEFAULT_LOCAL_MAX_TOKENS = 512;
 export const DEFAULT_LOCAL_SAMPLING: LocalSampling = Object.freeze({
   temperature: 0,
   repeatPenalty: Object.freeze({ lastTokens: 64, penalty: 1.1, frequencyPenalty: 0.1 }),
-  dryRepeatPenalty: Object.freeze({ strength: 0.8, base: 1.75, allowedLength: 2, lastTokens: 1024 }),
+  dryRepeatPenalty: Object.freeze({
+    strength: 0.8,
+    base: 1.75,
+    allowedLength: 2,
+    lastTokens: 1024,
+  }),
   endOfAnswerBias: Object.freeze({ after: 256, perToken: 0.1 }),
 });
 

@@ -51,6 +51,26 @@ export interface ExplainedProviderError {
   readonly fields?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * Why `fetch` failed without a response, when an error is (or is caused by) its
+ * `TypeError: fetch failed`: the cause's code or message (`bad port`, `ECONNREFUSED`, ...).
+ * Undefined for every other error.
+ */
+export function fetchFailureReason(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 8; depth += 1) {
+    if (current instanceof TypeError && current.message === "fetch failed") {
+      const cause = (current as { cause?: unknown }).cause as
+        { code?: unknown; message?: unknown } | undefined;
+      if (typeof cause?.code === "string") return cause.code;
+      if (typeof cause?.message === "string" && cause.message !== "") return cause.message;
+      return "fetch failed";
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Says, for one provider, what a failure means. Libraries state facts; front ends add advice. */
 export interface ProviderErrorWording {
   /** How messages name the server: "Ollama", "OpenAI", ... */
@@ -125,7 +145,7 @@ function serverMessage(error: APICallError): string {
 export function translateProviderError(error: unknown, wording: ProviderErrorWording): Error {
   if (isXzatomaError(error)) return error;
   if (error instanceof Error && error.name === "AbortError") return error;
-  const code = connectionErrorCode(error);
+  const code = connectionErrorCode(error) ?? fetchFailureReason(error);
   if (code) return unreachableError(wording, code, error);
   if (APICallError.isInstance(error)) {
     const message = serverMessage(error);

@@ -545,3 +545,19 @@ describe("the local provider", () => {
     },
   );
 });
+
+describe("failures before any answer", () => {
+  it("reports a port fetch refuses to use as PROVIDER_UNAVAILABLE too", async () => {
+    // Port 9 (discard) is on fetch's list of bad ports: it fails without connecting.
+    const url = "http://127.0.0.1:9";
+    const provider = createProvider(
+      providerConfigSchema.parse({ ollama: { host: url } }),
+      options(),
+    );
+    await expect(provider.listModels()).rejects.toMatchObject({
+      code: "PROVIDER_UNAVAILABLE",
+      message: `Cannot reach Ollama at ${url} (bad port).`,
+      fields: { provider: "ollama", url, reason: "bad port" },
+    });
+  });
+});

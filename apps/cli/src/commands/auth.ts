@@ -1,5 +1,7 @@
+import { homedir } from "node:os";
 import { createInterface } from "node:readline/promises";
-import { createCredentialStore, startDeviceFlow } from "@xzatoma/providers";
+import { createCredentialStore, CREDENTIAL_ENV_VARS, startDeviceFlow } from "@xzatoma/providers";
+import { loadConfig } from "../config/index.js";
 import { ExitCode } from "../exit-codes.js";
 import { UsageError } from "../usage-error.js";
 
@@ -15,6 +17,12 @@ function providersFrom(name: string | undefined): Provider[] {
 }
 
 const warn = (message: string) => process.stderr.write(`xzatoma: ${message}\n`);
+
+/** "not signed in", with the ways to sign in. */
+function notSignedIn(provider: Provider): string {
+  const variables = CREDENTIAL_ENV_VARS[provider] ?? [];
+  return `not signed in (set ${variables.join(" or ")}, or run 'xzatoma auth login ${provider}')`;
+}
 
 /** `xzatoma auth status [provider]`: where each credential comes from, never the credential. */
 export async function authStatus(
@@ -32,7 +40,7 @@ export async function authStatus(
   else
     for (const row of rows)
       process.stdout.write(
-        `${row.provider}: ${row.source === "none" ? "not signed in" : row.source}\n`,
+        `${row.provider}: ${row.source === "none" ? notSignedIn(row.provider) : row.source}\n`,
       );
   return ExitCode.ok;
 }
@@ -60,9 +68,18 @@ async function readSecret(prompt: string): Promise<string> {
   }
 }
 
+/** `provider.copilot.client_id` of the configuration, if set. */
+async function configuredClientId(): Promise<string | undefined> {
+  const loaded = await loadConfig({ env: process.env, homeDir: homedir(), cwd: process.cwd() });
+  return loaded.config.provider.copilot.client_id;
+}
+
 /**
- * `xzatoma auth login [provider]`: Copilot signs in with GitHub's device flow; OpenAI and
- * Ollama read a key from standard input. The credential goes to the OS keyring.
+ * `xzatoma auth login [provider]`: Copilot signs in with GitHub's device flow (the OAuth app
+ * of `--client-id`, else `provider.copilot.client_id`, else XZatoma's); OpenAI and Ollama
+ * read a key from standard input. The credential goes to the OS keyring. Without a
+ * reachable keyring nothing is asked: the command fails (`CREDENTIAL_STORE_UNAVAILABLE`),
+ * naming the environment variable to set instead.
  */
 export async function authLogin(
   provider: string | undefined,
@@ -71,11 +88,12 @@ export async function authLogin(
   const name = provider ?? "copilot";
   providersFrom(name);
   const store = createCredentialStore({ warn });
+  // Before the sign-in, not after it: a credential that cannot be kept is not asked for.
+  await store.checkWritable(name);
   let secret: string;
   if (name === "copilot") {
-    const flow = await startDeviceFlow({
-      ...(options.clientId ? { clientId: options.clientId } : {}),
-    });
+    const clientId = options.clientId ?? (await configuredClientId());
+    const flow = await startDeviceFlow(clientId ? { clientId } : {});
     process.stderr.write(
       `Open ${flow.verificationUri} and enter the code ${flow.userCode}\nWaiting for GitHub...\n`,
     );
@@ -86,9 +104,13 @@ export async function authLogin(
     );
     if (secret === "") throw new UsageError("no key given; nothing was stored.");
   }
-  const where = await store.set(name, secret);
-  process.stdout.write(
-    `${name}: signed in (stored in the ${where === "keyring" ? "OS keyring" : "memory of this process only"})\n`,
-  );
+  await store.set(name, secret);
+  process.stdout.write(`${name}: signed in (stored in the OS keyring)\n`);
+  const source = await store.describe(name);
+  if (source.startsWith("env:")) {
+    warn(
+      `${source.slice(4)} is set in the environment and is used instead of the stored credential while it is set.`,
+    );
+  }
   return ExitCode.ok;
 }

@@ -1,4 +1,5 @@
 import { describeError, ProviderError, ProviderUnavailableError } from "@xzatoma/core";
+import { fetchFailureReason } from "../provider-errors.js";
 import { findApiCallError, networkErrorCode } from "../retry/failures.js";
 import { requestJson } from "../retry/http.js";
 import { DEFAULT_COPILOT_HEADERS, DEFAULT_COPILOT_URLS, type CopilotHeaders } from "./defaults.js";
@@ -193,7 +194,7 @@ export function createCopilotTokenSource(options: CopilotTokenOptions = {}): Cop
         { cause: error, fields: { provider: "copilot", url: origin(tokenUrl), status } },
       );
     }
-    const code = networkErrorCode(error);
+    const code = networkErrorCode(error) ?? fetchFailureReason(error);
     if (code) {
       return new ProviderUnavailableError(
         `Cannot reach GitHub at ${origin(tokenUrl)} to get a Copilot token (${code}).`,

@@ -73,6 +73,7 @@ describe("credential store", () => {
     const { credentials, warnings } = store({ keyringBackend: keyring.backend });
     expect(await credentials.describe("openai")).toBe("none");
     expect(await credentials.get("openai")).toBeUndefined();
+    await expect(credentials.checkWritable("openai")).resolves.toBeUndefined();
     expect(await credentials.set("openai", TOKEN)).toBe("keyring");
     expect(keyring.entries.get("openai")).toBe(TOKEN);
     expect(await credentials.get("openai")).toBe(TOKEN);
@@ -99,6 +100,9 @@ describe("credential store", () => {
     });
     await expect(credentials.set("copilot", "other-token")).rejects.toMatchObject({
       fields: { envVars: ["COPILOT_GITHUB_TOKEN", "GITHUB_TOKEN"] },
+    });
+    await expect(credentials.checkWritable("openai")).rejects.toMatchObject({
+      code: "CREDENTIAL_STORE_UNAVAILABLE",
     });
     // Nothing was kept, and the keyring is not tried again after its first failure.
     expect(await credentials.get("openai")).toBeUndefined();

@@ -37,6 +37,12 @@ export interface CredentialStore {
    * still takes precedence on `get`.
    */
   set(provider: string, secret: string): Promise<"keyring" | "memory">;
+  /**
+   * Resolves when {@link set} could store a credential of `provider` (the keyring answers,
+   * or the store keeps credentials in memory by choice); rejects with the error `set` would
+   * give otherwise. For asking before a sign-in rather than after.
+   */
+  checkWritable(provider: string): Promise<void>;
   /** Removes the stored credential (keyring and memory); environment variables stay. */
   delete(provider: string): Promise<boolean>;
   /** Where the credential of `provider` comes from, without revealing it. */
@@ -118,9 +124,10 @@ export function createOsKeyring(service: string = KEYRING_SERVICE): KeyringBacke
 /**
  * Creates the credential store. Reading order: environment variables (see
  * {@link CREDENTIAL_ENV_VARS}), then the OS keyring (service `xzatoma`, account = provider
- * name), then memory. When the keyring cannot be reached (no Secret Service on D-Bus, a
- * locked keychain, ...), credentials stored are kept in memory for this process and
- * `warn` is called once.
+ * name), then memory (with `keyring: "off"`). When the keyring cannot be reached (no Secret
+ * Service on D-Bus, a locked keychain, ...), reading warns once and finds nothing there,
+ * and storing fails with `CREDENTIAL_STORE_UNAVAILABLE` naming the environment variables
+ * to use instead.
  *
  * @example
  * const store = createCredentialStore({ warn: (message) => console.warn(message) });
@@ -156,6 +163,21 @@ export function createCredentialStore(options: CredentialStoreOptions = {}): Cre
     warned = true;
     warn(
       `The system keyring is not available (${keyringProblem}); credentials stored in it cannot be read, only those in the environment.`,
+    );
+  };
+
+  /** The refusal of a credential that only the keyring, unreachable, could have kept. */
+  const notStored = (provider: string): XzatomaError => {
+    const envVars = Object.hasOwn(envVarsByProvider, provider)
+      ? [...(envVarsByProvider[provider] ?? [])]
+      : [];
+    const reason = keyringProblem ?? "no keyring";
+    const instead =
+      envVars.length > 0 ? ` Set ${envVars.join(" or ")} in the environment instead.` : "";
+    return new XzatomaError(
+      "CREDENTIAL_STORE_UNAVAILABLE",
+      `The system keyring is not available (${reason}), so the ${provider} credential was not stored.${instead}`,
+      { fields: { provider, envVars, reason } },
     );
   };
 
@@ -198,15 +220,22 @@ export function createCredentialStore(options: CredentialStoreOptions = {}): Cre
           keyringFailed(error, false);
         }
       }
-      const envVars = Object.hasOwn(envVarsByProvider, provider)
-        ? [...(envVarsByProvider[provider] ?? [])]
-        : [];
-      const reason = keyringProblem ?? "no keyring";
-      throw new XzatomaError(
-        "CREDENTIAL_STORE_UNAVAILABLE",
-        `The system keyring is not available (${reason}), so the ${provider} credential was not stored.${envVars.length > 0 ? ` Set ${envVars.join(" or ")} in the environment instead.` : ""}`,
-        { fields: { provider, envVars, reason } },
-      );
+      throw notStored(provider);
+    },
+
+    async checkWritable(provider) {
+      checkProvider(provider);
+      if (options.keyring === "off") return;
+      const backend = keyring;
+      if (backend) {
+        try {
+          await backend.getPassword(provider);
+          return;
+        } catch (error) {
+          keyringFailed(error, false);
+        }
+      }
+      throw notStored(provider);
     },
 
     async delete(provider) {

@@ -142,8 +142,8 @@ describe("xzatoma run", () => {
     expect(outcome.code).toBe(1);
     expect(outcome.stdout).toBe("");
     expect(outcome.stderr).toBe(
-      `error [PROVIDER_UNAVAILABLE]: Cannot reach Ollama at http://127.0.0.1:${port} (ECONNREFUSED). ` +
-        "Start it with 'ollama serve', or point OLLAMA_HOST (or --host) at a running server. Gave up after 3 attempts.\n",
+      `error [PROVIDER_UNAVAILABLE]: Cannot reach Ollama at http://127.0.0.1:${port} (ECONNREFUSED). Gave up after 3 attempts.\n` +
+        "hint: Start Ollama ('ollama serve'), or point OLLAMA_HOST or --host at it.\n",
     );
   });
 });
@@ -177,8 +177,11 @@ describe("xzatoma run interrupted", () => {
 
 describe("xzatoma usage", () => {
   it.each([
-    [["run"], "give --prompt TEXT or --plan FILE."],
-    [["run", "--prompt", "x", "--plan", "p.yaml"], "give either --prompt or --plan, not both."],
+    [
+      ["run"],
+      "standard input held no prompt; give the prompt as words, --prompt TEXT or --plan FILE.",
+    ],
+    [["run", "--prompt", "x", "--plan", "p.yaml"], "give either a prompt or --plan, not both."],
     [
       ["run", "--prompt", "x", "--max-turns", "zero"],
       "--max-turns must be a positive whole number, got 'zero'.",
@@ -455,7 +458,7 @@ describe("xzatoma models", () => {
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toMatchObject({
       provider: "ollama",
-      models: ["llama3.2:latest (3.2B)"],
+      models: [{ id: "llama3.2:latest", parameterSize: "3.2B" }],
     });
     const info = await xzatoma([
       "models",

@@ -1,5 +1,7 @@
 import { CommanderError } from "commander";
+import { presentError } from "./error-table.js";
 import { ExitCode } from "./exit-codes.js";
+import { toTerminalSafe } from "./render/terminal-safe.js";
 import { createProgram } from "./program.js";
 import { UsageError } from "./usage-error.js";
 
@@ -7,7 +9,9 @@ import { UsageError } from "./usage-error.js";
  * True for XZatoma errors (the `Symbol.for("xzatoma.error")` marker). Checked here rather
  * than imported, so `--help` loads no agent package.
  */
-function isXzatomaError(value: unknown): value is Error & { code: string } {
+function isXzatomaError(
+  value: unknown,
+): value is Error & { code: string; fields?: Record<string, unknown> } {
   return (
     value instanceof Error &&
     (value as unknown as Record<symbol, unknown>)[Symbol.for("xzatoma.error")] === true
@@ -48,8 +52,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       return ExitCode.usage;
     }
     if (isXzatomaError(error)) {
-      process.stderr.write(`error [${error.code}]: ${error.message}\n`);
-      return ExitCode.failure;
+      const presented = presentError(error);
+      process.stderr.write(`${presented.lines.map((line) => toTerminalSafe(line)).join("\n")}\n`);
+      return presented.exit;
     }
     throw error;
   }

@@ -115,7 +115,13 @@ export function createProgram(setExitCode: (code: number) => void): Command {
     (handler: (call: Invocation) => Promise<number>) =>
     async (...params: unknown[]) => {
       const command = params.at(-1) as Command;
-      const arg = params.length > 2 ? (params[0] as string | undefined) : undefined;
+      const first = params.length > 2 ? params[0] : undefined;
+      // A variadic argument (`run [prompt...]`) arrives as a list of words.
+      const arg = Array.isArray(first)
+        ? first.length > 0
+          ? first.join(" ")
+          : undefined
+        : (first as string | undefined);
       setExitCode(
         await handler({ arg, options: command.optsWithGlobals(), source: withGlobals(command) }),
       );
@@ -140,19 +146,28 @@ export function createProgram(setExitCode: (code: number) => void): Command {
       .description(
         "Run the agent once on a prompt or a plan, without asking anyone (restricted autonomous mode).",
       )
-      .option("-p, --prompt <text>", "what the agent should do (@mentions are expanded)")
+      .argument("[prompt...]", "what the agent should do, as words (or - to read standard input)")
+      .option(
+        "-p, --prompt <text>",
+        "what the agent should do (@mentions are expanded; - reads standard input)",
+      )
       .option("--plan <file>", "a plan file (.yaml, .yml, .json or .md) to carry out")
       .option("--json", "print the event stream as JSON lines instead of text"),
   )
     .addHelpText(
       "after",
       "\nExit codes: 0 answered, 1 failed, 2 usage error, 3 stopped by a limit, 130 interrupted.\n" +
-        'Examples:\n  xzatoma run --prompt "Summarise @README.md"\n  xzatoma run --plan release.yaml --mode write',
+        "Without a prompt or a plan, the prompt is read from standard input when it is not a terminal.\n" +
+        'Examples:\n  xzatoma run "Summarise @README.md"\n  echo "Summarise @README.md" | xzatoma run\n  xzatoma run --plan release.yaml --mode write',
     )
     .action(
       act(async (call) => {
         const { runCommand } = await import("./commands/run.js");
-        return runCommand(call.options as Parameters<typeof runCommand>[0], call.source);
+        const options = call.options as Parameters<typeof runCommand>[0];
+        return runCommand(
+          call.arg === undefined ? options : { ...options, words: call.arg },
+          call.source,
+        );
       }),
     );
 
@@ -261,6 +276,7 @@ export function createProgram(setExitCode: (code: number) => void): Command {
         return checkCommandCommand(
           String(call.arg),
           call.options as Parameters<typeof checkCommandCommand>[1],
+          call.source,
         );
       }),
     );

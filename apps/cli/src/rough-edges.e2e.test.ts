@@ -293,7 +293,7 @@ describe("refusals", () => {
       ]);
       expect(outcome.code).toBe(0);
       expect(outcome.stderr).toContain(
-        "  ✗ The call to 'delete_path' was not approved: deleting cannot be undone. It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can rerun with --allow-dangerous. Do not retry it; continue another way or explain what you need.\n",
+        "  ✗ The call to 'delete_path' was not approved: deleting cannot be undone. It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can allow it by running in full autonomous mode. Do not retry it; continue another way or explain what you need.\n",
       );
       expect(existsSync(path.join(workspace, "README.md"))).toBe(true);
     } finally {

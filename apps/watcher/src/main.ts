@@ -2,6 +2,8 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { createEventFilter, type EventFilterOptions } from "@xzatoma/watcher";
 import { parseXzeprEvent } from "@xzatoma/xzepr";
+import { isXzatomaError } from "@xzatoma/core";
+import { runEvent } from "./run-event.js";
 
 const HELP = `Usage: xzatoma-watcher <command> [options]
 
@@ -10,6 +12,10 @@ agent, and publishes results. Consuming from Kafka arrives with the watcher work
 the service can check events offline.
 
 Commands:
+  run-event FILE     run the plan an XZepr event file carries through the agent
+      --workspace DIR        where the plan runs (required)
+      --config FILE          XZatoma configuration (YAML); privileges come only from it
+      --json                 print the result as JSON
   check-event FILE   validate an XZepr event file and say whether the filters accept it
       --success-only         only successful events
       --event-type TYPE      accepted event type (repeatable)
@@ -20,7 +26,8 @@ Options:
   -h, --help       show help
   -V, --version    print the version
 
-Exit codes: 0 accepted, 1 invalid or skipped, 2 usage error.
+Exit codes: check-event: 0 accepted, 1 invalid or skipped, 2 usage error; run-event: 0
+completed, 1 failure, 2 usage error, 3 a limit stopped the run.
 `;
 
 async function checkEvent(args: string[]): Promise<number> {
@@ -93,6 +100,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     const manifest = createRequire(import.meta.url)("../package.json") as { version: string };
     process.stdout.write(`xzatoma-watcher ${manifest.version}\n`);
     return 0;
+  }
+  if (command === "run-event") {
+    try {
+      return await runEvent(rest);
+    } catch (error) {
+      process.stderr.write(`error: ${(error as Error).message}\n`);
+      return isXzatomaError(error) ? 1 : 2;
+    }
   }
   if (command === "check-event") {
     try {

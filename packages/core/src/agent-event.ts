@@ -7,6 +7,8 @@ import type { Usage } from "./usage.js";
 export interface AgentEventError {
   readonly code: string;
   readonly message: string;
+  /** The error's facts (`provider`, `url`, `model`, ...), when it has any. */
+  readonly fields?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -87,7 +87,14 @@ function parseToolInput(input: string): { readonly value: unknown; readonly pars
 }
 
 function toEventError(error: unknown): AgentEventError {
-  if (isXzatomaError(error)) return { code: error.code, message: error.message };
+  if (isXzatomaError(error)) {
+    const fields = error.fields as Readonly<Record<string, unknown>>;
+    return {
+      code: error.code,
+      message: error.message,
+      ...(Object.keys(fields).length > 0 ? { fields } : {}),
+    };
+  }
   return { code: "PROVIDER_ERROR", message: describeError(error) };
 }
 

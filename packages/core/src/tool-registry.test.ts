@@ -222,10 +222,10 @@ describe("tool judgement and approval", () => {
       ).error;
     expect(
       await refuse(
-        "touching z. It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can rerun with --allow-dangerous.",
+        "touching z. It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can allow it by running in full autonomous mode.",
       ),
     ).toBe(
-      "The call to 'touch' was not approved: touching z. It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can rerun with --allow-dangerous. Do not retry it; continue another way or explain what you need.",
+      "The call to 'touch' was not approved: touching z. It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can allow it by running in full autonomous mode. Do not retry it; continue another way or explain what you need.",
     );
     expect(await refuse("the person said no.")).toBe(
       "The call to 'touch' was not approved (the person said no). Do not retry it; continue another way or explain what you need.",

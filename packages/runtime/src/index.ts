@@ -17,3 +17,14 @@ export {
 } from "./project-instructions.js";
 export type { SessionModes } from "./session-modes.js";
 export { createSystemPrompt } from "./system-prompt.js";
+export {
+  conversationTitle,
+  createAgentRuntime,
+  type AgentRuntime,
+  type AgentRuntimeOptions,
+  type RuntimeRunOptions,
+  type RuntimeStatus,
+} from "./agent-runtime.js";
+export { openRuntimeHistory } from "./open-history.js";
+export type { RuntimeIO } from "./runtime-io.js";
+export { resolveRuntimeConfig, type ResolveRuntimeConfigOptions } from "./resolve-config.js";

@@ -71,7 +71,7 @@ describe("approval policy", () => {
     expect(
       decideApproval(modes("write", "safe", "restricted"), call("execute", "confirm")).reason,
     ).toBe(
-      "because. It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can rerun with --allow-dangerous.",
+      "because. It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can allow it by running in full autonomous mode.",
     );
   });
 

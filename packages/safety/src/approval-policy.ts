@@ -81,7 +81,7 @@ export function decideApproval(modes: ApprovalModes, subject: ApprovalSubject): 
     case "restricted":
       return {
         decision: "block",
-        reason: `${subject.reason} It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can rerun with --allow-dangerous.`,
+        reason: `${subject.reason} It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can allow it by running in full autonomous mode.`,
       };
   }
 }

@@ -26,6 +26,11 @@ export interface ReplOptions {
 
 function question(rl: Interface, prompt: string, prefill = ""): Promise<string | undefined> {
   return new Promise((resolve) => {
+    // Input that has ended (a pipe at its end, Ctrl-D) answers nothing: a refusal.
+    if ((rl as Interface & { closed?: boolean }).closed) {
+      resolve(undefined);
+      return;
+    }
     const onClose = () => resolve(undefined);
     rl.once("close", onClose);
     rl.question(prompt, (answer) => {
@@ -173,51 +178,75 @@ export async function runRepl(options: ReplOptions): Promise<void> {
     }
   };
 
+  /** Reports a failed slash command; the session goes on. */
+  const sayError = (error: unknown) => {
+    const code = (error as { code?: unknown }).code;
+    const message = error instanceof Error ? error.message : String(error);
+    write(
+      red(`error${typeof code === "string" ? ` [${code}]` : ""}: ${toTerminalSafe(message)}\n`),
+    );
+  };
+
   async function handleLine(line: string): Promise<boolean> {
     const command = parseSlashCommand(line);
     if (command) {
-      switch (command.kind) {
-        case "exit":
-          return false;
-        case "help":
-          write(`${SLASH_HELP}\n`);
-          break;
-        case "mode":
-          say(engine.setMode(command.mode));
-          break;
-        case "safety":
-          say(engine.setSafety(command.safety));
-          break;
-        case "status":
-          say(engine.status());
-          break;
-        case "context":
-          if (command.summary) {
-            running = new AbortController();
-            try {
-              say(await engine.summarize(running.signal));
-            } finally {
-              running = undefined;
-            }
-          } else {
-            say(engine.context());
-          }
-          break;
-        case "models":
-          say(await engine.listModels());
-          break;
-        case "model":
-          say(await engine.setModel(command.name));
-          break;
-        case "clear":
-          say(engine.clear());
-          break;
-        case "unknown":
-          say(command.message);
-          break;
+      try {
+        return await handleSlashCommand(command);
+      } catch (error) {
+        sayError(error);
+        return true;
       }
-      return true;
     }
+    return handlePrompt(line);
+  }
+
+  async function handleSlashCommand(
+    command: NonNullable<ReturnType<typeof parseSlashCommand>>,
+  ): Promise<boolean> {
+    switch (command.kind) {
+      case "exit":
+        return false;
+      case "help":
+        write(`${SLASH_HELP}\n`);
+        break;
+      case "mode":
+        say(engine.setMode(command.mode));
+        break;
+      case "safety":
+        say(engine.setSafety(command.safety));
+        break;
+      case "status":
+        say(engine.status());
+        break;
+      case "context":
+        if (command.summary) {
+          running = new AbortController();
+          try {
+            say(await engine.summarize(running.signal));
+          } finally {
+            running = undefined;
+          }
+        } else {
+          say(engine.context());
+        }
+        break;
+      case "models":
+        say(await engine.listModels());
+        break;
+      case "model":
+        say(await engine.setModel(command.name));
+        break;
+      case "clear":
+        say(engine.clear());
+        break;
+      case "unknown":
+        say(command.message);
+        break;
+    }
+    return true;
+  }
+
+  async function handlePrompt(line: string): Promise<boolean> {
     if (line.trim() === "") return true;
     running = new AbortController();
     const markdown = createMarkdownStream(output, { color });
@@ -232,9 +261,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
         write(red(`error [${result.error.code}]: ${toTerminalSafe(result.error.message)}\n`));
       else if (result.stopReason !== "completed") write(red(`stopped: ${result.stopReason}\n`));
     } catch (error) {
-      write(
-        red(`error: ${toTerminalSafe(error instanceof Error ? error.message : String(error))}\n`),
-      );
+      sayError(error);
     } finally {
       spinner.stop();
       markdown.end();
@@ -244,13 +271,45 @@ export async function runRepl(options: ReplOptions): Promise<void> {
   }
 
   if (options.banner) say(options.banner);
+  // Typed input is a conversation: a line while the agent works is refused, and Ctrl-D
+  // leaves at once. Piped input (`echo hi | xzatoma chat`) is a script: its lines run one
+  // after another, and the end of the input ends the session once they are done.
+  const interactive = Boolean((options.input as NodeJS.ReadStream).isTTY);
   return new Promise<void>((resolve) => {
+    const queued: string[] = [];
+    let inputEnded = false;
+    let busy = false;
     const finish = () => {
       if (closed) return;
       closed = true;
       running?.abort();
       spinner.stop();
       void engine.close().finally(resolve);
+    };
+    const showPrompt = () => {
+      if (inputEnded || closed) return;
+      rl.setPrompt(formatPrompt(engine.state()));
+      rl.prompt();
+    };
+    const next = () => {
+      const line = queued.shift();
+      if (line === undefined) {
+        if (inputEnded) finish();
+        else showPrompt();
+        return;
+      }
+      busy = true;
+      void handleLine(line).then((keepGoing) => {
+        busy = false;
+        if (!keepGoing) {
+          queued.length = 0;
+          inputEnded = true;
+          rl.close();
+          finish();
+          return;
+        }
+        next();
+      });
     };
     rl.on("SIGINT", () => {
       if (running) {
@@ -267,26 +326,19 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       write(dim("\n(press Ctrl-C again or Ctrl-D to leave)\n"));
       rl.prompt();
     });
-    rl.on("close", finish);
-    let busy = false;
+    rl.on("close", () => {
+      inputEnded = true;
+      if (interactive || !busy) finish();
+    });
     rl.on("line", (line) => {
       if (confirming) return;
-      if (busy) {
+      if (busy && interactive) {
         write(dim("(busy: wait for the answer, or press Ctrl-C to cancel it)\n"));
         return;
       }
-      busy = true;
-      void handleLine(line).then((keepGoing) => {
-        busy = false;
-        if (!keepGoing) {
-          rl.close();
-          return;
-        }
-        rl.setPrompt(formatPrompt(engine.state()));
-        rl.prompt();
-      });
+      queued.push(line);
+      if (!busy) next();
     });
-    rl.setPrompt(formatPrompt(engine.state()));
-    rl.prompt();
+    showPrompt();
   });
 }

@@ -1,19 +1,33 @@
 import path from "node:path";
-import { createCommandPolicy, decideApproval, type ExecutionMode } from "@xzatoma/safety";
+import {
+  createCommandPolicy,
+  decideApproval,
+  DEFAULT_ALLOWLIST,
+  type ExecutionMode,
+} from "@xzatoma/safety";
 import { createWorkspaceContext } from "@xzatoma/tools";
+import type { CommandOptionSource } from "../config/index.js";
 import { ExitCode } from "../exit-codes.js";
+import { loadUserConfig } from "./load-user-config.js";
 import { resolveWorkspace } from "../session/prepare-session.js";
 
 /**
  * `xzatoma policy check-command CMD`: the command policy's verdict and reason, and what the
  * execution mode makes of it (as `terminal` in write mode would), without running anything.
+ * The user's configured allowlist and denylist apply, as they do for the terminal tool.
  */
 export async function checkCommandCommand(
   command: string,
-  options: { mode?: ExecutionMode; workspace?: string; json?: boolean },
+  options: { mode?: ExecutionMode; workspace?: string; json?: boolean; config?: string },
+  source: CommandOptionSource,
 ): Promise<number> {
+  const { terminal } = (await loadUserConfig(options, source)).config.agent;
   const workspace = createWorkspaceContext({ root: resolveWorkspace(options.workspace) });
-  const policy = await createCommandPolicy({ pathGuard: workspace.pathGuard });
+  const policy = await createCommandPolicy({
+    pathGuard: workspace.pathGuard,
+    allowlist: [...DEFAULT_ALLOWLIST, ...terminal.allowlist],
+    denylist: terminal.custom_denylist,
+  });
   const decision = await policy.check(command);
   const mode = options.mode ?? "restricted";
   const outcome = decideApproval(

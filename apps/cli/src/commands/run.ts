@@ -1,34 +1,33 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
-  Agent,
   createPlanProgress,
   isXzatomaError,
   parsePlan,
   planToPrompt,
   type AgentEvent,
+  type AgentLimits,
   type AgentResult,
   type PlanProgress,
 } from "@xzatoma/core";
+import { conversationTitle } from "@xzatoma/runtime";
 import { createPlanProgressTool } from "@xzatoma/tools";
-import { isToolAvailable } from "@xzatoma/safety";
 import { pickExplicitFlags, type CommandOptionSource } from "../config/index.js";
-import { exitCodeForStop, ExitCode } from "../exit-codes.js";
-import { createHistoryRecorder, titleFrom } from "../history/history-recorder.js";
+import { presentError } from "../error-table.js";
+import { exitCodeForStop } from "../exit-codes.js";
+import { shouldUseColor } from "../render/color.js";
 import { createJsonRenderer } from "../render/json-renderer.js";
 import { toTerminalSafe } from "../render/terminal-safe.js";
 import { createTextRenderer } from "../render/text-renderer.js";
-import { createApprovalHandler } from "../session/approval-handler.js";
-import { createAuditSink } from "@xzatoma/runtime";
-import { contextOptions, toAgentLimits } from "../session/context-options.js";
+import { runModes } from "../session/front-end-settings.js";
 import { prepareSession } from "../session/prepare-session.js";
-import type { SessionModes } from "@xzatoma/runtime";
 import { UsageError } from "../usage-error.js";
-import { openUserHistory } from "./history.js";
 
 /** Options of `xzatoma run` as commander parsed them. */
 export interface RunCommandOptions {
   readonly prompt?: string;
+  /** The prompt given as words after `run`. */
+  readonly words?: string;
   readonly plan?: string;
   readonly json?: boolean;
   readonly workspace?: string;
@@ -37,18 +36,20 @@ export interface RunCommandOptions {
   readonly storagePath?: string;
 }
 
-function describeStop(result: AgentResult, agent: Agent): string | undefined {
+function describeStop(result: AgentResult, limits: AgentLimits): string | undefined {
   switch (result.stopReason) {
     case "max-turns":
-      return `stopped: no final answer after ${agent.limits.maxTurns} model requests (raise it with --max-turns).`;
+      return `stopped: no final answer after ${limits.maxTurns} model requests (raise it with --max-turns).`;
     case "timeout":
-      return `stopped: no final answer within ${Math.round(agent.limits.timeoutMs / 1000)} s (raise it with --timeout).`;
+      return `stopped: no final answer within ${Math.round(limits.timeoutMs / 1000)} s (raise it with --timeout).`;
     case "tool-budget":
-      return `stopped: the budget of ${agent.limits.maxToolCalls} tool calls is used up (raise it with --max-tool-calls).`;
+      return `stopped: the budget of ${limits.maxToolCalls} tool calls is used up (raise it with --max-tool-calls).`;
     case "tool-calls-per-step":
-      return `stopped: the model asked for more than ${agent.limits.maxToolCallsPerStep} tool calls in one response.`;
-    case "consecutive-tool-steps":
-      return `stopped: the model called tools ${agent.limits.maxConsecutiveToolSteps} times in a row without saying anything.`;
+      return `stopped: the model asked for more than ${limits.maxToolCallsPerStep} tool calls in one response.`;
+    case "repeated-tool-calls":
+      return `stopped: the model repeated the same tool call more than ${limits.maxRepeatedToolCalls} times in a row (a loop).`;
+    case "length":
+      return "stopped: the model's context window or output limit ran out; the text so far is above.";
     case "aborted":
       return "interrupted.";
     default:
@@ -76,9 +77,23 @@ async function taskFrom(
       label: `${path.basename(options.plan)}: ${plan.name} (${plan.instructions.length} instructions)`,
     };
   }
-  const prompt = options.prompt ?? "";
-  if (prompt.trim() === "") throw new UsageError("give --prompt TEXT or --plan FILE.");
+  const given = options.prompt ?? options.words;
+  const fromStdin = given === "-" || (given === undefined && !process.stdin.isTTY);
+  const prompt = fromStdin ? await readStandardInput() : (given ?? "");
+  if (prompt.trim() === "")
+    throw new UsageError(
+      fromStdin
+        ? "standard input held no prompt; give the prompt as words, --prompt TEXT or --plan FILE."
+        : 'give a prompt (xzatoma run "TEXT", --prompt TEXT or - for standard input) or --plan FILE.',
+    );
   return { text: prompt, label: prompt };
+}
+
+/** Reads the whole of standard input as text. */
+async function readStandardInput(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** `xzatoma run --prompt TEXT | --plan FILE`: runs the agent once, without asking anyone. */
@@ -86,105 +101,70 @@ export async function runCommand(
   options: RunCommandOptions,
   command: CommandOptionSource,
 ): Promise<number> {
-  if (options.prompt && options.plan)
-    throw new UsageError("give either --prompt or --plan, not both.");
+  if (options.prompt !== undefined && options.words !== undefined)
+    throw new UsageError("give the prompt once: as words or with --prompt, not both.");
+  if ((options.prompt !== undefined || options.words !== undefined) && options.plan)
+    throw new UsageError("give either a prompt or --plan, not both.");
   const task = await taskFrom(options);
   const stderr = (text: string) => process.stderr.write(text);
-  const prepared = await prepareSession({
-    ...(options.config ? { configPath: options.config } : {}),
-    flags: pickExplicitFlags(command),
-    ...(options.workspace ? { workspace: options.workspace } : {}),
-    warn: (message) => stderr(`xzatoma: ${message}\n`),
-    mentionUrlsConfirmed: options.allowDangerous === true,
-  });
-  const { config } = prepared.loaded;
-  const modes: SessionModes = {
-    chatMode: config.agent.chat.default_mode,
-    safetyMode: "safe",
-    executionMode: options.allowDangerous ? "full" : "restricted",
-  };
-  const limits = {
-    ...toAgentLimits(config),
-    ...(task.maxTurns ? { maxTurns: task.maxTurns } : {}),
-  };
-  let prompt = task.text;
-  if (options.prompt) {
-    const expanded = await prepared.mentions.load(task.text);
-    prompt = expanded.prompt;
-    if (!options.json) {
-      for (const failure of expanded.failed)
-        stderr(
-          `xzatoma: could not load ${toTerminalSafe(`${failure.label}: ${failure.reason}`)}\n`,
-        );
-    }
-  }
-  const agent = new Agent({
-    model: prepared.models.createModel(prepared.models.model),
-    tools: [
-      ...prepared.environment.tools.filter((tool) => isToolAvailable(modes.chatMode, tool.access)),
-      ...(task.progress ? [createPlanProgressTool(task.progress)] : []),
-    ],
-    systemPrompt: prepared.systemPrompt,
-    limits,
-    context: contextOptions(config, prepared.models.contextWindow(prepared.models.model)),
-    approve: createApprovalHandler(modes),
-    audit: createAuditSink(prepared.environment.auditLog, prepared.environment.workspace.root),
-  });
-  const history = config.persistence.enabled
-    ? openUserHistory(config.persistence.db_path)
-    : undefined;
-  const recorder = history
-    ? createHistoryRecorder(history, { title: () => titleFrom(task.label) })
-    : undefined;
-
   const render: (event: AgentEvent) => void = options.json
     ? createJsonRenderer(process.stdout)
     : createTextRenderer({
         stdout: process.stdout,
         stderr: process.stderr,
-        color: Boolean(process.stderr.isTTY),
+        color: shouldUseColor(process.stderr, process.env),
       });
+  const prepared = await prepareSession({
+    ...(options.config ? { configPath: options.config } : {}),
+    flags: pickExplicitFlags(command),
+    ...(options.workspace ? { workspace: options.workspace } : {}),
+    // Nobody is asked in `run`: no `ask`, so every call that needs a yes is refused.
+    io: { warn: (message) => stderr(`xzatoma: ${toTerminalSafe(message)}\n`), render },
+    modes: (config) => runModes(config, options.allowDangerous === true),
+    mentionUrlsConfirmed: options.allowDangerous === true,
+    history: { title: () => conversationTitle(task.label) },
+    ...(task.maxTurns ? { limits: { maxTurns: task.maxTurns } } : {}),
+    ...(task.progress ? { extraTools: [createPlanProgressTool(task.progress)] } : {}),
+  });
+  const { runtime } = prepared;
+  let prompt = task.text;
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   process.once("SIGINT", onInterrupt);
   let result: AgentResult;
   try {
-    const state = {
-      mode: modes.chatMode,
-      safety: modes.safetyMode,
-      provider: prepared.models.provider,
-      model: prepared.models.model,
-    };
-    let usageSoFar = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-    result = await agent.run(prompt, {
-      signal: controller.signal,
-      onEvent: (event) => {
-        if (event.type === "usage") usageSoFar = event.totals;
-        // Each finished turn is written before the next request: a crash loses at most one turn.
-        if (event.type === "turn-started" && event.turn > 1) {
-          recorder?.progress(agent.conversation.entries(), usageSoFar, event.turn - 1, state);
-        }
-        render(event);
-      },
-    });
-    recorder?.finish(agent.conversation.entries(), result, state);
+    if (!options.plan) {
+      const expanded = await prepared.mentions.load(task.text);
+      prompt = expanded.prompt;
+      if (!options.json) {
+        for (const failure of expanded.failed)
+          stderr(
+            `xzatoma: could not load ${toTerminalSafe(`${failure.label}: ${failure.reason}`)}.\n`,
+          );
+      }
+    }
+    result = await runtime.run(prompt, { signal: controller.signal });
   } catch (error) {
     if (isXzatomaError(error)) {
-      stderr(`error [${error.code}]: ${toTerminalSafe(error.message)}\n`);
-      return ExitCode.failure;
+      const presented = presentError(error);
+      stderr(`${presented.lines.map((line) => toTerminalSafe(line)).join("\n")}\n`);
+      return presented.exit;
     }
     throw error;
   } finally {
     process.off("SIGINT", onInterrupt);
-    history?.close();
-    await prepared.environment.close();
+    await runtime.close();
   }
   if (!options.json && task.progress) stderr(`${toTerminalSafe(task.progress.summary())}\n`);
   if (!options.json) {
     if (result.stopReason === "error" && result.error) {
-      stderr(`error [${result.error.code}]: ${toTerminalSafe(result.error.message)}\n`);
+      stderr(
+        `${presentError(result.error)
+          .lines.map((line) => toTerminalSafe(line))
+          .join("\n")}\n`,
+      );
     } else if (result.stopReason !== "completed") {
-      const message = describeStop(result, agent);
+      const message = describeStop(result, runtime.agent.limits);
       if (message) stderr(`xzatoma: ${message}\n`);
     }
   }

@@ -1,20 +1,22 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { loadProjectInstructions } from "@xzatoma/runtime";
+import type { AgentLimits, Tool } from "@xzatoma/core";
+import {
+  createAgentRuntime,
+  type AgentRuntime,
+  type RuntimeConfig,
+  type RuntimeIO,
+  type SessionModes,
+} from "@xzatoma/runtime";
 import { loadConfig, type LoadedConfig } from "../config/index.js";
 import { createMentionLoader } from "../mentions/index.js";
-import { createSystemPrompt } from "@xzatoma/runtime";
 import { UsageError } from "../usage-error.js";
-import { createToolEnvironment, type ToolEnvironment } from "./environment.js";
-import { createModelSource, type ModelSource } from "./provider-factory.js";
 
-/** What `run` and `chat` share: configuration, workspace, tools, model, prompt, mentions. */
+/** What `run` and `chat` share: configuration, the runtime and the mention loader. */
 export interface PreparedSession {
   readonly loaded: LoadedConfig;
-  readonly environment: ToolEnvironment;
-  readonly models: ModelSource;
-  readonly systemPrompt: string;
+  readonly runtime: AgentRuntime;
   readonly mentions: ReturnType<typeof createMentionLoader>;
 }
 
@@ -32,12 +34,14 @@ export function resolveWorkspace(option: string | undefined): string {
   return workspace;
 }
 
-/** Loads the configuration and builds everything a session needs. */
+/** Loads the configuration and builds the runtime through `createAgentRuntime`. */
 export async function prepareSession(options: {
   readonly configPath?: string;
   readonly flags: Record<string, unknown>;
   readonly workspace?: string;
-  readonly warn: (message: string) => void;
+  readonly io: RuntimeIO;
+  /** The modes to start in, from the configuration and the command's flags. */
+  readonly modes: (config: RuntimeConfig) => SessionModes;
   /**
    * Whether an `@url:` mention the URL guard would ask about (an unusual port) counts as
    * confirmed. Mentions come only from the person's own input, so in chat typing one is the
@@ -45,6 +49,10 @@ export async function prepareSession(options: {
    * like any other call that needs a yes. Blocked URLs stay blocked either way.
    */
   readonly mentionUrlsConfirmed: boolean;
+  readonly history?:
+    false | { readonly resume?: string; readonly title?: (first: string) => string };
+  readonly limits?: Partial<AgentLimits>;
+  readonly extraTools?: readonly Tool[];
 }): Promise<PreparedSession> {
   const workspaceRoot = resolveWorkspace(options.workspace);
   const loaded = await loadConfig({
@@ -54,30 +62,27 @@ export async function prepareSession(options: {
     homeDir: homedir(),
     cwd: process.cwd(),
   });
-  const environment = await createToolEnvironment({
-    config: loaded.config,
-    workspaceRoot,
+  for (const warning of loaded.warnings ?? []) options.io.warn(warning);
+  const { config } = loaded;
+  if (options.history && options.history.resume !== undefined && !config.persistence.enabled)
+    throw new UsageError("--resume: history is turned off (persistence.enabled: false).");
+  const runtime = await createAgentRuntime(config, options.io, {
+    workspace: workspaceRoot,
+    modes: options.modes(config),
     ...(loaded.configFileFound ? { configPath: loaded.configPath } : {}),
-    warn: options.warn,
-  });
-  const instructions = await loadProjectInstructions(environment.workspace.root);
-  const systemPrompt = createSystemPrompt({
-    workspace: environment.workspace.root,
-    toolNames: environment.tools.map((tool) => tool.name),
-    ...(instructions ? { projectInstructions: instructions.text } : {}),
+    ...(options.history !== undefined ? { history: options.history } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.extraTools ? { extraTools: options.extraTools } : {}),
   });
   const mentions = createMentionLoader({
-    pathGuard: environment.workspace.pathGuard,
+    pathGuard: runtime.workspace.pathGuard,
     confirmed: options.mentionUrlsConfirmed,
-    exposure: environment.workspace.exposure,
-    fetchUrl: async (url) => {
-      const response = await environment.fetcher.fetch(url, {
-        confirmed: options.mentionUrlsConfirmed,
-      });
-      return { url: response.url, contentType: response.contentType, body: response.body };
-    },
-    maxFileBytes: loaded.config.agent.mentions.max_file_size,
+    exposure: runtime.workspace.exposure,
+    fetchUrl: (url) => runtime.fetchText(url, { confirmed: options.mentionUrlsConfirmed }),
+    maxFileBytes: config.agent.mentions.max_file_size,
+    urlCacheTtlMs: config.agent.mentions.url_cache_ttl_seconds * 1000,
+    maxUrlsPerRequest: config.agent.mentions.max_urls_per_request,
+    maxUrlBytes: config.agent.fetch.max_response_size,
   });
-  const models = await createModelSource(loaded.config, { warn: options.warn });
-  return { loaded, environment, models, systemPrompt, mentions };
+  return { loaded, runtime, mentions };
 }

@@ -1,0 +1,103 @@
+import type { ErrorCode } from "@xzatoma/errors";
+import { ExitCode } from "./exit-codes.js";
+
+/** How the CLI presents one error code: its exit code and what the person can do next. */
+interface ErrorPresentation {
+  readonly exit: number;
+  /** One line of advice, from the error's fields; absent when the message says it all. */
+  readonly hint?: (fields: Readonly<Record<string, unknown>>) => string | undefined;
+}
+
+const text = (value: unknown): string | undefined =>
+  typeof value === "string" && value !== "" ? value : undefined;
+
+/**
+ * Every error code a library may throw, with the CLI's exit code and hint: the one place
+ * where codes become command-line advice (libraries never name flags or commands). Typed
+ * as a record over `ErrorCode`, so a new code does not compile until it has a row here.
+ */
+export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorPresentation>> = {
+  INVALID_ARGUMENT: { exit: ExitCode.failure },
+  CONFIG_INVALID: {
+    exit: ExitCode.failure,
+    hint: () => "Fix the key named above; 'xzatoma config show' prints what is in force.",
+  },
+  FEATURE_NOT_AVAILABLE: { exit: ExitCode.failure },
+  PROVIDER_UNAVAILABLE: {
+    exit: ExitCode.failure,
+    hint: (fields) => {
+      const provider = text(fields["provider"]);
+      if (provider === "ollama")
+        return "Start Ollama ('ollama serve'), or point OLLAMA_HOST or --host at it.";
+      if (provider === "openai")
+        return "Check that the server is up, and OPENAI_BASE_URL or --base-url.";
+      return "Check that the provider's server is reachable, or pick another with --provider.";
+    },
+  },
+  PROVIDER_ERROR: { exit: ExitCode.failure },
+  PROVIDER_AUTH: {
+    exit: ExitCode.failure,
+    hint: (fields) =>
+      text(fields["provider"]) === "copilot"
+        ? "Sign in with 'xzatoma auth login copilot', or set GITHUB_TOKEN / COPILOT_GITHUB_TOKEN."
+        : "Set the provider's key (OPENAI_API_KEY for openai) or run 'xzatoma auth login'.",
+  },
+  PROVIDER_TIMEOUT: {
+    exit: ExitCode.failure,
+    hint: () => "Raise provider.<type>.request_timeout_seconds, or try a smaller model.",
+  },
+  MODEL_NOT_FOUND: {
+    exit: ExitCode.failure,
+    hint: () =>
+      "'xzatoma models list' shows the models the provider offers; pick one with --model.",
+  },
+  EMPTY_RESPONSE: { exit: ExitCode.failure },
+  CONTEXT_LENGTH_EXCEEDED: {
+    exit: ExitCode.limit,
+    hint: () => "Start a new conversation, or use a model with a larger context window.",
+  },
+  CREDENTIAL_STORE_UNAVAILABLE: {
+    exit: ExitCode.failure,
+    hint: () =>
+      "No keyring is available: set the token in the environment (OPENAI_API_KEY, GITHUB_TOKEN) or install and unlock a keyring (gnome-keyring, KWallet).",
+  },
+  TOOL_ALREADY_REGISTERED: { exit: ExitCode.failure },
+  TOOL_PACKAGE_INVALID: {
+    exit: ExitCode.failure,
+    hint: () => "Check agent.tools.packages in the configuration file.",
+  },
+  GLOB_INVALID: { exit: ExitCode.failure },
+  PATH_OUTSIDE_WORKSPACE: { exit: ExitCode.failure },
+  PATH_PROTECTED: { exit: ExitCode.failure },
+  URL_BLOCKED: { exit: ExitCode.failure },
+  PLAN_INVALID: { exit: ExitCode.failure },
+  CONVERSATION_FORMAT_INVALID: { exit: ExitCode.failure },
+  CONVERSATION_NOT_FOUND: {
+    exit: ExitCode.failure,
+    hint: () => "'xzatoma history list' shows the stored conversations.",
+  },
+  AMBIGUOUS_CONVERSATION_ID: {
+    exit: ExitCode.usage,
+    hint: () => "Give more characters of the id ('xzatoma history list' shows them).",
+  },
+  HISTORY_MIGRATION_FAILED: { exit: ExitCode.failure },
+  HISTORY_UNAVAILABLE: {
+    exit: ExitCode.failure,
+    hint: () => "History is off (persistence.enabled: false); turn it on to keep conversations.",
+  },
+  XZEPR_EVENT_INVALID: { exit: ExitCode.failure },
+  EVENT_FILTER_INVALID: { exit: ExitCode.usage },
+};
+
+/** The exit code and the lines to print for an error with `code` and `fields`. */
+export function presentError(error: {
+  readonly code: string;
+  readonly message: string;
+  readonly fields?: Readonly<Record<string, unknown>>;
+}): { exit: number; lines: string[] } {
+  const row = (ERROR_TABLE as Readonly<Record<string, ErrorPresentation>>)[error.code];
+  const lines = [`error [${error.code}]: ${error.message}`];
+  const hint = row?.hint?.(error.fields ?? {});
+  if (hint) lines.push(`hint: ${hint}`);
+  return { exit: row?.exit ?? ExitCode.failure, lines };
+}

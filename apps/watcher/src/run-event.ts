@@ -1,0 +1,128 @@
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { isLimitStop, isXzatomaError, parsePlanText, planToPrompt } from "@xzatoma/core";
+import { createAgentRuntime, executionModeOf, resolveRuntimeConfig } from "@xzatoma/runtime";
+import { parseXzeprEvent, type XzeprEvent } from "@xzatoma/xzepr";
+import { parse as parseYaml } from "yaml";
+
+/**
+ * The plan an XZepr event carries: the first of `data.events[0].payload.plan`,
+ * `data.events[0].payload`, `data` that yields a value. A string is used as it is; an
+ * object is serialised to JSON.
+ */
+export function extractPlanText(event: XzeprEvent): string | undefined {
+  const data = event.data as { events?: { payload?: unknown }[] } | undefined;
+  const payload = data?.events?.[0]?.payload;
+  const candidates = [(payload as { plan?: unknown } | undefined)?.plan, payload, data];
+  for (const candidate of candidates) {
+    if (typeof candidate === "string" && candidate.trim() !== "") return candidate;
+    if (candidate !== null && typeof candidate === "object") return JSON.stringify(candidate);
+  }
+  return undefined;
+}
+
+/** The prompt for a plan's text: a plan that parses is run as a plan, anything else as text. */
+function promptFor(text: string, source: string): { prompt: string; maxTurns?: number } {
+  try {
+    const plan = parsePlanText(text, source);
+    return { prompt: planToPrompt(plan), ...(plan.maxTurns ? { maxTurns: plan.maxTurns } : {}) };
+  } catch {
+    return { prompt: text };
+  }
+}
+
+/**
+ * `xzatoma-watcher run-event FILE --workspace DIR [--config FILE] [--json]`: runs the plan
+ * an event file carries through the agent runtime, with only the privileges the
+ * configuration gives (nobody is asked: a call that needs a yes is refused), and prints
+ * the result. Exit codes: 0 completed, 1 failure, 2 usage, 3 a limit stopped the run.
+ */
+export async function runEvent(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      workspace: { type: "string" },
+      config: { type: "string" },
+      json: { type: "boolean" },
+    },
+  });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) {
+    process.stderr.write("error: run-event takes exactly one FILE\n");
+    return 2;
+  }
+  if (!values.workspace) {
+    process.stderr.write("error: run-event needs --workspace DIR (where the plan runs)\n");
+    return 2;
+  }
+  let event: XzeprEvent;
+  try {
+    event = parseXzeprEvent(await readFile(file, "utf8"));
+  } catch (error) {
+    process.stderr.write(
+      `error: ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
+  }
+  const planText = extractPlanText(event);
+  if (planText === undefined) {
+    process.stderr.write(`error: ${file}: the event carries no plan\n`);
+    return 1;
+  }
+  const configText = values.config ? await readFile(values.config, "utf8") : "";
+  const config = resolveRuntimeConfig(configText.trim() === "" ? {} : parseYaml(configText), {
+    homeDir: homedir(),
+    env: process.env,
+    ...(values.config ? { source: values.config } : {}),
+  });
+  const task = promptFor(planText, `${path.basename(file)}#plan`);
+  const configured = executionModeOf(config.agent.terminal.default_mode);
+  const runtime = await createAgentRuntime(
+    config,
+    {
+      warn: (message) => process.stderr.write(`xzatoma-watcher: ${message}\n`),
+    },
+    {
+      workspace: path.resolve(values.workspace),
+      // Nobody is present: an interactive configuration runs as restricted autonomous.
+      modes: {
+        chatMode: "write",
+        safetyMode: "safe",
+        executionMode: configured === "interactive" ? "restricted" : configured,
+      },
+      ...(values.config ? { configPath: path.resolve(values.config) } : {}),
+      ...(task.maxTurns ? { limits: { maxTurns: task.maxTurns } } : {}),
+      history: { title: () => `event ${event.id}: ${event.type}` },
+    },
+  );
+  try {
+    const result = await runtime.run(task.prompt);
+    const summary = {
+      event: event.id,
+      type: event.type,
+      stopReason: result.stopReason,
+      text: result.text,
+      turns: result.turns,
+      toolCalls: result.toolCalls,
+      usage: result.usage,
+      ...(runtime.conversationId ? { conversationId: runtime.conversationId } : {}),
+      ...(result.error ? { error: result.error } : {}),
+    };
+    process.stdout.write(
+      values.json ? `${JSON.stringify(summary)}\n` : `${result.stopReason}: ${result.text}\n`,
+    );
+    if (result.stopReason === "completed") return 0;
+    return isLimitStop(result.stopReason) ? 3 : 1;
+  } catch (error) {
+    if (isXzatomaError(error)) {
+      process.stderr.write(`error [${error.code}]: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await runtime.close();
+  }
+}

@@ -1,0 +1,185 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import {
+  startScriptedOpenAI,
+  type ChatScenario,
+  type ScriptedOpenAI,
+} from "@xzatoma/scripted-servers/openai";
+import { openHistory } from "@xzatoma/persistence";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createAgentRuntime, type AgentRuntimeOptions } from "./agent-runtime.js";
+import { resolveRuntimeConfig } from "./resolve-config.js";
+import type { RuntimeIO } from "./runtime-io.js";
+
+let home: string;
+let workspace: string;
+let server: ScriptedOpenAI | undefined;
+
+beforeEach(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), "xz-runtime-home-"));
+  workspace = await mkdtemp(path.join(os.tmpdir(), "xz-runtime-ws-"));
+  await writeFile(path.join(workspace, "notes.txt"), "the answer is 42\n");
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(home, { recursive: true, force: true });
+  await rm(workspace, { recursive: true, force: true });
+});
+
+async function startModel(scenario: ChatScenario): Promise<string> {
+  server = await startScriptedOpenAI({ scenario, apiKey: "sk-test", models: ["scripted-1"] });
+  return server.url;
+}
+
+function configFor(baseUrl: string, extra: Record<string, unknown> = {}) {
+  return resolveRuntimeConfig(
+    {
+      provider: { type: "openai", openai: { base_url: baseUrl, model: "scripted-1" } },
+      agent: { terminal: { sandbox: false } },
+      persistence: { data_dir: path.join(home, "data") },
+      ...extra,
+    },
+    { homeDir: home, env: {} },
+  );
+}
+
+const quietIO = (warnings: string[] = []): RuntimeIO => ({
+  warn: (message) => warnings.push(message),
+});
+
+function options(overrides: Partial<AgentRuntimeOptions> = {}): AgentRuntimeOptions {
+  return {
+    workspace,
+    modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+    env: { OPENAI_API_KEY: "sk-test" },
+    ...overrides,
+  };
+}
+
+/** Reads notes.txt, then answers with what the tool returned. */
+const readThenAnswer: ChatScenario = (request, index) =>
+  index === 0
+    ? { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] }
+    : {
+        content: `Found: ${request.messages.findLast((m) => m.role === "tool")?.content ?? ""}`,
+      };
+
+describe("createAgentRuntime", () => {
+  it("runs a prompt with the configured provider, tools and history", async () => {
+    const url = await startModel(readThenAnswer);
+    const events: string[] = [];
+    const runtime = await createAgentRuntime(
+      configFor(url),
+      { ...quietIO(), render: (event) => events.push(event.type) },
+      options(),
+    );
+    const result = await runtime.run("What is in notes.txt?");
+    await runtime.close();
+
+    expect(result.stopReason).toBe("completed");
+    expect(result.text).toContain("the answer is 42");
+    expect(events).toContain("tool-result");
+    expect(events.at(-1)).toBe("finished");
+    // History was recorded by the persistence listener, in the configured data directory.
+    const history = openHistory({ path: path.join(home, "data", "history.db") });
+    try {
+      const stored = history.getConversation(runtime.conversationId ?? "missing");
+      expect(stored?.messages.map((entry) => entry.message.role)).toEqual([
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+      ]);
+    } finally {
+      history.close();
+    }
+  });
+
+  it("refuses a call that needs a yes when the front end cannot ask anyone", async () => {
+    const url = await startModel((request, index) =>
+      index === 0
+        ? { toolCalls: [{ name: "terminal", arguments: { command: "touch out.txt" } }] }
+        : { content: `Done: ${request.messages.findLast((m) => m.role === "tool")?.content}` },
+    );
+    const runtime = await createAgentRuntime(configFor(url), quietIO(), options());
+    const result = await runtime.run("create out.txt");
+    await runtime.close();
+    await expect(readFile(path.join(workspace, "out.txt"), "utf8")).rejects.toThrow();
+    expect(result.text).toContain("restricted autonomous mode has no one to ask");
+    const audit = await readFile(path.join(home, "data", "audit.log"), "utf8");
+    expect(audit).toContain("touch out.txt");
+  });
+
+  it("asks the person through io.ask, and only that answer counts as a person's", async () => {
+    const url = await startModel((_request, index) =>
+      index === 0
+        ? { toolCalls: [{ name: "terminal", arguments: { command: "touch out.txt" } }] }
+        : { content: "written" },
+    );
+    const asked: string[] = [];
+    const runtime = await createAgentRuntime(
+      configFor(url),
+      {
+        ...quietIO(),
+        ask: async (request) => {
+          asked.push(request.toolName);
+          return { approved: true, reason: "the person said yes" };
+        },
+      },
+      options({ modes: { chatMode: "write", safetyMode: "safe", executionMode: "interactive" } }),
+    );
+    const result = await runtime.run("write out.txt");
+    await runtime.close();
+    expect(result.stopReason).toBe("completed");
+    expect(asked).toEqual(["terminal"]);
+    expect(await readFile(path.join(workspace, "out.txt"), "utf8")).toBe("");
+  });
+
+  it("keeps one conversation across runs and mode switches, and counts its tokens", async () => {
+    const url = await startModel((request) => ({
+      content: `seen ${request.messages.filter((m) => m.role === "user").length} user messages`,
+    }));
+    const runtime = await createAgentRuntime(configFor(url), quietIO(), options());
+    await runtime.run("one");
+    const afterOne = runtime.status().usage.totalTokens;
+    runtime.setMode("planning");
+    expect(runtime.status().tools).not.toContain("write_file");
+    const second = await runtime.run("two");
+    await runtime.close();
+    expect(second.text).toBe("seen 2 user messages");
+    expect(afterOne).toBeGreaterThan(0);
+    expect(runtime.status().usage.totalTokens).toBeGreaterThan(afterOne);
+  });
+
+  it("refuses a model the provider does not have, and keeps the current one", async () => {
+    const url = await startModel(() => ({ content: "ok" }));
+    const runtime = await createAgentRuntime(configFor(url), quietIO(), options());
+    await expect(runtime.setModel("missing-x")).rejects.toMatchObject({ code: "MODEL_NOT_FOUND" });
+    expect(runtime.model).toBe("scripted-1");
+    await runtime.close();
+  });
+
+  it("resumes a stored conversation, and names one that does not exist", async () => {
+    const url = await startModel((request) => ({
+      content: `seen ${request.messages.filter((m) => m.role === "user").length}`,
+    }));
+    const first = await createAgentRuntime(configFor(url), quietIO(), options());
+    await first.run("remember this");
+    await first.close();
+    const id = first.conversationId ?? "";
+    const resumed = await createAgentRuntime(
+      configFor(url),
+      quietIO(),
+      options({ history: { resume: id } }),
+    );
+    expect((await resumed.run("and this")).text).toBe("seen 2");
+    expect(resumed.conversationId).toBe(id);
+    await resumed.close();
+    await expect(
+      createAgentRuntime(configFor(url), quietIO(), options({ history: { resume: "nope" } })),
+    ).rejects.toMatchObject({ code: "CONVERSATION_NOT_FOUND" });
+  });
+});

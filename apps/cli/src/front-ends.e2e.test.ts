@@ -88,6 +88,26 @@ describe("xzatoma run takes its prompt as other agent CLIs do", () => {
     expect(outcome).toMatchObject({ code: 0, stdout: "You said: piped prompt\n" });
   });
 
+  it("says at the end how many calls nobody could approve, and how to let them run", async () => {
+    const toucher = await startScriptedOllama({
+      scenario: (_request, index) =>
+        index === 0
+          ? { toolCalls: [{ name: "terminal", arguments: { command: "touch made.txt" } }] }
+          : { content: "I could not create it." },
+    });
+    try {
+      const outcome = await xzatoma(["run", "--mode", "write", "--no-sandbox", "make it"], "", {
+        OLLAMA_HOST: toucher.url,
+      });
+      expect(outcome.code).toBe(0);
+      expect(outcome.stderr).toContain(
+        "xzatoma: 1 call(s) needed a person's yes and were refused; review them and rerun with --allow-dangerous",
+      );
+    } finally {
+      await toucher.close();
+    }
+  });
+
   it("refuses two prompts, or an empty one, with a usage error that says what to give", async () => {
     const both = await xzatoma(["run", "words", "--prompt", "flag"], "");
     expect(both.code).toBe(2);

@@ -107,13 +107,19 @@ export async function runCommand(
     throw new UsageError("give either a prompt or --plan, not both.");
   const task = await taskFrom(options);
   const stderr = (text: string) => process.stderr.write(text);
-  const render: (event: AgentEvent) => void = options.json
+  const show: (event: AgentEvent) => void = options.json
     ? createJsonRenderer(process.stdout)
     : createTextRenderer({
         stdout: process.stdout,
         stderr: process.stderr,
         color: shouldUseColor(process.stderr, process.env),
       });
+  /** Calls refused because nobody could say yes: --allow-dangerous would have run them. */
+  let unanswered = 0;
+  const render = (event: AgentEvent) => {
+    if (event.type === "approval-answered" && !event.approved) unanswered += 1;
+    show(event);
+  };
   const prepared = await prepareSession({
     ...(options.config ? { configPath: options.config } : {}),
     flags: pickExplicitFlags(command),
@@ -156,6 +162,11 @@ export async function runCommand(
     await runtime.close();
   }
   if (!options.json && task.progress) stderr(`${toTerminalSafe(task.progress.summary())}\n`);
+  if (!options.json && unanswered > 0 && runtime.modes.executionMode === "restricted") {
+    stderr(
+      `xzatoma: ${unanswered} call(s) needed a person's yes and were refused; review them and rerun with --allow-dangerous to let such calls run (blocked ones stay blocked), or use 'xzatoma chat' to be asked.\n`,
+    );
+  }
   if (!options.json) {
     if (result.stopReason === "error" && result.error) {
       stderr(

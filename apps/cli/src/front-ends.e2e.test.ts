@@ -118,6 +118,24 @@ describe("xzatoma run takes its prompt as other agent CLIs do", () => {
   });
 });
 
+describe("one place for state", () => {
+  it("history reads the database run wrote, wherever the configuration puts the data directory", async () => {
+    const config = path.join(base, "elsewhere.yaml");
+    const dataDir = path.join(base, "custom-data");
+    await writeFile(config, `persistence:\n  data_dir: ${dataDir}\n`);
+    const ran = await xzatoma(["--config", config, "run", "remember this"], "");
+    expect(ran.code).toBe(0);
+    const listed = await xzatoma(["--config", config, "history", "list", "--json"], "");
+    expect(listed.code).toBe(0);
+    const listing = JSON.parse(listed.stdout) as { items: { title: string }[] };
+    const titles = listing.items.map((conversation) => conversation.title);
+    expect(titles).toContain("remember this");
+    // Without the configuration, the default data directory holds no such conversation.
+    const fallback = await xzatoma(["history", "list", "--json"], "");
+    expect(fallback.stdout).not.toContain("remember this");
+  });
+});
+
 describe("xzatoma chat fed by a pipe", () => {
   it("answers each line in turn and ends cleanly when the input ends", async () => {
     const outcome = await xzatoma(["chat"], "hello\nhow are you\n");

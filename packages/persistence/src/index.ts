@@ -1,4 +1,3 @@
-export { resolveDataHome, resolveHistoryDbPath, type DataPathInputs } from "./data-paths.js";
 export { openHistory, DEFAULT_BUSY_TIMEOUT_MS, type OpenHistoryOptions } from "./open-history.js";
 export type { History } from "./history.js";
 export type { ConversationOutcome, NewConversation } from "./conversations.js";

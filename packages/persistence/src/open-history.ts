@@ -18,7 +18,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /** Options of {@link openHistory}. */
 export interface OpenHistoryOptions {
   /**
-   * The database file (see `resolveHistoryDbPath`). Missing directories are created with
+   * The database file. Missing directories are created with
    * mode 0700 and a new file with mode 0600 (its WAL files follow it).
    * `":memory:"` gives a private in-memory database (no WAL).
    */
@@ -44,7 +44,7 @@ export interface OpenHistoryOptions {
  * foreign keys on, a busy timeout, and the package's migrations applied.
  *
  * @example
- * const history = openHistory({ path: resolveHistoryDbPath({ env, homeDir }) });
+ * const history = openHistory({ path: path.join(dataDir, "history.db") });
  * const conversation = history.createConversation({ title, provider: "ollama", model });
  * history.appendMessages(conversation.id, [{ message: userMessage(prompt) }]);
  */

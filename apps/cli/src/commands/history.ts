@@ -1,11 +1,7 @@
 import { homedir } from "node:os";
-import {
-  openHistory,
-  resolveHistoryDbPath,
-  type ConversationStatus,
-  type History,
-} from "@xzatoma/persistence";
-import { redactSecrets } from "@xzatoma/safety";
+import type { ConversationStatus, History } from "@xzatoma/persistence";
+import { openRuntimeHistory } from "@xzatoma/runtime";
+import { loadConfig } from "../config/index.js";
 import { ExitCode } from "../exit-codes.js";
 import { formatConversationLine, renderConversationTree } from "../history/render-conversation.js";
 import { toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
@@ -14,17 +10,24 @@ import { UsageError } from "../usage-error.js";
 /** Options shared by the history commands. */
 export interface HistoryCommandOptions {
   readonly storagePath?: string;
+  readonly config?: string;
   readonly json?: boolean;
 }
 
-/** Opens the history database the way every command does: `--storage-path`, `XZATOMA_HISTORY_DB`, `~/.xzatoma/history.db`. */
-export function openUserHistory(storagePath: string | undefined): History {
-  const path = resolveHistoryDbPath({
-    ...(storagePath ? { storagePath } : {}),
+/**
+ * Opens the history database `chat` and `run` write: `persistence.db_path` of the
+ * configuration as every command resolves it (`--storage-path`, the file, the environment,
+ * then `history.db` in the data directory).
+ */
+export async function openUserHistory(options: HistoryCommandOptions): Promise<History> {
+  const loaded = await loadConfig({
+    ...(options.config ? { configPath: options.config } : {}),
     env: process.env,
+    flags: options.storagePath ? { storagePath: options.storagePath } : {},
     homeDir: homedir(),
+    cwd: process.cwd(),
   });
-  return openHistory({ path, redact: redactSecrets });
+  return openRuntimeHistory(loaded.config.persistence.db_path);
 }
 
 function parseDate(flag: string, value: string | undefined): Date | undefined {
@@ -67,7 +70,7 @@ function describeEmptyList(
 }
 
 /** `xzatoma history list`. */
-export function historyList(
+export async function historyList(
   options: HistoryCommandOptions & {
     limit?: number;
     page?: number;
@@ -75,14 +78,14 @@ export function historyList(
     until?: string;
     status?: string[];
   },
-): number {
+): Promise<number> {
   for (const status of options.status ?? []) {
     if (!STATUSES.includes(status))
       throw new UsageError(`--status: '${status}' is not one of ${STATUSES.join(", ")}.`);
   }
   const since = parseDate("--since", options.since);
   const until = parseDate("--until", options.until);
-  const history = openUserHistory(options.storagePath);
+  const history = await openUserHistory(options);
   try {
     const limit = options.limit ?? 20;
     const page = options.page ?? 1;
@@ -116,8 +119,8 @@ export function historyList(
 }
 
 /** `xzatoma history show ID` and `xzatoma replay ID`: the conversation as it happened. */
-export function historyShow(id: string, options: HistoryCommandOptions): number {
-  const history = openUserHistory(options.storagePath);
+export async function historyShow(id: string, options: HistoryCommandOptions): Promise<number> {
+  const history = await openUserHistory(options);
   try {
     const tree = history.getConversationTree(id);
     if (!tree) {
@@ -133,8 +136,8 @@ export function historyShow(id: string, options: HistoryCommandOptions): number 
 }
 
 /** `xzatoma history delete ID`. */
-export function historyDelete(id: string, options: HistoryCommandOptions): number {
-  const history = openUserHistory(options.storagePath);
+export async function historyDelete(id: string, options: HistoryCommandOptions): Promise<number> {
+  const history = await openUserHistory(options);
   try {
     const deleted = history.deleteConversation(id);
     if (options.json) process.stdout.write(`${toTerminalSafeJson({ id, deleted })}\n`);

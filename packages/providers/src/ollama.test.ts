@@ -70,7 +70,7 @@ describe("Ollama model against the scripted server", () => {
     const missing = await new Agent({
       model: createOllamaModel({ host: server.url, model: "ghost" }),
     }).run("hi");
-    expect(missing.error).toEqual({
+    expect(missing.error).toMatchObject({
       code: "MODEL_NOT_FOUND",
       message: "Ollama has no model 'ghost'. Pull it with 'ollama pull ghost', or choose another.",
     });

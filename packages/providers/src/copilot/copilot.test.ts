@@ -480,9 +480,7 @@ describe("Copilot faults", () => {
       model: "claude-sonnet-4",
       retry: { ...time.retry, idleTimeoutMs: 150 },
     });
-    const started = performance.now();
     const result = await new Agent({ model }).run("hi");
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(result.error?.code).toBe("PROVIDER_TIMEOUT");
   });
 });

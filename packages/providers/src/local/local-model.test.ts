@@ -251,7 +251,6 @@ describe.skipIf(!HAS_MODEL)(
         abortSignal: controller.signal,
       });
       const reader = stream.getReader();
-      const startedAt = performance.now();
       let deltas = 0;
       const reading = (async () => {
         for (;;) {
@@ -263,7 +262,6 @@ describe.skipIf(!HAS_MODEL)(
       })();
       await expect(reading).rejects.toThrow("stop now");
       expect(deltas).toBeLessThan(20);
-      expect(performance.now() - startedAt).toBeLessThan(10_000);
 
       // The model is free again at once.
       const after = await model.doGenerate({ prompt: userPrompt("Hi"), maxOutputTokens: 4 });

@@ -359,11 +359,9 @@ describe("OpenAI-compatible faults", () => {
       env: {},
       retry: { idleTimeoutMs: 150 },
     });
-    const started = performance.now();
     const result = await new Agent({ model }).run("hi");
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(result.stopReason).toBe("error");
-    expect(result.error).toEqual({
+    expect(result.error).toMatchObject({
       code: "PROVIDER_TIMEOUT",
       message: "OpenAI-compatible server stopped sending its answer: nothing arrived for 150 ms.",
     });

@@ -31,6 +31,12 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorPresentation>> = {
         return "Start Ollama ('ollama serve'), or point OLLAMA_HOST or --host at it.";
       if (provider === "openai")
         return "Check that the server is up, and OPENAI_BASE_URL or --base-url.";
+      if (provider === "local") {
+        const reason = text(fields["reason"]);
+        if (reason === "model-missing" || reason === "model-invalid")
+          return "Run 'bash tools/start.sh' in a checkout (it installs the model), or name a GGUF file with provider.local.model_path or --model.";
+        return "The embedded model needs the optional package node-llama-cpp; install it next to XZatoma, or pick another provider with --provider.";
+      }
       return "Check that the provider's server is reachable, or pick another with --provider.";
     },
   },

@@ -1,25 +1,15 @@
 // The built `xzatoma` as a newcomer meets it: prompts from standard input and as words,
 // chat fed by a pipe, and the chat commands that report on or change the session.
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   SCENARIOS,
   startScriptedOllama,
   type ScriptedOllama,
 } from "@xzatoma/scripted-servers/ollama";
-
-const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
-
-interface Outcome {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+import { runCli, unusedPort } from "./cli.test-support.js";
 
 let base: string;
 let workspace: string;
@@ -28,29 +18,11 @@ let echo: ScriptedOllama;
 
 /** Runs the CLI with `input` on its standard input (a pipe that then ends). */
 function xzatoma(args: readonly string[], input: string, env: Record<string, string> = {}) {
-  return new Promise<Outcome>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: workspace,
-      env: { PATH: process.env["PATH"] ?? "", HOME: home, OLLAMA_HOST: echo.url, ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
+  return runCli(args, {
+    cwd: workspace,
+    env: { PATH: process.env["PATH"] ?? "", HOME: home, OLLAMA_HOST: echo.url, ...env },
+    input,
   });
-}
-
-/** A port on 127.0.0.1 where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** The prompt tokens the scripted server reports for a request (its own rule). */
@@ -167,7 +139,7 @@ describe("xzatoma chat fed by a pipe", () => {
   });
 
   it("/models with the server down prints one error line and the session goes on", async () => {
-    const port = await closedPort();
+    const port = await unusedPort();
     const outcome = await xzatoma(["chat", "--host", `127.0.0.1:${port}`], "/models\n/status\n");
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toMatch(/error \[PROVIDER_UNAVAILABLE\]: .*127\.0\.0\.1:\d+/);

@@ -1,59 +1,32 @@
 // End-to-end tests of `xzatoma models` and `xzatoma auth`: the built binary as a child
 // process, against the scripted Ollama server on 127.0.0.1. Run `nx build cli` first (the
 // test target depends on it).
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   SCENARIOS,
   startScriptedOllama,
   type ScriptedOllama,
 } from "@xzatoma/scripted-servers/ollama";
-
-const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
-
-interface Outcome {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+import { runCli, unusedPort, type Outcome } from "./cli.test-support.js";
 
 let base: string;
 let home: string;
 let ollama: ScriptedOllama;
 
 function xzatoma(args: readonly string[], env: Record<string, string> = {}): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: base,
-      // No D-Bus session: like a server or a container, there is no keyring.
-      env: {
-        PATH: process.env["PATH"] ?? "",
-        HOME: home,
-        DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(base, "no-such-bus")}`,
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  return runCli(args, {
+    cwd: base,
+    // No D-Bus session: like a server or a container, there is no keyring.
+    env: {
+      PATH: process.env["PATH"] ?? "",
+      HOME: home,
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(base, "no-such-bus")}`,
+      ...env,
+    },
   });
-}
-
-async function unusedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** No stack trace: no `    at ` frame lines, no `Error:` dumps. */

@@ -109,3 +109,15 @@ export {
   toolPackageList,
   wholeNumber,
 } from "./config-fields.js";
+export {
+  createRunTelemetry,
+  DEFAULT_OTLP_ENDPOINT,
+  METRIC_NAMES,
+  telemetrySettingsFromEnv,
+  type OtlpEndpoint,
+  type RunTelemetry,
+  type RunTelemetryOptions,
+  type SubagentTelemetryInfo,
+  type TelemetryEvent,
+  type TelemetrySettings,
+} from "./telemetry/index.js";

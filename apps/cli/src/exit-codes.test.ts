@@ -11,6 +11,7 @@ it("maps every stop reason to the documented exit code", () => {
     "tool-calls-per-step",
     "repeated-tool-calls",
     "length",
+    "quota",
   ] as const) {
     expect(exitCodeForStop(reason)).toBe(3);
   }

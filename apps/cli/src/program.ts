@@ -152,7 +152,11 @@ export function createProgram(setExitCode: (code: number) => void): Command {
         "what the agent should do (@mentions are expanded; - reads standard input)",
       )
       .option("--plan <file>", "a plan file (.yaml, .yml, .json or .md) to carry out")
-      .option("--json", "print the event stream as JSON lines instead of text"),
+      .option("--json", "print the event stream as JSON lines instead of text")
+      .option(
+        "--subagents",
+        "offer the subagent and parallel_subagent tools (default: agent.subagent.enabled)",
+      ),
   )
     .addHelpText(
       "after",

@@ -67,6 +67,32 @@ export type AgentEvent =
     }
   | { readonly type: "error"; readonly error: AgentEventError }
   | {
+      /** A subagent started on a task (any depth of the tree below this run). */
+      readonly type: "subagent-started";
+      readonly turn: number;
+      /** The `subagent` or `parallel_subagent` call that started it. */
+      readonly toolCallId: string;
+      readonly label: string;
+      /** 1 for a child of the top-level run, 2 for a grandchild, ... */
+      readonly depth: number;
+      /** The label of the subagent that started it; absent for a child of the top-level run. */
+      readonly parent?: string;
+    }
+  | {
+      readonly type: "subagent-finished";
+      readonly turn: number;
+      readonly toolCallId: string;
+      readonly label: string;
+      readonly depth: number;
+      readonly parent?: string;
+      readonly stopReason: StopReason;
+      readonly turns: number;
+      readonly usage: Usage;
+      readonly durationMs: number;
+      /** Why it failed, when it did not complete. */
+      readonly error?: string;
+    }
+  | {
       readonly type: "finished";
       readonly stopReason: StopReason;
       readonly text: string;

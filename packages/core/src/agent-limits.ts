@@ -65,6 +65,7 @@ export type StopReason =
   | "tool-calls-per-step"
   | "repeated-tool-calls"
   | "length"
+  | "quota"
   | "aborted"
   | "error";
 
@@ -76,6 +77,7 @@ export function isLimitStop(reason: StopReason): boolean {
     reason === "tool-budget" ||
     reason === "tool-calls-per-step" ||
     reason === "repeated-tool-calls" ||
-    reason === "length"
+    reason === "length" ||
+    reason === "quota"
   );
 }

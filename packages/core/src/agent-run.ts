@@ -103,10 +103,15 @@ function isContextLengthExceeded(error: unknown): boolean {
   return isXzatomaError(error) && error.code === "CONTEXT_LENGTH_EXCEEDED";
 }
 
-/** Ends the run with a stop reason other than `error`. */
-class StopRun extends Error {
+/**
+ * Ends a run with a stop reason other than `error`. A caller that aborts a run's signal with
+ * one (`controller.abort(new RunStop("quota"))`) ends the run with that reason instead of
+ * `aborted`: a budget shared by several runs stops the one that crossed it.
+ */
+export class RunStop extends Error {
   constructor(readonly reason: StopReason) {
     super(reason);
+    this.name = "RunStop";
   }
 }
 
@@ -144,10 +149,11 @@ export class AgentRun {
     const { limits, registry } = this.#host;
     const signal = this.#options.signal;
     const controller = this.#controller;
-    const onCallerAbort = () => controller.abort(new StopRun("aborted"));
+    const onCallerAbort = () =>
+      controller.abort(signal?.reason instanceof RunStop ? signal.reason : new RunStop("aborted"));
     signal?.addEventListener("abort", onCallerAbort, { once: true });
     if (signal?.aborted) onCallerAbort();
-    const timer = setTimeout(() => controller.abort(new StopRun("timeout")), limits.timeoutMs);
+    const timer = setTimeout(() => controller.abort(new RunStop("timeout")), limits.timeoutMs);
 
     let stopReason: StopReason;
     let error: AgentEventError | undefined;
@@ -157,7 +163,7 @@ export class AgentRun {
       stopReason = await this.#loop(toModelTools(registry.specifications()));
     } catch (caught) {
       const reason = controller.signal.aborted ? controller.signal.reason : caught;
-      if (reason instanceof StopRun) {
+      if (reason instanceof RunStop) {
         stopReason = reason.reason;
       } else if (isContextLengthExceeded(reason)) {
         stopReason = "length";

@@ -6,6 +6,7 @@ export {
   type ModelCallSettings,
 } from "./agent.js";
 export type { AgentEvent, AgentEventError, AgentEventType } from "./agent-event.js";
+export { RunStop } from "./agent-run.js";
 export {
   DEFAULT_AGENT_LIMITS,
   DEFAULT_MAX_OUTPUT_TOKENS,

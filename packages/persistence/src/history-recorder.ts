@@ -13,6 +13,8 @@ export interface HistoryRecorderOptions {
   readonly describe: () => { readonly provider: string; readonly model: string };
   /** The conversation as it stands: the agent's entries, system prompt and summaries included. */
   readonly entries: () => readonly ConversationEntry[];
+  /** A subagent's conversation: the conversation that started it, and its label. */
+  readonly parent?: { readonly id: string; readonly label: string };
 }
 
 /**
@@ -26,6 +28,11 @@ export interface HistoryRecorder {
   onEvent(event: AgentEvent): void;
   /** Starts a new stored conversation with the next message (`/clear`). */
   clear(): void;
+  /**
+   * Writes what is not stored yet now (a conversation that starts a subagent must exist
+   * before its child does) and returns the conversation's id, if there is anything to store.
+   */
+  store(): string | undefined;
   /** Set once the conversation row exists (after the first write). */
   readonly conversationId: string | undefined;
 }
@@ -59,6 +66,7 @@ export function createHistoryRecorder(
   let written: { sequence: number; pruned: boolean }[] = [];
   let skip = 0;
   let runUsage = ZERO;
+  let runTurns = 0;
   if (options.resumeId) {
     const existing = history.getConversation(options.resumeId);
     if (existing) {
@@ -91,6 +99,7 @@ export function createHistoryRecorder(
         title: options.title(first),
         provider: described.provider,
         model: described.model,
+        ...(options.parent ? { parentId: options.parent.id, label: options.parent.label } : {}),
       }).id;
     }
     const newlyPruned = written
@@ -127,11 +136,13 @@ export function createHistoryRecorder(
       switch (event.type) {
         case "run-started":
           runUsage = ZERO;
+          runTurns = 0;
           break;
         case "usage":
           runUsage = event.totals;
           break;
         case "turn-started":
+          runTurns = event.turn;
           if (event.turn > 1) write(runUsage, event.turn - 1);
           break;
         case "finished": {
@@ -153,6 +164,10 @@ export function createHistoryRecorder(
         default:
           break;
       }
+    },
+    store() {
+      write(runUsage, Math.max(0, runTurns - 1));
+      return conversationId;
     },
     clear() {
       conversationId = undefined;

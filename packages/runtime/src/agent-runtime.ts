@@ -5,6 +5,7 @@ import {
   agentOptionsFromConfig,
   createToolRegistry,
   loadToolPackage,
+  RunStop,
   type AgentEvent,
   type AgentLimits,
   type AgentResult,
@@ -29,6 +30,14 @@ import { openRuntimeHistory } from "./open-history.js";
 import { loadProjectInstructions } from "./project-instructions.js";
 import type { RuntimeIO } from "./runtime-io.js";
 import type { SessionModes } from "./session-modes.js";
+import { createQuota } from "./subagents/quota.js";
+import type { QuotaConfig } from "./subagents/subagent-config.js";
+import {
+  createSubagentTools,
+  SUBAGENT_TOOL_NAMES,
+  type ChildInfo,
+  type SubagentScope,
+} from "./subagents/subagent-tools.js";
 import { createSystemPrompt } from "./system-prompt.js";
 
 /** Options of {@link createAgentRuntime}. */
@@ -53,6 +62,13 @@ export interface AgentRuntimeOptions {
     false | { readonly resume?: string; readonly title?: (firstMessage: string) => string };
   /** An already created provider (tests, embedders with their own model). */
   readonly provider?: Provider;
+  /**
+   * Offer `subagent` and `parallel_subagent`. Default `agent.subagent.enabled`; chat passes
+   * true. Children get a subset of this runtime's tools and its approvals.
+   */
+  readonly subagents?: boolean;
+  /** Receives each subagent's events as it runs (telemetry of the tree). */
+  readonly observeSubagent?: (child: ChildInfo) => ((event: AgentEvent) => void) | undefined;
 }
 
 /** The session state a front end shows (`/status`). */
@@ -106,6 +122,16 @@ export interface AgentRuntime {
   /** Starts a new conversation. */
   clear(): void;
   close(): Promise<void>;
+}
+
+/** The tree's quota: `agent.quota`, with the older `agent.subagent.max_*` names winning when set. */
+function quotaOf(config: RuntimeConfig): QuotaConfig {
+  const { quota, subagent } = config.agent;
+  return {
+    max_executions: subagent.max_executions ?? quota.max_executions,
+    max_total_tokens: subagent.max_total_tokens ?? quota.max_total_tokens,
+    max_total_time_seconds: subagent.max_total_time ?? quota.max_total_time_seconds,
+  };
 }
 
 const ZERO: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
@@ -185,10 +211,24 @@ export async function createAgentRuntime(
       maxContextTokens: config.agent.conversation.max_tokens,
       dataDir,
     });
+  const subagentsOn = options.subagents ?? config.agent.subagent.enabled;
+  const childProviderType = config.agent.subagent.provider;
+  const childProvider =
+    subagentsOn && childProviderType !== undefined && childProviderType !== provider.name
+      ? createProvider(
+          { ...config.provider, type: childProviderType },
+          {
+            env,
+            warn: (message) => io.warn(message),
+            maxContextTokens: config.agent.conversation.max_tokens,
+            dataDir,
+          },
+        )
+      : undefined;
   const instructions = await loadProjectInstructions(workspace.root);
   const systemPrompt = createSystemPrompt({
     workspace: workspace.root,
-    toolNames: tools.map((tool) => tool.name),
+    toolNames: [...tools.map((tool) => tool.name), ...(subagentsOn ? SUBAGENT_TOOL_NAMES : [])],
     ...(instructions ? { projectInstructions: instructions.text } : {}),
   });
 
@@ -231,11 +271,45 @@ export async function createAgentRuntime(
   const approve = createApprovalHandler(modes, io.ask);
   const audit = createAuditSink(auditLog, workspace.root);
 
+  // Per top-level run: the tree's shared quota, where its events go, and its current turn.
+  const subagentConfig = config.agent.subagent;
+  let quota = createQuota(quotaOf(config));
+  let emit: (event: AgentEvent) => void = () => undefined;
+  let turn = 0;
+  const children = new Set<Promise<unknown>>();
+  const subagentScope: SubagentScope | undefined = subagentsOn
+    ? {
+        config: subagentConfig,
+        agentConfig: config.agent,
+        provider: childProvider ?? provider,
+        model: () => subagentConfig.model ?? (childProvider ? childProvider.defaultModel : model),
+        workspace: workspace.root,
+        maxOutputBytes: config.agent.tools.max_output_size,
+        approve,
+        audit,
+        quota: () => quota,
+        emit: (event) => emit(event),
+        turn: () => turn,
+        track: (running) => {
+          children.add(running);
+          const done = () => children.delete(running);
+          void running.then(done, done);
+        },
+        ...(history ? { history } : {}),
+        ...(options.observeSubagent ? { observe: options.observeSubagent } : {}),
+      }
+    : undefined;
+
   const build = (messages: readonly Message[]) => {
     const fromConfig = agentOptionsFromConfig(config.agent, provider.contextWindow(model));
     const registry = createToolRegistry({ maxOutputBytes: config.agent.tools.max_output_size });
-    for (const tool of tools)
-      if (isToolAvailable(modes.chatMode, tool.access)) registry.register(tool);
+    const available = tools.filter((tool) => isToolAvailable(modes.chatMode, tool.access));
+    for (const tool of available) registry.register(tool);
+    if (subagentScope) {
+      // Rebuilt with every mode switch, so delegation survives it with the new mode's tools.
+      const level = { depth: 0, tools: available, conversationId: () => recorder?.store() };
+      for (const tool of createSubagentTools(subagentScope, level)) registry.register(tool);
+    }
     return new Agent({
       ...fromConfig,
       model: provider.languageModel(model),
@@ -271,16 +345,38 @@ export async function createAgentRuntime(
       return { url: response.url, contentType: response.contentType, body: response.body };
     },
     async run(prompt, runOptions = {}) {
-      const result = await agent.run(prompt, {
-        ...(runOptions.signal ? { signal: runOptions.signal } : {}),
-        onEvent: (event) => {
-          recorder?.onEvent(event);
-          io.render?.(event);
-          runOptions.onEvent?.(event);
-        },
-      });
-      totals = addUsage(totals, result.usage);
-      return result;
+      quota = createQuota(quotaOf(config));
+      turn = 0;
+      const controller = new AbortController();
+      const outer = runOptions.signal;
+      const onOuterAbort = () => controller.abort(outer?.reason);
+      if (outer?.aborted) onOuterAbort();
+      else outer?.addEventListener("abort", onOuterAbort, { once: true });
+      emit = (event) => {
+        recorder?.onEvent(event);
+        io.render?.(event);
+        runOptions.onEvent?.(event);
+      };
+      try {
+        const result = await agent.run(prompt, {
+          signal: controller.signal,
+          onEvent: (event) => {
+            if (event.type === "turn-started") turn = event.turn;
+            // The top-level agent's tokens count against the tree's quota too.
+            if (event.type === "usage" && quota.spend(event.usage.totalTokens) !== undefined)
+              controller.abort(new RunStop("quota"));
+            emit(event);
+          },
+        });
+        // A run that ended early (cancelled, a limit) has told its children to stop through
+        // their tool calls' signals; each stores how it ended before the run is reported over.
+        if (children.size > 0) await Promise.allSettled([...children]);
+        totals = addUsage(totals, result.usage);
+        return result;
+      } finally {
+        outer?.removeEventListener("abort", onOuterAbort);
+        emit = () => undefined;
+      }
     },
     setMode(mode) {
       modes.chatMode = mode;

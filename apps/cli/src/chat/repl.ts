@@ -4,6 +4,7 @@ import { formatApprovalRequest } from "../render/approval-view.js";
 import { createMarkdownStream } from "../render/markdown-stream.js";
 import { createSpinner } from "../render/spinner.js";
 import { summariseInput } from "../render/summarise-input.js";
+import { describeSubagent } from "../render/text-renderer.js";
 import {
   needsEscaping,
   toTerminalSafe,
@@ -159,6 +160,12 @@ export async function runRepl(options: ReplOptions): Promise<void> {
               `  ✗ ${toTerminalSafeLine((event.result.error ?? "failed").split("\n")[0] ?? "")}\n`,
             ),
           );
+        break;
+      case "subagent-started":
+      case "subagent-finished":
+        spinner.stop();
+        markdown.end();
+        write(dim(`${describeSubagent(event)}\n`));
         break;
       case "context-pruned":
         write(

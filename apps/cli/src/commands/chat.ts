@@ -45,6 +45,8 @@ export async function chatCommand(
     },
     modes: (config) => chatModes(config, options.allowDangerous === true),
     mentionUrlsConfirmed: true,
+    // A person is there to approve what children do, so chat always offers delegation.
+    subagents: true,
     history: options.resume === undefined ? {} : { resume: options.resume },
   });
   const { config } = prepared.loaded;

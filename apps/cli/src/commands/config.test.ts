@@ -99,11 +99,14 @@ describe("configuration flags", () => {
 
 describe("xzatoma config validate", () => {
   it("says a file is valid and lists what has no effect yet", async () => {
-    await writeFile(configFile, "agent:\n  quota:\n    max_executions: 5\n");
+    await writeFile(
+      configFile,
+      "agent:\n  quota:\n    max_executions: 5\nxzepr:\n  enabled: true\n",
+    );
     const result = await xzatoma("config", "validate", configFile);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      `${configFile}: valid\n  warning: ${configFile}:3:5: agent.quota.max_executions: not available yet (subagent quotas arrive with the subagent tool); the value is checked but has no effect\n`,
+      `${configFile}: valid\n  warning: ${configFile}:5:3: xzepr.enabled: not available yet (the XZepr API client and Kafka consumer are not built yet); the value is checked but has no effect\n`,
     );
     const json = await xzatoma("config", "validate", configFile, "--json");
     expect(JSON.parse(json.stdout)).toMatchObject({ valid: true, warnings: [expect.any(String)] });

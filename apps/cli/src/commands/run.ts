@@ -32,6 +32,8 @@ export interface RunCommandOptions {
   readonly json?: boolean;
   readonly workspace?: string;
   readonly allowDangerous?: boolean;
+  /** Offer subagent and parallel_subagent (also `agent.subagent.enabled`). */
+  readonly subagents?: boolean;
   readonly config?: string;
   readonly storagePath?: string;
 }
@@ -48,6 +50,8 @@ function describeStop(result: AgentResult, limits: AgentLimits): string | undefi
       return `stopped: the model asked for more than ${limits.maxToolCallsPerStep} tool calls in one response.`;
     case "repeated-tool-calls":
       return `stopped: the model repeated the same tool call more than ${limits.maxRepeatedToolCalls} times in a row (a loop).`;
+    case "quota":
+      return "stopped: the run's shared quota (agent.quota: subagent executions, tokens or time across the tree) is used up.";
     case "length":
       return "stopped: the model's context window or output limit ran out; the text so far is above.";
     case "aborted":
@@ -128,6 +132,7 @@ export async function runCommand(
     io: { warn: (message) => stderr(`xzatoma: ${toTerminalSafe(message)}\n`), render },
     modes: (config) => runModes(config, options.allowDangerous === true),
     mentionUrlsConfirmed: options.allowDangerous === true,
+    ...(options.subagents ? { subagents: true } : {}),
     history: { title: () => conversationTitle(task.label) },
     ...(task.maxTurns ? { limits: { maxTurns: task.maxTurns } } : {}),
     ...(task.progress ? { extraTools: [createPlanProgressTool(task.progress)] } : {}),

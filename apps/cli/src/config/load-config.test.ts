@@ -104,6 +104,15 @@ describe("defaults", () => {
           max_urls_per_request: 10,
         },
         chat: { default_mode: "planning", default_safety: "safe" },
+        subagent: {
+          enabled: false,
+          max_depth: 3,
+          default_max_turns: 10,
+          output_max_size: 16_384,
+          max_concurrent: 5,
+          persistence_enabled: true,
+        },
+        quota: { max_executions: 100, max_total_tokens: 1_000_000, max_total_time_seconds: 3600 },
       },
       persistence: {
         enabled: true,
@@ -590,7 +599,7 @@ describe("invalid configuration", () => {
 });
 
 describe("sections nothing reads yet", () => {
-  it("accepts the seeds' subagent, quota, watcher and xzepr keys and warns for each key set", async () => {
+  it("accepts the subagent, quota, watcher and xzepr keys and warns for each pending key set", async () => {
     const file = await writeDefaultConfig(
       [
         "agent:",
@@ -610,12 +619,12 @@ describe("sections nothing reads yet", () => {
     );
     const loaded = await loadConfig({ env: {}, homeDir: home });
     expect(loaded.config.agent.subagent).toEqual({
+      enabled: false,
       max_depth: 4,
       default_max_turns: 10,
-      output_max_size: 4096,
-      telemetry_enabled: true,
+      output_max_size: 16_384,
+      max_concurrent: 5,
       persistence_enabled: true,
-      provider_override: false,
     });
     expect(loaded.config.agent.quota).toEqual({
       max_executions: 100,
@@ -624,12 +633,9 @@ describe("sections nothing reads yet", () => {
     });
     expect(loaded.config.watcher?.kafka.group_id).toBe("xzatoma-watcher");
     expect(loaded.config.xzepr?.kafka.group_id).toBe("xzatoma-consumer");
-    const subagent = "the subagent tool that reads it is not built yet";
     const watcher = "the watcher's Kafka consumer that reads it is not built yet";
     const effect = "the value is checked but has no effect";
     expect(loaded.warnings).toEqual([
-      `${file}:3:5: agent.subagent.max_depth: not available yet (${subagent}); ${effect}`,
-      `${file}:4:3: agent.quota: not available yet (subagent quotas arrive with the subagent tool); ${effect}`,
       `${file}:6:3: watcher.enabled: not available yet (${watcher}); ${effect}`,
       `${file}:8:5: watcher.kafka.bootstrap_servers: not available yet (${watcher}); ${effect}`,
       `${file}:9:5: watcher.kafka.security_protocol: not available yet (${watcher}); ${effect}`,
@@ -640,7 +646,6 @@ describe("sections nothing reads yet", () => {
 
   it("leaves them out of the configuration when they are not set", async () => {
     const loaded = await loadConfig({ env: {}, homeDir: home });
-    expect(loaded.config.agent.subagent).toBeUndefined();
     expect(loaded.config.watcher).toBeUndefined();
     expect(Object.keys(loaded.sources).some((key) => key.startsWith("watcher"))).toBe(false);
   });
@@ -670,12 +675,13 @@ describe("sections nothing reads yet", () => {
 
   it("warns for one set through its environment variable, naming the variable", async () => {
     const loaded = await loadConfig({
-      env: { XZATOMA_AGENT_QUOTA_MAX_EXECUTIONS: "7" },
+      env: { XZATOMA_WATCHER_KAFKA_TOPIC: "builds", XZATOMA_AGENT_QUOTA_MAX_EXECUTIONS: "7" },
       homeDir: home,
     });
-    expect(loaded.config.agent.quota?.max_executions).toBe(7);
+    expect(loaded.config.watcher?.kafka.topic).toBe("builds");
+    expect(loaded.config.agent.quota.max_executions).toBe(7);
     expect(loaded.warnings).toEqual([
-      "environment variable XZATOMA_AGENT_QUOTA_MAX_EXECUTIONS: agent.quota.max_executions: not available yet (subagent quotas arrive with the subagent tool); the value is checked but has no effect",
+      "environment variable XZATOMA_WATCHER_KAFKA_TOPIC: watcher.kafka.topic: not available yet (the watcher's Kafka consumer that reads it is not built yet); the value is checked but has no effect",
     ]);
   });
 });

@@ -11,6 +11,20 @@ export interface TextRendererOptions {
   readonly color: boolean;
 }
 
+/** One line for a subagent starting or ending, indented by its depth. */
+export function describeSubagent(
+  event: Extract<AgentEvent, { type: "subagent-started" | "subagent-finished" }>,
+): string {
+  const indent = "  ".repeat(event.depth);
+  const who = `subagent ${toTerminalSafeLine(event.label)}`;
+  if (event.type === "subagent-started") {
+    const under = event.parent === undefined ? "" : ` for ${toTerminalSafeLine(event.parent)}`;
+    return `${indent}⇢ ${who} started (depth ${event.depth}${under})`;
+  }
+  const seconds = (event.durationMs / 1000).toFixed(1);
+  return `${indent}⇠ ${who} ${event.stopReason}: ${event.turns} turns, ${event.usage.totalTokens} tokens, ${seconds} s`;
+}
+
 /**
  * Renders a run for a person: the model's text streams to stdout as it arrives; tool
  * activity is one dim line each on stderr, so `xzatoma run ... > answer.txt` keeps only
@@ -46,6 +60,12 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
       case "tool-result":
         if (!event.result.success)
           options.stderr.write(red(`  ✗ ${toTerminalSafe(event.result.error ?? "failed")}\n`));
+        break;
+      case "subagent-started":
+        options.stderr.write(dim(`${describeSubagent(event)}\n`));
+        break;
+      case "subagent-finished":
+        options.stderr.write((event.error ? red : dim)(`${describeSubagent(event)}\n`));
         break;
       case "finished":
         endLine();

@@ -53,6 +53,8 @@ export async function prepareSession(options: {
     false | { readonly resume?: string; readonly title?: (first: string) => string };
   readonly limits?: Partial<AgentLimits>;
   readonly extraTools?: readonly Tool[];
+  /** Offer subagents whatever `agent.subagent.enabled` says (chat; `run --subagents`). */
+  readonly subagents?: boolean;
 }): Promise<PreparedSession> {
   const workspaceRoot = resolveWorkspace(options.workspace);
   const loaded = await loadConfig({
@@ -73,6 +75,7 @@ export async function prepareSession(options: {
     ...(options.history !== undefined ? { history: options.history } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),
+    ...(options.subagents ? { subagents: true } : {}),
   });
   const mentions = createMentionLoader({
     pathGuard: runtime.workspace.pathGuard,

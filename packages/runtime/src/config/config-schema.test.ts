@@ -6,9 +6,9 @@ import {
   PENDING_CONFIG_SECTIONS,
   pendingReasonOf,
   pendingSectionOf,
-  subagentConfigSchema,
   watcherConfigSchema,
 } from "./pending-sections.js";
+import { subagentConfigSchema } from "../subagents/subagent-config.js";
 
 /** The schema at a key path, wrappers and all. */
 function schemaAt(keyPath: string): z.ZodType | undefined {
@@ -36,8 +36,8 @@ describe("runtimeConfigSchema", () => {
     expect(chatConfigSchema.parse({})).toEqual(config.agent.chat);
     expect(config.logging).toEqual({});
     expect(Object.keys(config)).toEqual(["provider", "agent", "persistence", "logging"]);
-    expect(config.agent.subagent).toBeUndefined();
-    expect(config.agent.quota).toBeUndefined();
+    expect(config.agent.subagent.enabled).toBe(false);
+    expect(config.agent.quota.max_executions).toBe(100);
   });
 
   it("marks each pending section in the schema with its reason, and nothing else", () => {
@@ -46,26 +46,35 @@ describe("runtimeConfigSchema", () => {
       expect(schema, section.keyPath).toBeDefined();
       expect(pendingReasonOf(schema as z.ZodType)).toBe(section.reason);
     }
-    for (const keyPath of ["agent", "agent.chat", "agent.mentions", "provider", "logging"]) {
+    for (const keyPath of [
+      "agent",
+      "agent.chat",
+      "agent.mentions",
+      "agent.subagent",
+      "agent.quota",
+      "provider",
+      "logging",
+    ]) {
       expect(pendingReasonOf(schemaAt(keyPath) as z.ZodType), keyPath).toBeUndefined();
     }
   });
 
   it("finds the pending section of a key path by whole segments", () => {
     expect(pendingSectionOf("watcher.kafka.topic")?.keyPath).toBe("watcher");
-    expect(pendingSectionOf("agent.subagent")?.keyPath).toBe("agent.subagent");
-    expect(pendingSectionOf("agent.subagents")).toBeUndefined();
+    expect(pendingSectionOf("xzepr.api_url")?.keyPath).toBe("xzepr");
+    expect(pendingSectionOf("agent.subagent")).toBeUndefined();
+    expect(pendingSectionOf("watchers")).toBeUndefined();
     expect(pendingSectionOf("agent.max_turns")).toBeUndefined();
   });
 
-  it("has the seeds' defaults in the pending sections", () => {
+  it("has the documented defaults for subagents, quotas and the pending sections", () => {
     expect(subagentConfigSchema.parse({})).toEqual({
+      enabled: false,
       max_depth: 3,
       default_max_turns: 10,
-      output_max_size: 4096,
-      telemetry_enabled: true,
+      output_max_size: 16_384,
+      max_concurrent: 5,
       persistence_enabled: true,
-      provider_override: false,
     });
     expect(watcherConfigSchema.parse({})).toEqual({
       enabled: false,

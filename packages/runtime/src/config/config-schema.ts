@@ -3,13 +3,9 @@ import { persistenceConfigSchema } from "@xzatoma/persistence";
 import { fetchConfigSchema, terminalConfigShape, toolsConfigSchema } from "@xzatoma/tools";
 import { z } from "zod";
 import { agentLimitsConfigShape, conversationConfigSchema, filePath, oneOf } from "@xzatoma/core";
+import { quotaConfigSchema, subagentConfigSchema } from "../subagents/subagent-config.js";
 import { chatConfigSchema, mentionsConfigSchema } from "./front-end-schemas.js";
-import {
-  pendingQuotaSchema,
-  pendingSubagentSchema,
-  pendingWatcherSchema,
-  pendingXzeprSchema,
-} from "./pending-sections.js";
+import { pendingWatcherSchema, pendingXzeprSchema } from "./pending-sections.js";
 
 export { PROVIDER_TYPES, type ProviderType } from "@xzatoma/providers";
 
@@ -29,8 +25,8 @@ const agentSchema = z.strictObject({
   fetch: fetchConfigSchema.prefault({}),
   mentions: mentionsConfigSchema.prefault({}),
   chat: chatConfigSchema.prefault({}),
-  subagent: pendingSubagentSchema,
-  quota: pendingQuotaSchema,
+  subagent: subagentConfigSchema.prefault({}),
+  quota: quotaConfigSchema.prefault({}),
 });
 
 const loggingSchema = z.strictObject({

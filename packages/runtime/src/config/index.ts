@@ -22,10 +22,14 @@ export {
   PENDING_CONFIG_SECTIONS,
   pendingReasonOf,
   pendingSectionOf,
-  quotaConfigSchema,
-  subagentConfigSchema,
   watcherConfigSchema,
   xzeprConfigSchema,
   type PendingConfigSection,
   type PendingMeta,
 } from "./pending-sections.js";
+export {
+  quotaConfigSchema,
+  subagentConfigSchema,
+  type QuotaConfig,
+  type SubagentConfig,
+} from "../subagents/subagent-config.js";

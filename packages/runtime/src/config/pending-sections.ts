@@ -1,15 +1,15 @@
 /**
- * Configuration sections XZatoma accepts but nothing builds yet: subagents, their quotas,
- * the Kafka watcher and the XZepr integration. Their values are validated like every other
- * key (so a file written for a later version is checked today), and a front end warns for
- * each key set in them that it has no effect yet, instead of calling it unknown.
+ * Configuration sections XZatoma accepts but nothing builds yet: the Kafka watcher and the
+ * XZepr integration. Their values are validated like every other key (so a file written for
+ * a later version is checked today), and a front end warns for each key set in them that it
+ * has no effect yet, instead of calling it unknown.
  */
 import { z } from "zod";
-import { expecting, flag, httpUrl, oneOf, positiveInteger, text, textList } from "@xzatoma/core";
+import { flag, httpUrl, oneOf, text, textList } from "@xzatoma/core";
 
 /** One section that is accepted and validated but read by nothing yet. */
 export interface PendingConfigSection {
-  /** The key path of the section (`agent.subagent`); every key below it is pending too. */
+  /** The key path of the section (`watcher`); every key below it is pending too. */
   readonly keyPath: string;
   /** Which later work makes it take effect, in a few words. */
   readonly reason: string;
@@ -17,8 +17,6 @@ export interface PendingConfigSection {
 
 /** The key paths of {@link PENDING_CONFIG_SECTIONS} and why each has no effect yet. */
 export const PENDING_CONFIG_SECTIONS: readonly PendingConfigSection[] = [
-  { keyPath: "agent.subagent", reason: "the subagent tool that reads it is not built yet" },
-  { keyPath: "agent.quota", reason: "subagent quotas arrive with the subagent tool" },
   { keyPath: "watcher", reason: "the watcher's Kafka consumer that reads it is not built yet" },
   { keyPath: "xzepr", reason: "the XZepr API client and Kafka consumer are not built yet" },
 ];
@@ -47,26 +45,6 @@ function pending<T extends z.ZodType>(keyPath: string, schema: T) {
   // Optional: absent unless the file sets it, so `config show` lists no unavailable feature.
   return schema.optional().meta({ pending: section.reason });
 }
-
-/** `agent.subagent`: delegation to child agents (max depth 3, 10 turns each). */
-export const subagentConfigSchema = z.strictObject({
-  max_depth: positiveInteger(10).default(3),
-  default_max_turns: positiveInteger(100).default(10),
-  /** Bytes of a subagent's answer passed back to its parent. */
-  output_max_size: expecting(z.number().int().min(1024), "an integer of at least 1024").default(
-    4096,
-  ),
-  telemetry_enabled: flag().default(true),
-  persistence_enabled: flag().default(true),
-  provider_override: flag().default(false),
-});
-
-/** `agent.quota`: limits shared by all subagents of one run. */
-export const quotaConfigSchema = z.strictObject({
-  max_executions: positiveInteger().default(100),
-  max_total_tokens: positiveInteger().default(1_000_000),
-  max_total_time_seconds: positiveInteger().default(3600),
-});
 
 /** Kafka security protocols, as Kafka spells them. */
 export const KAFKA_SECURITY_PROTOCOLS = ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"] as const;
@@ -106,10 +84,6 @@ export const xzeprConfigSchema = z.strictObject({
   kafka: kafkaSchema("xzatoma-consumer").prefault({}),
 });
 
-/** `agent.subagent`, pending. */
-export const pendingSubagentSchema = pending("agent.subagent", subagentConfigSchema);
-/** `agent.quota`, pending. */
-export const pendingQuotaSchema = pending("agent.quota", quotaConfigSchema);
 /** `watcher`, pending. */
 export const pendingWatcherSchema = pending("watcher", watcherConfigSchema);
 /** `xzepr`, pending. */

@@ -1,0 +1,130 @@
+// Subagents through the built `xzatoma`: the event stream of `run --json`, and a tree that
+// survives the CLI being killed with -9 in the middle of a child.
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  startScriptedOllama,
+  type OllamaChatRequest,
+  type Scenario,
+  type ScriptedOllama,
+} from "@xzatoma/scripted-servers/ollama";
+import { BIN, runCli } from "./cli.test-support.js";
+
+let base: string;
+let workspace: string;
+let home: string;
+let server: ScriptedOllama | undefined;
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-subagents-")));
+  workspace = path.join(base, "project");
+  home = path.join(base, "home");
+  await mkdir(home, { recursive: true });
+  await mkdir(workspace, { recursive: true });
+  await writeFile(path.join(workspace, "notes.txt"), "launch at dawn\n");
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+const env = () => ({ PATH: process.env["PATH"] ?? "", HOME: home, OLLAMA_HOST: server!.url });
+
+function depthOf(request: OllamaChatRequest): number {
+  const system = request.messages.find((message) => message.role === "system")?.content ?? "";
+  return Number(/You are a subagent \(depth (\d+)\)/.exec(system)?.[1] ?? "0");
+}
+
+const answered = (request: OllamaChatRequest) =>
+  request.messages.some((message) => message.role === "tool");
+
+describe("xzatoma run --subagents", () => {
+  it("carries each subagent's start and end, with its depth, in the --json event stream", async () => {
+    const scenario: Scenario = (request) => {
+      if (depthOf(request) === 1) return { content: "The notes say: launch at dawn." };
+      return answered(request)
+        ? { content: "Delegated and done." }
+        : {
+            toolCalls: [
+              { name: "subagent", arguments: { label: "reader", task_prompt: "Read notes.txt" } },
+            ],
+          };
+    };
+    server = await startScriptedOllama({ scenario });
+    const outcome = await runCli(["run", "--subagents", "--json", "Use a subagent"], {
+      cwd: workspace,
+      env: env(),
+    });
+    expect(outcome.code).toBe(0);
+    const events = outcome.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(events.find((event) => event.type === "subagent-started")).toMatchObject({
+      label: "reader",
+      depth: 1,
+    });
+    expect(events.find((event) => event.type === "subagent-finished")).toMatchObject({
+      label: "reader",
+      depth: 1,
+      stopReason: "completed",
+      turns: 1,
+    });
+    expect(events.at(-1)).toMatchObject({ type: "finished", stopReason: "completed" });
+  });
+
+  it("is not offered without --subagents or agent.subagent.enabled", async () => {
+    server = await startScriptedOllama({ scenario: () => ({ content: "fine" }) });
+    const outcome = await runCli(["run", "hello"], { cwd: workspace, env: env() });
+    expect(outcome.code).toBe(0);
+    const offered = server.requests[0]?.tools?.map((tool) => tool.function.name) ?? [];
+    expect(offered).not.toContain("subagent");
+  });
+});
+
+describe("a tree killed with -9", () => {
+  it("keeps the parent and the running child, and replay shows the tree", async () => {
+    const scenario: Scenario = (request) =>
+      depthOf(request) === 1
+        ? { content: "never sent", delayMs: 600_000 }
+        : {
+            toolCalls: [
+              {
+                name: "subagent",
+                arguments: { label: "slowpoke", task_prompt: "Think for a long time" },
+              },
+            ],
+          };
+    server = await startScriptedOllama({ scenario });
+    const child = spawn(process.execPath, [BIN, "run", "--subagents", "delegate slowly"], {
+      cwd: workspace,
+      env: env(),
+      stdio: "ignore",
+    });
+    const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
+    // Wait (by condition, not by time) until the subagent's request reached the model.
+    while (!server.requests.some((request) => depthOf(request) === 1)) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill("SIGKILL");
+    await exited;
+
+    const listed = await runCli(["history", "list", "--json"], { cwd: workspace, env: env() });
+    const items = (JSON.parse(listed.stdout) as { items: { id: string; title: string }[] }).items;
+    const parent = items.find((item) => item.title === "delegate slowly");
+    expect(parent).toBeDefined();
+    const replay = await runCli(["replay", parent!.id], { cwd: workspace, env: env() });
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toMatch(/^conversation \w+ .* running/m);
+    expect(replay.stdout).toMatch(/^ {2}subagent 'slowpoke' \w+ .* running/m);
+    expect(replay.stdout).toContain("Think for a long time");
+  });
+});

@@ -1,0 +1,44 @@
+import { expecting, flag, oneOf, positiveInteger, text } from "@xzatoma/core";
+import { PROVIDER_TYPES } from "@xzatoma/providers";
+import { z } from "zod";
+
+/** `agent.subagent`: delegation to child agents. */
+export const subagentConfigSchema = z.strictObject({
+  /** Offer `subagent` and `parallel_subagent` in `run` too (chat always offers them). */
+  enabled: flag().default(false),
+  /** How deep the tree may grow: 1 lets the top-level agent delegate, children not. */
+  max_depth: positiveInteger(10).default(3),
+  /** Model requests of one child unless its call asks for fewer or more (at most 50). */
+  default_max_turns: positiveInteger(100).default(10),
+  /** Bytes of a child's summary passed back to its parent. */
+  output_max_size: expecting(z.number().int().min(1024), "an integer of at least 1024").default(
+    16_384,
+  ),
+  /** Children `parallel_subagent` runs at once unless its call asks for fewer. */
+  max_concurrent: positiveInteger(20).default(5),
+  /** Store each child's conversation under its parent in history (when history is on). */
+  persistence_enabled: flag().default(true),
+  /** A provider for children instead of the parent's. */
+  provider: oneOf(PROVIDER_TYPES).optional(),
+  /** The children's model (of `provider` when set, else of the parent's provider). */
+  model: text().optional(),
+  /** The same as `agent.quota.max_executions`, under its older name. */
+  max_executions: positiveInteger().optional(),
+  /** The same as `agent.quota.max_total_tokens`, under its older name. */
+  max_total_tokens: positiveInteger().optional(),
+  /** The same as `agent.quota.max_total_time_seconds`, under its older name. */
+  max_total_time: positiveInteger().optional(),
+});
+
+/** `agent.quota`: limits shared by the whole tree of one run (the top-level agent included). */
+export const quotaConfigSchema = z.strictObject({
+  /** Subagents started in one run, at every depth. */
+  max_executions: positiveInteger().default(100),
+  /** Tokens (in and out) of every agent of the tree together. */
+  max_total_tokens: positiveInteger().default(1_000_000),
+  /** Wall-clock time of the tree, from the top-level run's start. */
+  max_total_time_seconds: positiveInteger().default(3600),
+});
+
+export type SubagentConfig = z.output<typeof subagentConfigSchema>;
+export type QuotaConfig = z.output<typeof quotaConfigSchema>;

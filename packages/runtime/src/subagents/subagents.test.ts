@@ -1,0 +1,352 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { AgentEvent } from "@xzatoma/core";
+import { openHistory } from "@xzatoma/persistence";
+import {
+  startScriptedOpenAI,
+  type ChatScenario,
+  type ChatView,
+  type ScriptedOpenAI,
+} from "@xzatoma/scripted-servers/openai";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createAgentRuntime, type AgentRuntime } from "../agent-runtime.js";
+import { resolveRuntimeConfig } from "../resolve-config.js";
+
+let home: string;
+let workspace: string;
+let server: ScriptedOpenAI | undefined;
+let runtime: AgentRuntime | undefined;
+
+beforeEach(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), "xz-sub-home-"));
+  workspace = await mkdtemp(path.join(os.tmpdir(), "xz-sub-ws-"));
+  await writeFile(path.join(workspace, "notes.txt"), "the answer is 42\n");
+});
+
+afterEach(async () => {
+  await runtime?.close();
+  runtime = undefined;
+  await server?.close();
+  server = undefined;
+  await rm(home, { recursive: true, force: true });
+  await rm(workspace, { recursive: true, force: true });
+});
+
+/** The depth of the agent that sent a request: 0 for the top-level one. */
+function depthOf(request: ChatView): number {
+  const system = request.messages.find((message) => message.role === "system")?.content ?? "";
+  return Number(/You are a subagent \(depth (\d+)\)/.exec(system)?.[1] ?? "0");
+}
+
+const lastTool = (request: ChatView) =>
+  request.messages.findLast((message) => message.role === "tool")?.content ?? "";
+const userText = (request: ChatView) =>
+  request.messages.find((message) => message.role === "user")?.content ?? "";
+const hasToolResult = (request: ChatView) => request.messages.some((m) => m.role === "tool");
+
+async function start(
+  scenario: ChatScenario,
+  agent: Record<string, unknown> = {},
+  events: AgentEvent[] = [],
+): Promise<AgentRuntime> {
+  server = await startScriptedOpenAI({ scenario, apiKey: "sk-test", models: ["scripted-1"] });
+  const config = resolveRuntimeConfig(
+    {
+      provider: { type: "openai", openai: { base_url: server.url, model: "scripted-1" } },
+      agent: { terminal: { sandbox: false }, ...agent },
+      persistence: { data_dir: path.join(home, "data") },
+    },
+    { homeDir: home, env: {} },
+  );
+  runtime = await createAgentRuntime(
+    config,
+    { warn: () => undefined, render: (event) => events.push(event) },
+    {
+      workspace,
+      modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+      env: { OPENAI_API_KEY: "sk-test" },
+      subagents: true,
+    },
+  );
+  return runtime;
+}
+
+describe("subagent", () => {
+  it("runs a task in a fresh conversation and returns its answer with metadata; the tree is stored and reported", async () => {
+    const events: AgentEvent[] = [];
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) {
+        // A fresh conversation: the child sees its task, not the parent's messages.
+        expect(request.messages.filter((m) => m.role === "user")).toHaveLength(1);
+        return hasToolResult(request)
+          ? { content: `Found: ${lastTool(request).trim()}` }
+          : { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] };
+      }
+      return hasToolResult(request)
+        ? { content: `The subagent said: ${lastTool(request)}` }
+        : {
+            toolCalls: [
+              {
+                name: "subagent",
+                arguments: {
+                  label: "reader",
+                  task_prompt: "Read notes.txt",
+                  allowed_tools: ["read_file"],
+                },
+              },
+            ],
+          };
+    };
+    const agent = await start(scenario, {}, events);
+    const result = await agent.run("Use a subagent to read notes.txt");
+    expect(result.stopReason).toBe("completed");
+    expect(result.text).toContain('[subagent "reader" completed: 2 turns');
+    expect(result.text).toContain("depth 1");
+    expect(result.text).toContain("Found: the answer is 42");
+    // The child was offered only what it was allowed, plus nothing else.
+    const childRequest = server!.chatRequests.find((_, index) => index === 1)!;
+    expect(childRequest.tools?.map((tool) => tool.function.name)).toEqual(["read_file"]);
+
+    const started = events.find((event) => event.type === "subagent-started");
+    const finished = events.find((event) => event.type === "subagent-finished");
+    expect(started).toMatchObject({ label: "reader", depth: 1 });
+    expect(finished).toMatchObject({
+      label: "reader",
+      depth: 1,
+      stopReason: "completed",
+      turns: 2,
+    });
+
+    const parentId = agent.conversationId!;
+    await agent.close();
+    runtime = undefined;
+    const history = openHistory({ path: path.join(home, "data", "history.db") });
+    try {
+      const tree = history.getConversationTree(parentId);
+      expect(tree?.children).toEqual([
+        expect.objectContaining({ label: "reader", depth: 1, status: "completed" }),
+      ]);
+    } finally {
+      history.close();
+    }
+  });
+
+  it("never gives a child a tool its parent lacks: a call of another tool is refused", async () => {
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) {
+        return hasToolResult(request)
+          ? { content: `child saw: ${lastTool(request)}` }
+          : { toolCalls: [{ name: "write_file", arguments: { path: "x.txt", content: "x" } }] };
+      }
+      return hasToolResult(request)
+        ? { content: lastTool(request) }
+        : {
+            toolCalls: [
+              {
+                name: "subagent",
+                arguments: {
+                  label: "limited",
+                  task_prompt: "Write x.txt",
+                  allowed_tools: ["read_file"],
+                },
+              },
+            ],
+          };
+    };
+    const agent = await start(scenario);
+    const result = await agent.run("delegate");
+    expect(result.text).toContain("There is no tool named 'write_file'");
+    await expect(
+      import("node:fs/promises").then((fs) => fs.stat(path.join(workspace, "x.txt"))),
+    ).rejects.toThrow();
+  });
+
+  it("refuses allowed_tools that name a tool the parent does not have", async () => {
+    const scenario: ChatScenario = (request) =>
+      hasToolResult(request)
+        ? { content: lastTool(request) }
+        : {
+            toolCalls: [
+              {
+                name: "subagent",
+                arguments: { label: "greedy", task_prompt: "x", allowed_tools: ["launch_rockets"] },
+              },
+            ],
+          };
+    const agent = await start(scenario);
+    const result = await agent.run("delegate");
+    expect(result.text).toContain("allowed_tools names tools you do not have: launch_rockets");
+    expect(server!.chatRequests).toHaveLength(2);
+  });
+
+  it("ends a tree whose model always delegates at the depth limit, with a result the model reads", async () => {
+    const scenario: ChatScenario = (request) =>
+      hasToolResult(request)
+        ? { content: `depth ${depthOf(request)} done: ${lastTool(request).slice(0, 400)}` }
+        : {
+            toolCalls: [
+              {
+                name: "subagent",
+                arguments: { label: `level-${depthOf(request) + 1}`, task_prompt: "go deeper" },
+              },
+            ],
+          };
+    const agent = await start(scenario, { subagent: { max_depth: 2 } });
+    const result = await agent.run("delegate forever");
+    expect(result.stopReason).toBe("completed");
+    // Depth 0 → 1 → 2; the depth-2 agent's call is refused, so each level asks twice.
+    expect(server!.chatRequests).toHaveLength(6);
+    expect(result.text).toContain("Maximum subagent depth (2) reached");
+  });
+
+  it("stops a child that crosses the tree's token quota while it runs, and tells the parent", async () => {
+    let childRequests = 0;
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) {
+        childRequests += 1;
+        return {
+          toolCalls: [
+            {
+              name: "list_directory",
+              arguments: { path: ".", pattern: "*".repeat(childRequests) },
+            },
+          ],
+        };
+      }
+      return hasToolResult(request)
+        ? { content: lastTool(request).slice(0, 300) }
+        : {
+            toolCalls: [
+              { name: "subagent", arguments: { label: "spender", task_prompt: "list forever" } },
+            ],
+          };
+    };
+    const agent = await start(scenario, {
+      quota: { max_total_tokens: 1500 },
+      subagent: { default_max_turns: 40 },
+    });
+    const result = await agent.run("delegate");
+    expect(result.text).toContain('[subagent "spender" quota');
+    expect(result.text).toContain("tokens is used up");
+    expect(childRequests).toBeGreaterThan(0);
+    expect(childRequests).toBeLessThan(40);
+  });
+
+  it("refuses a child once the run's executions are used up", async () => {
+    const scenario: ChatScenario = (request, index) => {
+      if (depthOf(request) === 1) return { content: "child done" };
+      if (index > 6) return { content: "stop" };
+      return {
+        toolCalls: [
+          { name: "subagent", arguments: { label: `c${index}`, task_prompt: `task ${index}` } },
+        ],
+      };
+    };
+    const agent = await start(scenario, { quota: { max_executions: 2 } });
+    const result = await agent.run("delegate many");
+    expect(result.stopReason).toBe("completed");
+    const refusals = server!.chatRequests.flatMap((body) =>
+      body.messages.filter(
+        (m) =>
+          m.role === "tool" &&
+          JSON.stringify(m.content).includes("2 subagent executions is used up"),
+      ),
+    );
+    expect(refusals.length).toBeGreaterThan(0);
+  });
+});
+
+describe("parallel_subagent", () => {
+  it("isolates a failing task, keeps task order and reports each", async () => {
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) {
+        const task = userText(request);
+        if (task.startsWith("fail"))
+          return { fault: { kind: "status", status: 400, message: "bad task" } };
+        return { content: `done: ${task.split("\n")[0]}` };
+      }
+      return hasToolResult(request)
+        ? { content: lastTool(request) }
+        : {
+            toolCalls: [
+              {
+                name: "parallel_subagent",
+                arguments: {
+                  tasks: [
+                    { label: "a", task_prompt: "alpha" },
+                    { label: "b", task_prompt: "fail please" },
+                    { label: "c", task_prompt: "gamma" },
+                  ],
+                  max_concurrent: 2,
+                },
+              },
+            ],
+          };
+    };
+    const agent = await start(scenario);
+    const result = await agent.run("fan out");
+    const report = JSON.parse(result.text) as {
+      results: { label: string; success: boolean; output: string; error?: string }[];
+      successful: number;
+      failed: number;
+    };
+    expect(report.results.map((entry) => entry.label)).toEqual(["a", "b", "c"]);
+    expect(report.results.map((entry) => entry.success)).toEqual([true, false, true]);
+    expect(report.results[0]?.output).toBe("done: alpha");
+    expect(report.results[1]?.error).toMatch(/Failed: /);
+    expect([report.successful, report.failed]).toEqual([2, 1]);
+  });
+
+  it("cancels every child when the parent's run is aborted, and stores each with its status", async () => {
+    const controller = new AbortController();
+    let waiting = 0;
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) {
+        waiting += 1;
+        if (waiting === 3) setTimeout(() => controller.abort(), 0);
+        return { fault: { kind: "stall", afterChunks: 1 } };
+      }
+      return {
+        toolCalls: [
+          {
+            name: "parallel_subagent",
+            arguments: {
+              tasks: [1, 2, 3].map((n) => ({ label: `slow-${n}`, task_prompt: `wait ${n}` })),
+              max_concurrent: 3,
+            },
+          },
+        ],
+      };
+    };
+    const agent = await start(scenario);
+    const result = await agent.run("fan out and wait", { signal: controller.signal });
+    expect(result.stopReason).toBe("aborted");
+    const parentId = agent.conversationId!;
+    await agent.close();
+    runtime = undefined;
+    const history = openHistory({ path: path.join(home, "data", "history.db") });
+    try {
+      const tree = history.getConversationTree(parentId);
+      expect(tree?.status).toBe("interrupted");
+      expect(tree?.children.map((child) => [child.label, child.status]).sort()).toEqual([
+        ["slow-1", "interrupted"],
+        ["slow-2", "interrupted"],
+        ["slow-3", "interrupted"],
+      ]);
+    } finally {
+      history.close();
+    }
+  });
+});
+
+describe("delegation across mode switches", () => {
+  it("keeps subagent and parallel_subagent when the mode changes", async () => {
+    const agent = await start(() => ({ content: "ok" }));
+    expect(agent.status().tools).toEqual(expect.arrayContaining(["subagent", "parallel_subagent"]));
+    agent.setMode("planning");
+    expect(agent.status().tools).toEqual(expect.arrayContaining(["subagent", "parallel_subagent"]));
+    agent.setMode("write");
+    expect(agent.status().tools).toEqual(expect.arrayContaining(["subagent", "parallel_subagent"]));
+  });
+});

@@ -3,9 +3,12 @@ import type { Message } from "@xzatoma/conversation";
 import {
   Agent,
   agentOptionsFromConfig,
+  createRunTelemetry,
   createToolRegistry,
   loadToolPackage,
   RunStop,
+  type RunTelemetry,
+  type RunTelemetryOptions,
   type AgentEvent,
   type AgentLimits,
   type AgentResult,
@@ -67,8 +70,13 @@ export interface AgentRuntimeOptions {
    * true. Children get a subset of this runtime's tools and its approvals.
    */
   readonly subagents?: boolean;
-  /** Receives each subagent's events as it runs (telemetry of the tree). */
+  /** Receives each subagent's events as it runs. */
   readonly observeSubagent?: (child: ChildInfo) => ((event: AgentEvent) => void) | undefined;
+  /**
+   * OpenTelemetry's tracer and meter (an app's SDK, when telemetry is on): each run and each
+   * subagent's run become spans, with metrics. Absent: nothing is recorded.
+   */
+  readonly telemetry?: Pick<RunTelemetryOptions, "tracer" | "meter">;
 }
 
 /** The session state a front end shows (`/status`). */
@@ -276,6 +284,7 @@ export async function createAgentRuntime(
   let quota = createQuota(quotaOf(config));
   let emit: (event: AgentEvent) => void = () => undefined;
   let turn = 0;
+  let runTelemetry: RunTelemetry | undefined;
   const children = new Set<Promise<unknown>>();
   const subagentScope: SubagentScope | undefined = subagentsOn
     ? {
@@ -296,7 +305,19 @@ export async function createAgentRuntime(
           void running.then(done, done);
         },
         ...(history ? { history } : {}),
-        ...(options.observeSubagent ? { observe: options.observeSubagent } : {}),
+        observe: (child) => {
+          // A parallel_subagent child's id is `<call id>#<n>`: its span hangs under that call.
+          const childTelemetry = runTelemetry?.subagent({
+            ...child,
+            toolCallId: child.toolCallId.replace(/#\d+$/, ""),
+          });
+          const observer = options.observeSubagent?.(child);
+          if (!childTelemetry) return observer;
+          return (event) => {
+            childTelemetry.onEvent(event);
+            observer?.(event);
+          };
+        },
       }
     : undefined;
 
@@ -347,12 +368,17 @@ export async function createAgentRuntime(
     async run(prompt, runOptions = {}) {
       quota = createQuota(quotaOf(config));
       turn = 0;
+      const telemetry = options.telemetry
+        ? createRunTelemetry({ ...options.telemetry, provider: provider.name, model })
+        : undefined;
+      runTelemetry = telemetry;
       const controller = new AbortController();
       const outer = runOptions.signal;
       const onOuterAbort = () => controller.abort(outer?.reason);
       if (outer?.aborted) onOuterAbort();
       else outer?.addEventListener("abort", onOuterAbort, { once: true });
       emit = (event) => {
+        telemetry?.onEvent(event);
         recorder?.onEvent(event);
         io.render?.(event);
         runOptions.onEvent?.(event);

@@ -513,6 +513,77 @@ describe("createRunTelemetry: subagents", () => {
     expect(await sdk.sum("subagent_active_count", { depth: 1 })).toBe(0);
   });
 
+  it("hangs each child of one parallel call (ids '<call id>#<n>') under that call's span", async () => {
+    const sdk = createTestSdk();
+    const top = createRunTelemetry({
+      tracer: sdk.tracer,
+      meter: sdk.meter,
+      provider: "p",
+      model: "m",
+    });
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+    top.onEvent({ type: "run-started", input: "x", tools: ["parallel_subagent"] });
+    top.onEvent({
+      type: "tool-call-requested",
+      turn: 1,
+      toolCallId: "p",
+      toolName: "parallel_subagent",
+      input: {},
+    });
+    for (const n of [0, 1]) {
+      const info = { toolCallId: `p#${n}`, label: `task ${n}`, depth: 1 };
+      const child = top.subagent(info);
+      top.onEvent({ type: "subagent-started", turn: 1, ...info });
+      child.onEvent({ type: "run-started", input: "t", tools: [] });
+      child.onEvent({
+        type: "finished",
+        stopReason: "completed",
+        text: "",
+        turns: 0,
+        toolCalls: 0,
+        usage,
+        durationMs: 1,
+      });
+      top.onEvent({
+        type: "subagent-finished",
+        turn: 1,
+        ...info,
+        stopReason: "completed",
+        turns: 0,
+        usage,
+        durationMs: 1,
+      });
+    }
+    top.onEvent({
+      type: "tool-result",
+      turn: 1,
+      toolCallId: "p",
+      toolName: "parallel_subagent",
+      result: toolSuccess("both done"),
+      durationMs: 2,
+    });
+    top.onEvent({
+      type: "finished",
+      stopReason: "completed",
+      text: "",
+      turns: 1,
+      toolCalls: 1,
+      usage,
+      durationMs: 3,
+    });
+    const call = sdk.span("execute_tool parallel_subagent");
+    expect(isChildOf(sdk.span("invoke_agent task 0"), call)).toBe(true);
+    expect(isChildOf(sdk.span("invoke_agent task 1"), call)).toBe(true);
+    expect(call.events.map((event) => event.name)).toEqual([
+      "subagent started",
+      "subagent finished",
+      "subagent started",
+      "subagent finished",
+    ]);
+    expect(await sdk.sum("subagent_executions_total", { depth: 1 })).toBe(2);
+    expect(await sdk.sum("subagent_active_count", { depth: 1 })).toBe(0);
+  });
+
   it("shows a running subagent in subagent_active_count, and none once the top-level run ends without its finish", async () => {
     const sdk = createTestSdk();
     const top = createRunTelemetry({

@@ -259,9 +259,17 @@ class RunTelemetryImpl implements RunTelemetry {
     return this.#calls.get(toolCallId)?.context;
   }
 
-  /** Whether a tool call of this run with that id is running. */
-  hasToolCall(toolCallId: string): boolean {
-    return this.#calls.has(toolCallId);
+  /**
+   * The running call a subagent's `toolCallId` names: the id itself, or, for one of several
+   * children of one `parallel_subagent` call (`<call id>#<n>`), the call's id.
+   */
+  #callOf(toolCallId: string): ToolCallState | undefined {
+    return this.#calls.get(toolCallId) ?? this.#calls.get(toolCallId.replace(/#\d+$/, ""));
+  }
+
+  /** Whether a subagent with that `toolCallId` was started by a running call of this run. */
+  startedSubagent(toolCallId: string): boolean {
+    return this.#callOf(toolCallId) !== undefined;
   }
 
   /** The run span's context, while the run goes on. */
@@ -272,7 +280,7 @@ class RunTelemetryImpl implements RunTelemetry {
   subagent(info: SubagentTelemetryInfo): RunTelemetry {
     const starter = findStarter(this.#tree, info);
     const parentContext =
-      starter?.contextForToolCall(info.toolCallId) ?? starter?.runContext ?? this.runContext;
+      starter?.callContext(info.toolCallId) ?? starter?.runContext ?? this.runContext;
     return new RunTelemetryImpl(
       {
         tracer: this.#tracer,
@@ -512,9 +520,14 @@ class RunTelemetryImpl implements RunTelemetry {
     });
   }
 
-  /** The span of a running tool call of this run. */
+  /** The span of the running tool call that started a subagent with that `toolCallId`. */
   callSpan(toolCallId: string): Span | undefined {
-    return this.#calls.get(toolCallId)?.span;
+    return this.#callOf(toolCallId)?.span;
+  }
+
+  /** The context of the running tool call that started a subagent with that `toolCallId`. */
+  callContext(toolCallId: string): Context | undefined {
+    return this.#callOf(toolCallId)?.context;
   }
 }
 
@@ -528,7 +541,7 @@ function findStarter(
 ): RunTelemetryImpl | undefined {
   let fallback: RunTelemetryImpl | undefined;
   for (const member of tree.members) {
-    if (member.depth !== info.depth - 1 || !member.hasToolCall(info.toolCallId)) continue;
+    if (member.depth !== info.depth - 1 || !member.startedSubagent(info.toolCallId)) continue;
     if (info.parent === undefined || member.agentName === info.parent) return member;
     fallback ??= member;
   }

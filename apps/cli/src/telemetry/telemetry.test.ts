@@ -144,8 +144,10 @@ describe("startTelemetry (xzatoma)", () => {
     });
     await telemetry!.shutdown();
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain("telemetry: an export failed");
-    expect(warnings[0]).toContain(url.replace("http://", ""));
+    // The cause (refused, or a timeout on a loaded machine) in one line, not a stack.
+    expect(warnings[0]).toMatch(
+      /^telemetry: an export failed \(.+\); further failures are not reported\.$/,
+    );
     expect(warnings[0]).not.toContain("\n");
   });
 

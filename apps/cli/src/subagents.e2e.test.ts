@@ -11,6 +11,7 @@ import {
   type Scenario,
   type ScriptedOllama,
 } from "@xzatoma/scripted-servers/ollama";
+import { startOtlpReceiver } from "@xzatoma/scripted-servers/otlp";
 import { BIN, runCli } from "./cli.test-support.js";
 
 let base: string;
@@ -87,6 +88,54 @@ describe("xzatoma run --subagents", () => {
     expect(outcome.code).toBe(0);
     const offered = server.requests[0]?.tools?.map((tool) => tool.function.name) ?? [];
     expect(offered).not.toContain("subagent");
+  });
+});
+
+describe("telemetry of a tree", () => {
+  it("exports the run, its model requests and tool calls, and the subagent's run under the call that started it", async () => {
+    const scenario: Scenario = (request) => {
+      if (depthOf(request) === 1)
+        return answered(request)
+          ? { content: "It says launch at dawn." }
+          : { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] };
+      return answered(request)
+        ? { content: "Done." }
+        : {
+            toolCalls: [
+              { name: "subagent", arguments: { label: "reader", task_prompt: "Read notes.txt" } },
+            ],
+          };
+    };
+    server = await startScriptedOllama({ scenario });
+    const collector = await startOtlpReceiver();
+    try {
+      const outcome = await runCli(["run", "--subagents", "Use a subagent"], {
+        cwd: workspace,
+        env: { ...env(), OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
+      });
+      expect(outcome.code).toBe(0);
+      const spans = collector.spans();
+      const byId = new Map(spans.map((span) => [span.spanId, span]));
+      const parentOf = (span: (typeof spans)[number]) =>
+        span.parentSpanId ? byId.get(span.parentSpanId) : undefined;
+      const roots = spans.filter((span) => span.name.startsWith("invoke_agent") && !parentOf(span));
+      expect(roots).toHaveLength(1);
+      const root = roots[0]!;
+      expect(root.attributes["gen_ai.provider.name"]).toBe("ollama");
+      expect(root.resource["service.name"]).toBe("xzatoma");
+      const delegation = spans.find((span) => span.name === "execute_tool subagent")!;
+      expect(parentOf(delegation)?.spanId).toBe(root.spanId);
+      const child = spans.find((span) => span.name.startsWith("invoke_agent") && span !== root)!;
+      expect(parentOf(child)?.spanId).toBe(delegation.spanId);
+      expect(child.attributes["gen_ai.agent.name"]).toBe("reader");
+      const childRead = spans.find((span) => span.name === "execute_tool read_file")!;
+      expect(parentOf(childRead)?.spanId).toBe(child.spanId);
+      expect(spans.filter((span) => span.name.startsWith("chat ")).length).toBe(4);
+      expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
+      expect(collector.metric("subagent_executions_total", { depth: 1 }).value).toBe(1);
+    } finally {
+      await collector.close();
+    }
   });
 });
 

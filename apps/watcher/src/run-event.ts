@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { isLimitStop, isXzatomaError, parsePlanText, planToPrompt } from "@xzatoma/core";
 import { createAgentRuntime, executionModeOf, resolveRuntimeConfig } from "@xzatoma/runtime";
 import { parseXzeprEvent, type XzeprEvent } from "@xzatoma/xzepr";
+import { startTelemetry } from "./telemetry/index.js";
 import { parse as parseYaml } from "yaml";
 
 /**
@@ -80,24 +81,36 @@ export async function runEvent(args: string[]): Promise<number> {
   });
   const task = promptFor(planText, `${path.basename(file)}#plan`);
   const configured = executionModeOf(config.agent.terminal.default_mode);
-  const runtime = await createAgentRuntime(
-    config,
-    {
-      warn: (message) => process.stderr.write(`xzatoma-watcher: ${message}\n`),
-    },
-    {
-      workspace: path.resolve(values.workspace),
-      // Nobody is present: an interactive configuration runs as restricted autonomous.
-      modes: {
-        chatMode: "write",
-        safetyMode: "safe",
-        executionMode: configured === "interactive" ? "restricted" : configured,
+  const telemetry = await startTelemetry(process.env, {
+    warn: (message) => process.stderr.write(`xzatoma-watcher: ${message}\n`),
+  });
+  if (telemetry?.metricsUrl)
+    process.stderr.write(`xzatoma-watcher: metrics at ${telemetry.metricsUrl}\n`);
+  let runtime: Awaited<ReturnType<typeof createAgentRuntime>>;
+  try {
+    runtime = await createAgentRuntime(
+      config,
+      {
+        warn: (message) => process.stderr.write(`xzatoma-watcher: ${message}\n`),
       },
-      ...(values.config ? { configPath: path.resolve(values.config) } : {}),
-      ...(task.maxTurns ? { limits: { maxTurns: task.maxTurns } } : {}),
-      history: { title: () => `event ${event.id}: ${event.type}` },
-    },
-  );
+      {
+        workspace: path.resolve(values.workspace),
+        // Nobody is present: an interactive configuration runs as restricted autonomous.
+        modes: {
+          chatMode: "write",
+          safetyMode: "safe",
+          executionMode: configured === "interactive" ? "restricted" : configured,
+        },
+        ...(values.config ? { configPath: path.resolve(values.config) } : {}),
+        ...(task.maxTurns ? { limits: { maxTurns: task.maxTurns } } : {}),
+        history: { title: () => `event ${event.id}: ${event.type}` },
+        ...(telemetry ? { telemetry } : {}),
+      },
+    );
+  } catch (error) {
+    await telemetry?.shutdown();
+    throw error;
+  }
   try {
     const result = await runtime.run(task.prompt);
     const summary = {
@@ -124,5 +137,6 @@ export async function runEvent(args: string[]): Promise<number> {
     throw error;
   } finally {
     await runtime.close();
+    await telemetry?.shutdown();
   }
 }

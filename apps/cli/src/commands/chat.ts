@@ -4,6 +4,7 @@ import type { AgentEvent, ApprovalDecision, ApprovalRequest } from "@xzatoma/cor
 import { runRepl } from "../chat/repl.js";
 import { pickExplicitFlags, type CommandOptionSource } from "../config/index.js";
 import { ExitCode } from "../exit-codes.js";
+import { startTelemetry } from "../telemetry/index.js";
 import { shouldUseColor } from "../render/color.js";
 import { toTerminalSafeJson } from "../render/terminal-safe.js";
 import { createChatSession } from "../session/chat-session.js";
@@ -30,25 +31,36 @@ export async function chatCommand(
   const notices: string[] = [];
   let confirm: ((request: ApprovalRequest) => Promise<ApprovalDecision>) | undefined;
   let trace: (event: AgentEvent) => void = () => undefined;
-  const prepared = await prepareSession({
-    ...(options.config ? { configPath: options.config } : {}),
-    flags: pickExplicitFlags(command),
-    ...(options.workspace ? { workspace: options.workspace } : {}),
-    io: {
-      warn: (message) => notices.push(message),
-      // Only the person at the terminal answers here; the REPL installs how it asks.
-      ask: (request) =>
-        confirm
-          ? confirm(request)
-          : Promise.resolve({ approved: false, reason: "No one is available to confirm it." }),
-      render: (event) => trace(event),
-    },
-    modes: (config) => chatModes(config, options.allowDangerous === true),
-    mentionUrlsConfirmed: true,
-    // A person is there to approve what children do, so chat always offers delegation.
-    subagents: true,
-    history: options.resume === undefined ? {} : { resume: options.resume },
+  // Off unless OTEL_EXPORTER_OTLP_* or XZATOMA_TELEMETRY asks; then the SDK loads here.
+  const telemetry = await startTelemetry(process.env, {
+    warn: (message) => process.stderr.write(`xzatoma: ${message}\n`),
   });
+  let prepared: Awaited<ReturnType<typeof prepareSession>>;
+  try {
+    prepared = await prepareSession({
+      ...(options.config ? { configPath: options.config } : {}),
+      flags: pickExplicitFlags(command),
+      ...(options.workspace ? { workspace: options.workspace } : {}),
+      io: {
+        warn: (message) => notices.push(message),
+        // Only the person at the terminal answers here; the REPL installs how it asks.
+        ask: (request) =>
+          confirm
+            ? confirm(request)
+            : Promise.resolve({ approved: false, reason: "No one is available to confirm it." }),
+        render: (event) => trace(event),
+      },
+      modes: (config) => chatModes(config, options.allowDangerous === true),
+      ...(telemetry ? { telemetry } : {}),
+      mentionUrlsConfirmed: true,
+      // A person is there to approve what children do, so chat always offers delegation.
+      subagents: true,
+      history: options.resume === undefined ? {} : { resume: options.resume },
+    });
+  } catch (error) {
+    await telemetry?.shutdown();
+    throw error;
+  }
   const { config } = prepared.loaded;
   const { runtime } = prepared;
   const logFile = chatLogFile(config);
@@ -79,6 +91,7 @@ export async function chatCommand(
     });
   } finally {
     await runtime.close();
+    await telemetry?.shutdown();
   }
   if (runtime.conversationId)
     process.stdout.write(

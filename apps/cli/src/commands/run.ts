@@ -15,6 +15,7 @@ import { createPlanProgressTool } from "@xzatoma/tools";
 import { pickExplicitFlags, type CommandOptionSource } from "../config/index.js";
 import { presentError } from "../error-table.js";
 import { exitCodeForStop } from "../exit-codes.js";
+import { startTelemetry } from "../telemetry/index.js";
 import { shouldUseColor } from "../render/color.js";
 import { createJsonRenderer } from "../render/json-renderer.js";
 import { toTerminalSafe } from "../render/terminal-safe.js";
@@ -124,19 +125,30 @@ export async function runCommand(
     if (event.type === "approval-answered" && !event.approved) unanswered += 1;
     show(event);
   };
-  const prepared = await prepareSession({
-    ...(options.config ? { configPath: options.config } : {}),
-    flags: pickExplicitFlags(command),
-    ...(options.workspace ? { workspace: options.workspace } : {}),
-    // Nobody is asked in `run`: no `ask`, so every call that needs a yes is refused.
-    io: { warn: (message) => stderr(`xzatoma: ${toTerminalSafe(message)}\n`), render },
-    modes: (config) => runModes(config, options.allowDangerous === true),
-    mentionUrlsConfirmed: options.allowDangerous === true,
-    ...(options.subagents ? { subagents: true } : {}),
-    history: { title: () => conversationTitle(task.label) },
-    ...(task.maxTurns ? { limits: { maxTurns: task.maxTurns } } : {}),
-    ...(task.progress ? { extraTools: [createPlanProgressTool(task.progress)] } : {}),
+  // Off unless OTEL_EXPORTER_OTLP_* or XZATOMA_TELEMETRY asks; then the SDK loads here.
+  const telemetry = await startTelemetry(process.env, {
+    warn: (message) => process.stderr.write(`xzatoma: ${message}\n`),
   });
+  let prepared: Awaited<ReturnType<typeof prepareSession>>;
+  try {
+    prepared = await prepareSession({
+      ...(options.config ? { configPath: options.config } : {}),
+      flags: pickExplicitFlags(command),
+      ...(options.workspace ? { workspace: options.workspace } : {}),
+      // Nobody is asked in `run`: no `ask`, so every call that needs a yes is refused.
+      io: { warn: (message) => stderr(`xzatoma: ${toTerminalSafe(message)}\n`), render },
+      modes: (config) => runModes(config, options.allowDangerous === true),
+      ...(telemetry ? { telemetry } : {}),
+      mentionUrlsConfirmed: options.allowDangerous === true,
+      ...(options.subagents ? { subagents: true } : {}),
+      history: { title: () => conversationTitle(task.label) },
+      ...(task.maxTurns ? { limits: { maxTurns: task.maxTurns } } : {}),
+      ...(task.progress ? { extraTools: [createPlanProgressTool(task.progress)] } : {}),
+    });
+  } catch (error) {
+    await telemetry?.shutdown();
+    throw error;
+  }
   const { runtime } = prepared;
   let prompt = task.text;
   const controller = new AbortController();
@@ -165,6 +177,7 @@ export async function runCommand(
   } finally {
     process.off("SIGINT", onInterrupt);
     await runtime.close();
+    await telemetry?.shutdown();
   }
   if (!options.json && task.progress) stderr(`${toTerminalSafe(task.progress.summary())}\n`);
   if (!options.json && unanswered > 0 && runtime.modes.executionMode === "restricted") {

@@ -5,6 +5,7 @@ import type { AgentLimits, Tool } from "@xzatoma/core";
 import {
   createAgentRuntime,
   type AgentRuntime,
+  type AgentRuntimeOptions,
   type RuntimeConfig,
   type RuntimeIO,
   type SessionModes,
@@ -55,6 +56,8 @@ export async function prepareSession(options: {
   readonly extraTools?: readonly Tool[];
   /** Offer subagents whatever `agent.subagent.enabled` says (chat; `run --subagents`). */
   readonly subagents?: boolean;
+  /** OpenTelemetry's tracer and meter, when the environment turned telemetry on. */
+  readonly telemetry?: AgentRuntimeOptions["telemetry"];
 }): Promise<PreparedSession> {
   const workspaceRoot = resolveWorkspace(options.workspace);
   const loaded = await loadConfig({
@@ -76,6 +79,7 @@ export async function prepareSession(options: {
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),
     ...(options.subagents ? { subagents: true } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
   const mentions = createMentionLoader({
     pathGuard: runtime.workspace.pathGuard,

@@ -1,4 +1,4 @@
-import { SpanKind } from "@opentelemetry/api";
+import { context, SpanKind, trace } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { replies, scriptedModel } from "../__fixtures__/scripted-model.js";
@@ -620,5 +620,40 @@ describe("createRunTelemetry: subagents", () => {
     expect(await sdk.sum("subagent_active_count", { depth: 1 })).toBe(0);
     expect(top.contextForToolCall("t")).toBeUndefined();
     expect(sdk.span("execute_tool subagent").attributes["xzatoma.tool.outcome"]).toBe("unfinished");
+  });
+});
+
+describe("createRunTelemetry: parents", () => {
+  it("starts its own trace by default, and runs under an app's span given as parentContext", async () => {
+    const sdk = createTestSdk();
+    const appSpan = sdk.tracer.startSpan("handle request");
+    const telemetry = createRunTelemetry({
+      tracer: sdk.tracer,
+      meter: sdk.meter,
+      provider: "p",
+      model: "m",
+      parentContext: trace.setSpan(context.active(), appSpan),
+    });
+    await runWith(new Agent({ model: replies({ text: "hi" }) }), telemetry);
+    appSpan.end();
+    expect(isChildOf(sdk.span("invoke_agent"), sdk.span("handle request"))).toBe(true);
+    // The API reads the span of a context the telemetry made.
+    const own = createRunTelemetry({
+      tracer: sdk.tracer,
+      meter: sdk.meter,
+      provider: "p",
+      model: "m",
+    });
+    own.onEvent({ type: "run-started", input: "x", tools: ["echo"] });
+    own.onEvent({
+      type: "tool-call-requested",
+      turn: 1,
+      toolCallId: "c",
+      toolName: "echo",
+      input: {},
+    });
+    const callContext = own.contextForToolCall("c")!;
+    expect(trace.getSpan(callContext)?.spanContext().spanId).toBeDefined();
+    expect(trace.getSpan(callContext)?.isRecording()).toBe(true);
   });
 });

@@ -1,13 +1,11 @@
-import {
-  context as contextApi,
+import type {
+  Attributes,
+  Context,
+  Meter,
+  Span,
   SpanKind,
   SpanStatusCode,
-  trace,
-  type Attributes,
-  type Context,
-  type Meter,
-  type Span,
-  type Tracer,
+  Tracer,
 } from "@opentelemetry/api";
 import type { AgentEvent } from "../agent-event.js";
 import type { ToolResult } from "../tool-result.js";
@@ -57,7 +55,8 @@ export interface RunTelemetryOptions {
   readonly model: string;
   /**
    * The context the run span is a child of: a parent's tool-call span for a subagent (see
-   * {@link RunTelemetry.contextForToolCall}). Default: the active context.
+   * {@link RunTelemetry.contextForToolCall}), or an app's own span (`context.active()` of
+   * the API). Default: none, the run starts a trace.
    */
   readonly parentContext?: Context;
   /** 0 for a top-level run, n for a subagent n levels below it. Default 0. */
@@ -91,6 +90,44 @@ export interface RunTelemetry {
    * subagent's own events.
    */
   subagent(info: SubagentTelemetryInfo): RunTelemetry;
+}
+
+// The values below are the API's (its enums and its span key, `Symbol.for` so that every
+// copy of the API shares it), so that loading @xzatoma/core loads no OpenTelemetry module:
+// the API costs a process some 15 ms to load, and only apps that turn telemetry on pay it.
+const KIND_INTERNAL = 0 as SpanKind;
+const KIND_CLIENT = 2 as SpanKind;
+const STATUS_ERROR = 2 as SpanStatusCode;
+const SPAN_KEY = Symbol.for("OpenTelemetry Context Key SPAN");
+
+/** An immutable context, as the API's: the parent of a run that is given none. */
+class RootContext implements Context {
+  readonly #values: ReadonlyMap<symbol, unknown>;
+
+  constructor(values: ReadonlyMap<symbol, unknown> = new Map()) {
+    this.#values = values;
+  }
+
+  getValue(key: symbol): unknown {
+    return this.#values.get(key);
+  }
+
+  setValue(key: symbol, value: unknown): Context {
+    return new RootContext(new Map(this.#values).set(key, value));
+  }
+
+  deleteValue(key: symbol): Context {
+    const values = new Map(this.#values);
+    values.delete(key);
+    return new RootContext(values);
+  }
+}
+
+const ROOT_CONTEXT: Context = new RootContext();
+
+/** `context` with `span` as its span (the API's `trace.setSpan`). */
+function withSpan(context: Context, span: Span): Context {
+  return context.setValue(SPAN_KEY, span);
 }
 
 /** `gen_ai.*` and `xzatoma.*` attribute keys. */
@@ -308,13 +345,13 @@ class RunTelemetryImpl implements RunTelemetry {
       "xzatoma.agent.depth": this.depth,
     };
     if (this.#agentName !== undefined) attributes[A.agentName] = this.#agentName;
-    const parent = this.#parentContext ?? contextApi.active();
+    const parent = this.#parentContext ?? ROOT_CONTEXT;
     const span = this.#tracer.startSpan(
       this.#agentName === undefined ? "invoke_agent" : `invoke_agent ${this.#agentName}`,
-      { kind: SpanKind.INTERNAL, attributes },
+      { kind: KIND_INTERNAL, attributes },
       parent,
     );
-    this.#run = { span, context: trace.setSpan(parent, span) };
+    this.#run = { span, context: withSpan(parent, span) };
   }
 
   #startChat(turn: number): void {
@@ -323,7 +360,7 @@ class RunTelemetryImpl implements RunTelemetry {
     const span = this.#tracer.startSpan(
       `chat ${this.#model}`,
       {
-        kind: SpanKind.CLIENT,
+        kind: KIND_CLIENT,
         attributes: {
           [A.operation]: "chat",
           [A.provider]: this.#provider,
@@ -364,7 +401,7 @@ class RunTelemetryImpl implements RunTelemetry {
     for (const [turn, chat] of this.#chats) {
       this.#chats.delete(turn);
       chat.span.setAttribute(A.errorType, errorType);
-      chat.span.setStatus({ code: SpanStatusCode.ERROR, message });
+      chat.span.setStatus({ code: STATUS_ERROR, message });
       chat.span.end();
       this.#metrics.modelRequests.add(1, { ...this.#modelLabels, outcome: "error" });
       this.#metrics.operationDuration.record((performance.now() - chat.startedAt) / 1000, {
@@ -380,7 +417,7 @@ class RunTelemetryImpl implements RunTelemetry {
     const span = this.#tracer.startSpan(
       `execute_tool ${toolName}`,
       {
-        kind: SpanKind.INTERNAL,
+        kind: KIND_INTERNAL,
         attributes: {
           [A.operation]: "execute_tool",
           [A.toolName]: toolName,
@@ -391,7 +428,7 @@ class RunTelemetryImpl implements RunTelemetry {
       },
       run.context,
     );
-    this.#calls.set(toolCallId, { span, context: trace.setSpan(run.context, span), toolName });
+    this.#calls.set(toolCallId, { span, context: withSpan(run.context, span), toolName });
   }
 
   /** The tool's name as a metric label: a name the model made up is `_OTHER`. */
@@ -427,7 +464,7 @@ class RunTelemetryImpl implements RunTelemetry {
       if (!result.success) {
         call.span.setAttribute(A.errorType, outcome);
         call.span.setStatus({
-          code: SpanStatusCode.ERROR,
+          code: STATUS_ERROR,
           message: (result.error ?? outcome).slice(0, 300),
         });
       }
@@ -443,7 +480,7 @@ class RunTelemetryImpl implements RunTelemetry {
     const span = this.#run?.span;
     if (!span) return;
     span.setAttribute(A.errorType, code);
-    span.setStatus({ code: SpanStatusCode.ERROR, message });
+    span.setStatus({ code: STATUS_ERROR, message });
   }
 
   #finish(event: Extract<AgentEvent, { type: "finished" }>): void {

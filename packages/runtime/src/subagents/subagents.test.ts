@@ -162,6 +162,59 @@ describe("subagent", () => {
     ).rejects.toThrow();
   });
 
+  it("sends a child's calls through the parent's approvals: refused in restricted mode, asked in chat", async () => {
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) {
+        return hasToolResult(request)
+          ? { content: `child saw: ${lastTool(request)}` }
+          : { toolCalls: [{ name: "terminal", arguments: { command: "touch made.txt" } }] };
+      }
+      return hasToolResult(request)
+        ? { content: lastTool(request) }
+        : {
+            toolCalls: [
+              { name: "subagent", arguments: { label: "toucher", task_prompt: "touch it" } },
+            ],
+          };
+    };
+    const restricted = await start(scenario);
+    const refused = await restricted.run("delegate");
+    expect(refused.text).toContain("restricted autonomous mode has no one to ask");
+    const fs = await import("node:fs/promises");
+    await expect(fs.stat(path.join(workspace, "made.txt"))).rejects.toThrow();
+    await restricted.close();
+    await server?.close();
+
+    server = await startScriptedOpenAI({ scenario, apiKey: "sk-test", models: ["scripted-1"] });
+    const asked: string[] = [];
+    runtime = await createAgentRuntime(
+      resolveRuntimeConfig(
+        {
+          provider: { type: "openai", openai: { base_url: server.url, model: "scripted-1" } },
+          agent: { terminal: { sandbox: false } },
+          persistence: { enabled: false },
+        },
+        { homeDir: home, env: {} },
+      ),
+      {
+        warn: () => undefined,
+        ask: async (request) => {
+          asked.push(`${request.toolName}: ${(request.input as { command: string }).command}`);
+          return { approved: true };
+        },
+      },
+      {
+        workspace,
+        modes: { chatMode: "write", safetyMode: "safe", executionMode: "interactive" },
+        env: { OPENAI_API_KEY: "sk-test" },
+        subagents: true,
+      },
+    );
+    await runtime.run("delegate");
+    expect(asked).toEqual(["terminal: touch made.txt"]);
+    expect((await fs.stat(path.join(workspace, "made.txt"))).isFile()).toBe(true);
+  });
+
   it("refuses allowed_tools that name a tool the parent does not have", async () => {
     const scenario: ChatScenario = (request) =>
       hasToolResult(request)

@@ -351,6 +351,51 @@ describe("parallel_subagent", () => {
     expect([report.successful, report.failed]).toEqual([2, 1]);
   });
 
+  it("with fail_fast, stops starting tasks once one fails", async () => {
+    const started: string[] = [];
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) {
+        const task = userText(request).split("\n")[0] ?? "";
+        started.push(task);
+        return task.startsWith("fail")
+          ? { fault: { kind: "status", status: 400, message: "bad task" } }
+          : { content: `done: ${task}` };
+      }
+      return hasToolResult(request)
+        ? { content: lastTool(request) }
+        : {
+            toolCalls: [
+              {
+                name: "parallel_subagent",
+                arguments: {
+                  tasks: [
+                    { label: "first", task_prompt: "fail at once" },
+                    { label: "second", task_prompt: "beta" },
+                    { label: "third", task_prompt: "gamma" },
+                  ],
+                  max_concurrent: 1,
+                  fail_fast: true,
+                },
+              },
+            ],
+          };
+    };
+    const agent = await start(scenario);
+    const result = await agent.run("fan out carefully");
+    // Every task failed, so the whole call is an error the model reads.
+    expect(result.text.startsWith("Error: ")).toBe(true);
+    const report = JSON.parse(result.text.slice("Error: ".length)) as {
+      results: { label: string; success: boolean; error?: string }[];
+    };
+    expect(started).toEqual(["fail at once"]);
+    expect(report.results.map((entry) => [entry.label, entry.success])).toEqual([
+      ["first", false],
+      ["second", false],
+      ["third", false],
+    ]);
+    expect(report.results[1]?.error).toContain("Not started: an earlier task failed (fail_fast)");
+  });
+
   it("cancels every child when the parent's run is aborted, and stores each with its status", async () => {
     const controller = new AbortController();
     let waiting = 0;

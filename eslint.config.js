@@ -44,6 +44,8 @@ const moduleBoundaries = {
         "scope:xzepr",
       ],
     },
+    // The apps' OpenTelemetry SDK start-up: the one library that may load the SDK.
+    { sourceTag: "scope:otel", onlyDependOnLibsWithTags: agentLibraries },
     // Workspace checks test the published shape of every package.
     { sourceTag: "scope:testing", onlyDependOnLibsWithTags: ["*"] },
     {

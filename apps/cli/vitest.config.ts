@@ -5,6 +5,9 @@ export default defineConfig({
     include: ["src/**/*.test.ts"],
     reporters: ["default", "json"],
     outputFile: { json: "reports/vitest.json" },
+    // Processed like the app's own source, so the telemetry tests can see which SDK
+    // modules @xzatoma/otel loads (mocks apply only to modules the test runner transforms).
+    server: { deps: { inline: ["@xzatoma/otel"] } },
     // End-to-end tests drive real processes and a real terminal.
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,8 +1,8 @@
 import { telemetrySettingsFromEnv } from "@xzatoma/core";
 import { version } from "../version.js";
-import { startSdk, type Telemetry } from "./start-sdk.js";
+import { startSdk, type Telemetry } from "@xzatoma/otel";
 
-export type { Telemetry } from "./start-sdk.js";
+export type { Telemetry } from "@xzatoma/otel";
 
 /** Options of {@link startTelemetry}. */
 export interface StartTelemetryOptions {

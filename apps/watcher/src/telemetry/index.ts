@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import type { MetricReader } from "@opentelemetry/sdk-metrics";
 import { telemetrySettingsFromEnv } from "@xzatoma/core";
-import { startSdk, type Telemetry } from "./start-sdk.js";
+import { startSdk, type Telemetry } from "@xzatoma/otel";
 
-export type { Telemetry } from "./start-sdk.js";
+export type { Telemetry } from "@xzatoma/otel";
 
 /** The watcher's telemetry: {@link Telemetry}, and where Prometheus scrapes, when it does. */
 export interface WatcherTelemetry extends Telemetry {

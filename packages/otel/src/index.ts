@@ -1,0 +1,1 @@
+export { startSdk, type SdkOptions, type Telemetry } from "./start-sdk.js";

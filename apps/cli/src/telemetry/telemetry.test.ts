@@ -2,7 +2,7 @@ import { Agent, createRunTelemetry, defineTool, toolSuccess } from "@xzatoma/cor
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startOtlpReceiver } from "@xzatoma/scripted-servers/otlp";
-import { scriptedModel } from "./__fixtures__/scripted-model.js";
+import { scriptedModel } from "@xzatoma/scripted-servers/model";
 import { startTelemetry } from "./index.js";
 
 const echo = defineTool({

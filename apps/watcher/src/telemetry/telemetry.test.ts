@@ -8,7 +8,7 @@ import {
 import { startOtlpReceiver } from "@xzatoma/scripted-servers/otlp";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { scriptedModel } from "./__fixtures__/scripted-model.js";
+import { scriptedModel } from "@xzatoma/scripted-servers/model";
 import { startTelemetry, type WatcherTelemetry } from "./index.js";
 
 const echo = defineTool({

@@ -1,6 +1,8 @@
-import type { AgentOptions } from "@xzatoma/core";
+// An in-process language model for tests that need an agent run but no server (telemetry
+// of a run in the apps). Tests that exercise a provider use the scripted servers instead.
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 
-type Model = AgentOptions["model"];
+type Model = LanguageModelV4;
 
 /** One scripted answer: text, or tool calls. */
 export interface Reply {

@@ -306,11 +306,7 @@ export async function createAgentRuntime(
         },
         ...(history ? { history } : {}),
         observe: (child) => {
-          // A parallel_subagent child's id is `<call id>#<n>`: its span hangs under that call.
-          const childTelemetry = runTelemetry?.subagent({
-            ...child,
-            toolCallId: child.toolCallId.replace(/#\d+$/, ""),
-          });
+          const childTelemetry = runTelemetry?.subagent(child);
           const observer = options.observeSubagent?.(child);
           if (!childTelemetry) return observer;
           return (event) => {

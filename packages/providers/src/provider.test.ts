@@ -36,10 +36,11 @@ afterEach(async () => {
 });
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "xz-provider-"));
+// Disposing waits for llama.cpp's threads, which a loaded machine may take long to schedule.
 afterAll(async () => {
   await disposeLocalModels();
   rmSync(dataDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 /** Retries that do not wait. */
 const noWait: RetryOptions = { sleep: async () => {}, random: () => 0.5 };

@@ -111,9 +111,10 @@ describe.skipIf(!HAS_MODEL)(
       await model.load();
     }, 120_000);
 
+    // Disposing waits for llama.cpp's threads, which a loaded machine may take long to schedule.
     afterAll(async () => {
       await disposeLocalModels();
-    });
+    }, 120_000);
 
     it("streams text in well-formed parts and reports usage", async () => {
       expect(model).toMatchObject({ provider: "local", modelId: "SmolLM2-135M-Instruct.Q4_1" });

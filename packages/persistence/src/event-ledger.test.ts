@@ -26,4 +26,17 @@ describe("processed-event ledger", () => {
     expect(second.deleteConversation(id)).toBe(true);
     expect(second.isEventProcessed("evt-1")).toBe(true);
   });
+
+  it("keeps where the message sat and the result published for it, byte for byte", () => {
+    const history = openTempHistory();
+    const result = JSON.stringify([{ topic: "out", records: [{ key: "e1", value: '{"a":1}' }] }]);
+    history.markEventProcessed("evt-1", { outcome: "completed", delivery: "in/2/41", result });
+    expect(history.lookupProcessedEvent("evt-1")).toMatchObject({
+      eventId: "evt-1",
+      outcome: "completed",
+      delivery: "in/2/41",
+      result,
+    });
+    expect(history.lookupProcessedEvent("evt-2")).toBeUndefined();
+  });
 });

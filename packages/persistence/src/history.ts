@@ -1,5 +1,5 @@
 import type { ConversationOutcome, NewConversation } from "./conversations.js";
-import type { ProcessedEvent } from "./event-ledger.js";
+import type { ProcessedEvent, ProcessedEventRecord } from "./event-ledger.js";
 import type { ConversationProgress, MessageToAppend } from "./messages.js";
 import type { ConversationPage, ConversationQuery } from "./queries.js";
 import type { ConversationRecord, ConversationTree, ConversationWithMessages } from "./records.js";
@@ -78,6 +78,9 @@ export interface History {
 
   /** Whether {@link History.markEventProcessed} recorded `eventId`. */
   isEventProcessed(eventId: string): boolean;
+
+  /** The ledger entry {@link History.markEventProcessed} recorded for `eventId`, if any. */
+  lookupProcessedEvent(eventId: string): ProcessedEventRecord | undefined;
 
   /** Closes the connection. Further calls throw. Safe to call twice. */
   close(): void;

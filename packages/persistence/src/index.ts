@@ -3,7 +3,7 @@ export type { History } from "./history.js";
 export type { ConversationOutcome, NewConversation } from "./conversations.js";
 export type { ConversationProgress, MessageToAppend } from "./messages.js";
 export { DEFAULT_PAGE_SIZE, type ConversationPage, type ConversationQuery } from "./queries.js";
-export type { EventOutcome, ProcessedEvent } from "./event-ledger.js";
+export type { EventOutcome, ProcessedEvent, ProcessedEventRecord } from "./event-ledger.js";
 export type {
   ConversationRecord,
   ConversationTree,

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { monotonicFactory } from "ulid";
 import { createConversation, deleteConversation, finishConversation } from "./conversations.js";
-import { isEventProcessed, markEventProcessed } from "./event-ledger.js";
+import { isEventProcessed, lookupProcessedEvent, markEventProcessed } from "./event-ledger.js";
 import type { History } from "./history.js";
 import type { HistoryContext } from "./history-context.js";
 import { appendMessages, markPruned } from "./messages.js";
@@ -95,6 +95,7 @@ function createHistory(context: HistoryContext, file: string): History {
     deleteConversation: (idOrPrefix) => deleteConversation(context, idOrPrefix),
     markEventProcessed: (eventId, event) => markEventProcessed(context, eventId, event),
     isEventProcessed: (eventId) => isEventProcessed(context, eventId),
+    lookupProcessedEvent: (eventId) => lookupProcessedEvent(context, eventId),
     close: () => {
       if (context.db.$client.open) context.db.$client.close();
     },

@@ -17,6 +17,16 @@ export const processedEvents = sqliteTable(
     outcome: text("outcome").notNull(),
     /** RFC 3339, UTC. */
     processedAt: text("processed_at").notNull(),
+    /**
+     * Where the message that was handled sat (`topic/partition/offset`), so a redelivery of
+     * that same message is told apart from a second copy of the event.
+     */
+    delivery: text("delivery"),
+    /**
+     * What the watcher published for the event (its result records, JSON), so a redelivery
+     * after a publish that did not complete publishes the same result again.
+     */
+    result: text("result"),
   },
   // Deleting a conversation looks up the entries that point at it.
   (table) => [index("processed_events_conversation_id_idx").on(table.conversationId)],

@@ -5,7 +5,7 @@ import { parseXzeprEvent, XzeprEventError } from "./xzepr-event.js";
 const fixture = (name: string) =>
   readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
 
-function failure(value: string): XzeprEventError {
+function failure(value: string | Uint8Array): XzeprEventError {
   try {
     parseXzeprEvent(value);
   } catch (error) {
@@ -28,14 +28,61 @@ describe("parseXzeprEvent", () => {
     expect(parseXzeprEvent(fixture("deploy_success_event.json")).type).toBe("deployment.success");
   });
 
-  it("accepts receiver summaries spelled with receiver_type", () => {
-    const event = JSON.parse(fixture("build_success_event.json")) as {
-      data: Record<string, unknown>;
+  it("reads XZepr's receiver-created system event, its receiver_type given as type", () => {
+    const event = parseXzeprEvent(fixture("receiver_created_event.json"));
+    expect(event.type).toBe("xzepr.event.receiver.created");
+    expect(event.data.event_receivers).toHaveLength(1);
+    const receiver = event.data.event_receivers[0]!;
+    expect(receiver).toMatchObject({
+      id: "01K0XZEPR0REC0000000000001",
+      name: "xzatoma-watcher",
+      type: "xzatoma.watcher.result",
+      owner_id: "01K0XZEPR0WNER000000000001",
+      resource_version: 1,
+    });
+    expect(receiver).not.toHaveProperty("receiver_type");
+    expect(event.data.events[0]).toMatchObject({ owner_id: "01K0XZEPR0WNER000000000001" });
+  });
+
+  it("reads XZepr's group-created system event, its group_type given as type", () => {
+    const event = parseXzeprEvent(fixture("group_created_event.json"));
+    const group = event.data.event_receiver_groups[0]!;
+    expect(group).toMatchObject({
+      name: "watchers",
+      type: "xzatoma",
+      enabled: true,
+      event_receiver_ids: ["01K0XZEPR0REC0000000000001"],
+    });
+    expect(group).not.toHaveProperty("group_type");
+  });
+
+  it("takes type as it is when a receiver already says type, and prefers it to receiver_type", () => {
+    const event = JSON.parse(fixture("receiver_created_event.json")) as {
+      data: { event_receivers: Record<string, unknown>[] };
     };
-    event.data["event_receivers"] = [
-      { id: "r1", name: "ci", receiver_type: "webhook", owner_id: "u1" },
-    ];
-    expect(parseXzeprEvent(JSON.stringify(event)).data.event_receivers).toHaveLength(1);
+    const receiver = event.data.event_receivers[0]!;
+    receiver["type"] = "webhook";
+    expect(parseXzeprEvent(JSON.stringify(event)).data.event_receivers[0]?.type).toBe("webhook");
+    delete receiver["receiver_type"];
+    expect(parseXzeprEvent(JSON.stringify(event)).data.event_receivers[0]?.type).toBe("webhook");
+  });
+
+  it("names the receiver's and group's missing kind and fields", () => {
+    const receiverEvent = JSON.parse(fixture("receiver_created_event.json")) as {
+      data: { event_receivers: Record<string, unknown>[] };
+    };
+    delete receiverEvent.data.event_receivers[0]!["receiver_type"];
+    delete receiverEvent.data.event_receivers[0]!["fingerprint"];
+    expect(failure(JSON.stringify(receiverEvent)).issues).toEqual([
+      "data.event_receivers.0.fingerprint: Invalid input: expected string, received undefined",
+    ]);
+    const groupEvent = JSON.parse(fixture("group_created_event.json")) as {
+      data: { event_receiver_groups: Record<string, unknown>[] };
+    };
+    delete groupEvent.data.event_receiver_groups[0]!["group_type"];
+    expect(failure(JSON.stringify(groupEvent)).issues).toEqual([
+      "data.event_receiver_groups.0.type: expected a string (XZepr also spells it group_type)",
+    ]);
   });
 
   it("names each invalid field, and refuses empty, non-JSON and non-1.0 events", () => {
@@ -48,5 +95,8 @@ describe("parseXzeprEvent", () => {
     ]);
     expect(failure("   ").message).toBe("The event is empty.");
     expect(failure("{oops").message).toContain("not valid JSON");
+    expect(failure(new Uint8Array([0x7b, 0xff, 0x7d])).message).toBe(
+      "The event is not valid UTF-8 text.",
+    );
   });
 });

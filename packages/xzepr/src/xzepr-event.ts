@@ -27,10 +27,64 @@ export const xzeprEventEntitySchema = z.looseObject({
 });
 
 /**
- * A receiver or group summary. XZepr names the kind `receiver_type` / `group_type`
- * where older consumers expected `type`; both spellings are accepted.
+ * Receivers and groups name their kind `type` in XZepr's REST responses but
+ * `receiver_type` / `group_type` in the entities its system events carry
+ * (`xzepr.event.receiver.created`, `xzepr.event.receiver.group.created`). Both spellings are
+ * accepted and the output always says `type` (when both are present, `type` wins). Other
+ * fields (`owner_id`, `resource_version`) are kept as they are.
  */
-const namedEntity = z.looseObject({ id: z.string(), name: z.string() });
+function kindAsType<Entity extends { type?: string | undefined }>(
+  entity: Entity,
+  entityKind: string | undefined,
+  context: z.core.$RefinementCtx,
+  entityKey: string,
+): string {
+  const kind = entity.type ?? entityKind;
+  if (kind !== undefined) return kind;
+  context.addIssue({
+    code: "custom",
+    path: ["type"],
+    message: `expected a string (XZepr also spells it ${entityKey})`,
+  });
+  return z.NEVER;
+}
+
+/** An event receiver as XZepr serialises it (`receiver_type` accepted for `type`). */
+export const xzeprReceiverSchema = z
+  .looseObject({
+    id: z.string(),
+    name: z.string(),
+    type: z.string().optional(),
+    receiver_type: z.string().optional(),
+    version: z.string(),
+    description: z.string(),
+    schema: z.unknown(),
+    fingerprint: z.string(),
+    created_at: z.string(),
+  })
+  .transform(({ receiver_type, ...receiver }, context) => ({
+    ...receiver,
+    type: kindAsType(receiver, receiver_type, context, "receiver_type"),
+  }));
+
+/** An event receiver group as XZepr serialises it (`group_type` accepted for `type`). */
+export const xzeprReceiverGroupSchema = z
+  .looseObject({
+    id: z.string(),
+    name: z.string(),
+    type: z.string().optional(),
+    group_type: z.string().optional(),
+    version: z.string(),
+    description: z.string(),
+    enabled: z.boolean(),
+    event_receiver_ids: z.array(z.string()),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .transform(({ group_type, ...group }, context) => ({
+    ...group,
+    type: kindAsType(group, group_type, context, "group_type"),
+  }));
 
 /**
  * The envelope XZepr publishes to Kafka: CloudEvents-like, with underscore extensions
@@ -50,8 +104,8 @@ export const xzeprEventSchema = z.looseObject({
   package: z.string(),
   data: z.looseObject({
     events: z.array(xzeprEventEntitySchema).default([]),
-    event_receivers: z.array(namedEntity).default([]),
-    event_receiver_groups: z.array(namedEntity).default([]),
+    event_receivers: z.array(xzeprReceiverSchema).default([]),
+    event_receiver_groups: z.array(xzeprReceiverGroupSchema).default([]),
   }),
 });
 
@@ -59,6 +113,10 @@ export const xzeprEventSchema = z.looseObject({
 export type XzeprEvent = z.output<typeof xzeprEventSchema>;
 /** One event entity inside {@link XzeprEvent}'s `data.events`. */
 export type XzeprEventEntity = z.output<typeof xzeprEventEntitySchema>;
+/** One receiver inside {@link XzeprEvent}'s `data.event_receivers`, its kind under `type`. */
+export type XzeprReceiver = z.output<typeof xzeprReceiverSchema>;
+/** One group inside {@link XzeprEvent}'s `data.event_receiver_groups`, its kind under `type`. */
+export type XzeprReceiverGroup = z.output<typeof xzeprReceiverGroupSchema>;
 
 /** An event that is not valid JSON or not an XZepr event; `issues` name the fields. */
 export class XzeprEventError extends Error {
@@ -73,13 +131,45 @@ export class XzeprEventError extends Error {
   }
 }
 
+/** At most this many issues are kept, and at most {@link ISSUES_IN_MESSAGE} are worded in a message. */
+const MAX_ISSUES = 100;
+const ISSUES_IN_MESSAGE = 10;
+
+/** A JSON value checked against {@link xzeprEventSchema}: the event, or the issues naming each field. */
+export type XzeprEventCheck =
+  | { readonly ok: true; readonly event: XzeprEvent }
+  | { readonly ok: false; readonly issues: readonly string[]; readonly summary: string };
+
+/**
+ * Validates an already parsed JSON value as an XZepr event. `issues` name each invalid field
+ * (`data.events.0.name: ...`), at most 100 of them; `summary` words the first ten in one line.
+ * Internal to the package: {@link parseXzeprEvent} and the message decoder share it.
+ */
+export function checkXzeprEvent(json: unknown): XzeprEventCheck {
+  const parsed = xzeprEventSchema.safeParse(json);
+  if (parsed.success) return { ok: true, event: parsed.data };
+  const all = parsed.error.issues;
+  const issues = all
+    .slice(0, MAX_ISSUES)
+    .map((issue) => `${issue.path.join(".") || "(event)"}: ${issue.message}`);
+  const more = all.length - ISSUES_IN_MESSAGE;
+  const summary =
+    issues.slice(0, ISSUES_IN_MESSAGE).join("; ") + (more > 0 ? `; and ${more} more` : "");
+  return { ok: false, issues, summary };
+}
+
 /**
  * Parses and validates one XZepr event from a Kafka message value (text or bytes).
- * Throws {@link XzeprEventError} naming each invalid field.
+ * Throws {@link XzeprEventError} naming each invalid field (at most 100 in `issues`).
  */
 export function parseXzeprEvent(value: string | Uint8Array): XzeprEvent {
-  const text =
-    typeof value === "string" ? value : new TextDecoder("utf-8", { fatal: true }).decode(value);
+  let text: string;
+  try {
+    text =
+      typeof value === "string" ? value : new TextDecoder("utf-8", { fatal: true }).decode(value);
+  } catch {
+    throw new XzeprEventError("The event is not valid UTF-8 text.");
+  }
   if (text.trim() === "") throw new XzeprEventError("The event is empty.");
   let json: unknown;
   try {
@@ -87,12 +177,12 @@ export function parseXzeprEvent(value: string | Uint8Array): XzeprEvent {
   } catch (error) {
     throw new XzeprEventError(`The event is not valid JSON: ${(error as Error).message}`);
   }
-  const parsed = xzeprEventSchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map(
-      (issue) => `${issue.path.join(".") || "(event)"}: ${issue.message}`,
+  const checked = checkXzeprEvent(json);
+  if (!checked.ok) {
+    throw new XzeprEventError(
+      `The event is not an XZepr event: ${checked.summary}`,
+      checked.issues,
     );
-    throw new XzeprEventError(`The event is not an XZepr event: ${issues.join("; ")}`, issues);
   }
-  return parsed.data;
+  return checked.event;
 }

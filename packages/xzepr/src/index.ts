@@ -10,6 +10,38 @@ export {
   type XzeprReceiver,
   type XzeprReceiverGroup,
 } from "./xzepr-event.js";
+export {
+  decodeEventMessage,
+  MAX_JSON_DEPTH,
+  type DecodedCloudEvent,
+  type DecodedEventMessage,
+  type DecodeEventMessageOptions,
+  type EventMessage,
+} from "./cloudevents/decode-event-message.js";
+export type { CloudEventExtensionValue, CloudEventLike } from "./cloudevents/cloud-event.js";
+export { toKafkaRecord, type CloudEventRecord } from "./cloudevents/kafka-record.js";
+export {
+  createResultEvent,
+  isResultEventType,
+  parseResultEvent,
+  RESULT_EVENT_TYPES,
+  resultEventDataSchema,
+  type CreateResultEventOptions,
+  type ParsedResultEvent,
+  type ResultEvent,
+  type ResultEventData,
+  type ResultEventExtensions,
+  type ResultEventType,
+} from "./cloudevents/result-event.js";
+export {
+  DEAD_LETTER_HEADERS,
+  MAX_DEAD_LETTER_REASON_LENGTH,
+  readDeadLetterHeaders,
+  toDeadLetterRecord,
+  type DeadLetterInfo,
+  type DeadLetterOrigin,
+  type DeadLetterRecord,
+} from "./cloudevents/dead-letter.js";
 export type {
   ConsumeOptions,
   EventTransport,

@@ -42,6 +42,28 @@ export {
   type DeadLetterOrigin,
   type DeadLetterRecord,
 } from "./cloudevents/dead-letter.js";
+export {
+  createXzeprClient,
+  RECEIVER_PAGE_SIZE,
+  type FoundReceiver,
+  type ListReceiversQuery,
+  type XzeprCallOptions,
+  type XzeprClient,
+  type XzeprClientOptions,
+} from "./rest/xzepr-client.js";
+export { isXzeprApiError, XzeprApiError } from "./rest/xzepr-api-error.js";
+export type {
+  CreateEvent,
+  CreateGroup,
+  CreateReceiver,
+  UpdateGroup,
+  UpdateReceiver,
+  XzeprApiEvent,
+  XzeprApiGroup,
+  XzeprApiReceiver,
+  XzeprHealth,
+  XzeprReceiverPage,
+} from "./rest/xzepr-api-types.js";
 export type {
   ConsumeOptions,
   EventTransport,

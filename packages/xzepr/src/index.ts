@@ -64,6 +64,14 @@ export type {
   XzeprHealth,
   XzeprReceiverPage,
 } from "./rest/xzepr-api-types.js";
+export {
+  resolveXzeprClientOptions,
+  XZEPR_API_TOKEN_ENV,
+  xzeprConfigSchema,
+  xzeprReceiverConfigSchema,
+  type XzeprConfig,
+  type XzeprConfigInput,
+} from "./config/xzepr-config.js";
 export type {
   ConsumeOptions,
   EventTransport,

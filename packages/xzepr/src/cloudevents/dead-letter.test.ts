@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { InboundMessage, OutboundRecord } from "../transport/event-transport.js";
 import {
   DEAD_LETTER_HEADERS,
   MAX_DEAD_LETTER_REASON_LENGTH,
@@ -45,6 +46,20 @@ describe("toDeadLetterRecord", () => {
     expect(reason.startsWith("first line second ")).toBe(true);
     expect(reason.endsWith("😀…")).toBe(true);
     expect(reason).not.toMatch(/[\n\r]/);
+  });
+
+  it("takes a transport's inbound message and gives a record the transport publishes", () => {
+    const inbound: InboundMessage = {
+      topic: "xzepr.events",
+      partition: 1,
+      offset: "7",
+      key: undefined,
+      value: new Uint8Array([1, 2]),
+      headers: {},
+      timestamp: 0,
+    };
+    const outbound: OutboundRecord = toDeadLetterRecord(inbound, "bad", inbound, at);
+    expect(outbound.headers?.["x-xzatoma-dlq-partition"]).toBe("1");
   });
 
   it("marks a tombstone, leaves out a missing key, and replaces the headers of an earlier round", () => {

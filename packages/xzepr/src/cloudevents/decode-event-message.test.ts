@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { CloudEvent, Kafka } from "cloudevents";
 import { describe, expect, it } from "vitest";
+import type { InboundMessage } from "../transport/event-transport.js";
 import {
   decodeEventMessage,
   type DecodedEventMessage,
@@ -116,6 +117,19 @@ describe("decodeEventMessage: CloudEvents 1.0", () => {
     expect(decoded.event.extensions).toEqual({ traceparent: buildEvent["traceparent"] });
     const sniffed = decodeEventMessage(message(structured.value as unknown as string));
     expect(sniffed).toEqual(decoded);
+  });
+
+  it("takes a transport's inbound message as it is", () => {
+    const binary = fromLibrary(buildEvent, "binary");
+    const inbound: InboundMessage = {
+      ...binary,
+      topic: "builds",
+      partition: 0,
+      offset: "0",
+      key: undefined,
+      timestamp: 0,
+    };
+    expect(decodeEventMessage(inbound).kind).toBe("cloudevent");
   });
 
   it("matches header names in any case (Content-Type, CE_ID)", () => {

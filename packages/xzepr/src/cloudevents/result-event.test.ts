@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { OutboundRecord } from "../transport/event-transport.js";
 import { decodeEventMessage, type EventMessage } from "./decode-event-message.js";
 import { toKafkaRecord, type CloudEventRecord } from "./kafka-record.js";
 import {
@@ -100,7 +101,8 @@ describe("toKafkaRecord and parseResultEvent", () => {
   it("round-trips a result in structured mode", () => {
     const event = createResultEvent(completed);
     const record = toKafkaRecord(event, "structured", event.subject);
-    expect(record.key).toBe("01JXZEPR0BUILD0DEMO000001");
+    const outbound: OutboundRecord = record; // what a transport publishes
+    expect(outbound.key).toBe("01JXZEPR0BUILD0DEMO000001");
     expect(record.headers).toEqual({
       "content-type": "application/cloudevents+json; charset=utf-8",
     });

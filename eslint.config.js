@@ -27,22 +27,20 @@ const moduleBoundaries = {
     {
       // The one composition root: turns configuration into a running agent for every front end.
       sourceTag: "scope:runtime",
+      // It composes the configuration slices of the watcher and XZepr packages too.
       onlyDependOnLibsWithTags: [
         ...agentLibraries,
         "scope:tools",
         "scope:providers",
         "scope:persistence",
+        "scope:watcher",
+        "scope:xzepr",
       ],
     },
     {
+      // Runs events through an executor the app passes in: never the runtime itself.
       sourceTag: "scope:watcher",
-      onlyDependOnLibsWithTags: [
-        ...agentLibraries,
-        "scope:tools",
-        "scope:providers",
-        "scope:persistence",
-        "scope:xzepr",
-      ],
+      onlyDependOnLibsWithTags: [...agentLibraries, "scope:persistence", "scope:xzepr"],
     },
     // The apps' OpenTelemetry SDK start-up: the one library that may load the SDK.
     { sourceTag: "scope:otel", onlyDependOnLibsWithTags: agentLibraries },

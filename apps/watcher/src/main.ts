@@ -4,14 +4,19 @@ import { createEventFilter, type EventFilterOptions } from "@xzatoma/watcher";
 import { parseXzeprEvent } from "@xzatoma/xzepr";
 import { isXzatomaError } from "@xzatoma/core";
 import { runEvent } from "./run-event.js";
+import { runWatcher } from "./run-watcher.js";
 
 const HELP = `Usage: xzatoma-watcher <command> [options]
 
-The XZatoma watcher service: consumes events, runs the plans they carry through the
-agent, and publishes results. Consuming from Kafka arrives with the watcher work; today
-the service can check events offline.
+The XZatoma watcher service: consumes events from Kafka (XZepr's and any CloudEvents
+producer's), runs the plans they carry through the agent with the privileges the
+configuration gives, and publishes a result event for each.
 
 Commands:
+  run                run the service until SIGTERM or SIGINT
+      --config FILE          XZatoma configuration with a watcher section (or XZATOMA_CONFIG)
+      --workspace DIR        where plans run (default: the current directory)
+      --dry-run              read, filter and match, but run and publish nothing
   run-event FILE     run the plan an XZepr event file carries through the agent
       --workspace DIR        where the plan runs (required)
       --config FILE          XZatoma configuration (YAML); privileges come only from it
@@ -26,8 +31,11 @@ Options:
   -h, --help       show help
   -V, --version    print the version
 
-Exit codes: check-event: 0 accepted, 1 invalid or skipped, 2 usage error; run-event: 0
-completed, 1 failure, 2 usage error, 3 a limit stopped the run.
+Exit codes: run: 0 stopped by a signal, 1 the consumer failed or the service could not
+start, 2 usage error; check-event: 0 accepted, 1 invalid or skipped, 2 usage error;
+run-event: 0 completed, 1 failure, 2 usage error, 3 a limit stopped the run.
+
+See docs/how-to/deploy-the-watcher.md.
 `;
 
 async function checkEvent(args: string[]): Promise<number> {
@@ -100,6 +108,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     const manifest = createRequire(import.meta.url)("../package.json") as { version: string };
     process.stdout.write(`xzatoma-watcher ${manifest.version}\n`);
     return 0;
+  }
+  if (command === "run") {
+    try {
+      return await runWatcher(rest);
+    } catch (error) {
+      process.stderr.write(`error: ${(error as Error).message}\n`);
+      return isXzatomaError(error) ? 1 : 2;
+    }
   }
   if (command === "run-event") {
     try {

@@ -2,35 +2,20 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { isLimitStop, isXzatomaError, parsePlanText, planToPrompt } from "@xzatoma/core";
+import { isLimitStop, isXzatomaError } from "@xzatoma/core";
+import { extractXzeprPlan, planTaskOf, promptTaskOf } from "@xzatoma/watcher";
 import { createAgentRuntime, executionModeOf, resolveRuntimeConfig } from "@xzatoma/runtime";
 import { parseXzeprEvent, type XzeprEvent } from "@xzatoma/xzepr";
 import { startTelemetry } from "./telemetry/index.js";
 import { parse as parseYaml } from "yaml";
 
-/**
- * The plan an XZepr event carries: the first of `data.events[0].payload.plan`,
- * `data.events[0].payload`, `data` that yields a value. A string is used as it is; an
- * object is serialised to JSON.
- */
-export function extractPlanText(event: XzeprEvent): string | undefined {
-  const data = event.data as { events?: { payload?: unknown }[] } | undefined;
-  const payload = data?.events?.[0]?.payload;
-  const candidates = [(payload as { plan?: unknown } | undefined)?.plan, payload, data];
-  for (const candidate of candidates) {
-    if (typeof candidate === "string" && candidate.trim() !== "") return candidate;
-    if (candidate !== null && typeof candidate === "object") return JSON.stringify(candidate);
-  }
-  return undefined;
-}
-
 /** The prompt for a plan's text: a plan that parses is run as a plan, anything else as text. */
 function promptFor(text: string, source: string): { prompt: string; maxTurns?: number } {
   try {
-    const plan = parsePlanText(text, source);
-    return { prompt: planToPrompt(plan), ...(plan.maxTurns ? { maxTurns: plan.maxTurns } : {}) };
+    const task = planTaskOf(text, source);
+    return { prompt: task.prompt, ...(task.maxTurns ? { maxTurns: task.maxTurns } : {}) };
   } catch {
-    return { prompt: text };
+    return { prompt: promptTaskOf(text).prompt };
   }
 }
 
@@ -68,7 +53,7 @@ export async function runEvent(args: string[]): Promise<number> {
     );
     return 1;
   }
-  const planText = extractPlanText(event);
+  const planText = extractXzeprPlan(event);
   if (planText === undefined) {
     process.stderr.write(`error: ${file}: the event carries no plan\n`);
     return 1;

@@ -3,4 +3,63 @@ export {
   EventFilterError,
   type EventFilter,
   type EventFilterOptions,
+  type FilterableEvent,
 } from "./event-filter.js";
+export {
+  createGenericMatch,
+  type GenericMatch,
+  type GenericMatchOptions,
+  type MatchablePlan,
+} from "./generic-match.js";
+export { extractCloudEventPlan, extractXzeprPlan } from "./extract-plan.js";
+export { planTaskOf, promptTaskOf, type PlanTask } from "./plan-task.js";
+export {
+  createMemoryLedger,
+  historyLedger,
+  ledgerKeyOf,
+  type EventLedger,
+  type LedgerEntry,
+} from "./event-ledger.js";
+export type {
+  ExecutionReport,
+  ExecutionRequest,
+  PlanExecutor,
+  TriggerRef,
+} from "./plan-executor.js";
+export {
+  createMessageHandler,
+  type HandledResult,
+  type MessageHandlerOptions,
+} from "./message-handler.js";
+export {
+  createWatcherService,
+  type WatcherService,
+  type WatcherServiceOptions,
+  type WatcherStatus,
+} from "./watcher-service.js";
+export {
+  createWatcherLogger,
+  LOG_LEVELS,
+  type LogFields,
+  type LogLevel,
+  type WatcherLogger,
+  type WatcherLoggerOptions,
+} from "./watcher-logger.js";
+export {
+  createWatcherMetrics,
+  type EventDisposition,
+  type WatcherCounts,
+  type WatcherMetrics,
+} from "./watcher-metrics.js";
+export {
+  KAFKA_SASL_MECHANISMS,
+  KAFKA_SECURITY_PROTOCOLS,
+  RESULT_MODES,
+  WATCHER_TYPES,
+  watcherConfigSchema,
+  watcherTopics,
+  type WatcherConfig,
+  type WatcherTopics,
+  type WatcherType,
+} from "./watcher-config.js";
+export { triggerOf, type Trigger, type TriggerPlan } from "./wire.js";

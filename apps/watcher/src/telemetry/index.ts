@@ -11,6 +11,8 @@ export type { Telemetry } from "@xzatoma/otel";
 export interface WatcherTelemetry extends Telemetry {
   /** `http://HOST:PORT/metrics` when the Prometheus endpoint is on. */
   readonly metricsUrl?: string;
+  /** With `prometheusHandler`: answers a scrape, for a server the caller runs. */
+  readonly metricsHandler?: (request: IncomingMessage, response: ServerResponse) => void;
 }
 
 /** Options of {@link startTelemetry}. */
@@ -24,6 +26,11 @@ export interface WatcherTelemetryOptions {
   readonly metricsHost?: string;
   /** Told about unusable telemetry variables and the first failed export. */
   readonly warn?: (message: string) => void;
+  /**
+   * Collect Prometheus metrics but serve nothing: the caller serves `metricsHandler` on its
+   * own endpoint (the watcher's health server). Overrides `metricsPort`.
+   */
+  readonly prometheusHandler?: boolean;
 }
 
 function watcherVersion(): string {
@@ -94,14 +101,21 @@ export async function startTelemetry(
 ): Promise<WatcherTelemetry | undefined> {
   const settings = telemetrySettingsFromEnv(env, { serviceName: "xzatoma-watcher" });
   if (settings.disabled) return undefined;
-  const port = metricsPortOf(env, options);
-  if (!settings.traces && !settings.metrics && port === undefined) return undefined;
+  const port = options.prometheusHandler ? undefined : metricsPortOf(env, options);
+  if (!settings.traces && !settings.metrics && port === undefined && !options.prometheusHandler)
+    return undefined;
   for (const warning of settings.warnings) options.warn?.(warning);
 
   const extraReaders: MetricReader[] = [];
   let server: Server | undefined;
   let metricsUrl: string | undefined;
-  if (port !== undefined) {
+  let metricsHandler: WatcherTelemetry["metricsHandler"];
+  if (options.prometheusHandler) {
+    const { PrometheusExporter } = await import("@opentelemetry/exporter-prometheus");
+    const exporter = new PrometheusExporter({ preventServerStart: true });
+    metricsHandler = (request, response) => exporter.getMetricsRequestHandler(request, response);
+    extraReaders.push(exporter);
+  } else if (port !== undefined) {
     const host = options.metricsHost ?? (env["XZATOMA_METRICS_HOST"]?.trim() || "127.0.0.1");
     const { PrometheusExporter } = await import("@opentelemetry/exporter-prometheus");
     // The watcher serves the endpoint itself, so it binds where asked and knows its port.
@@ -128,6 +142,7 @@ export async function startTelemetry(
     tracer: telemetry.tracer,
     meter: telemetry.meter,
     ...(metricsUrl ? { metricsUrl } : {}),
+    ...(metricsHandler ? { metricsHandler } : {}),
     shutdown() {
       stopped ??= Promise.all([
         telemetry.shutdown(),

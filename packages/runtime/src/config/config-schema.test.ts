@@ -2,12 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runtimeConfigSchema } from "./config-schema.js";
 import { chatConfigSchema, mentionsConfigSchema } from "./front-end-schemas.js";
-import {
-  PENDING_CONFIG_SECTIONS,
-  pendingReasonOf,
-  pendingSectionOf,
-  watcherConfigSchema,
-} from "./pending-sections.js";
+import { PENDING_CONFIG_SECTIONS, pendingReasonOf, pendingSectionOf } from "./pending-sections.js";
 import { subagentConfigSchema } from "../subagents/subagent-config.js";
 
 /** The schema at a key path, wrappers and all. */
@@ -60,8 +55,8 @@ describe("runtimeConfigSchema", () => {
   });
 
   it("finds the pending section of a key path by whole segments", () => {
-    expect(pendingSectionOf("watcher.kafka.topic")?.keyPath).toBe("watcher");
-    expect(pendingSectionOf("xzepr.api_url")?.keyPath).toBe("xzepr");
+    expect(pendingSectionOf("watcher.kafka.topic")).toBeUndefined();
+    expect(pendingSectionOf("xzepr.api_url")).toBeUndefined();
     expect(pendingSectionOf("agent.subagent")).toBeUndefined();
     expect(pendingSectionOf("watchers")).toBeUndefined();
     expect(pendingSectionOf("agent.max_turns")).toBeUndefined();
@@ -76,27 +71,29 @@ describe("runtimeConfigSchema", () => {
       max_concurrent: 5,
       persistence_enabled: true,
     });
-    expect(watcherConfigSchema.parse({})).toEqual({
-      enabled: false,
-      kafka: {
-        topic: "xzepr.events",
-        group_id: "xzatoma-watcher",
-        security_protocol: "PLAINTEXT",
+    expect(runtimeConfigSchema.parse({ watcher: {} }).watcher).toMatchObject({
+      watcher_type: "xzepr",
+      kafka: { topic: "xzepr.events", group_id: "xzatoma-watcher", num_partitions: 1 },
+      filters: { event_types: [], success_only: true },
+      execution: {
+        allow_dangerous: false,
+        max_concurrent_executions: 1,
+        execution_timeout_secs: 300,
       },
-      filter: { event_types: [], sources: [], platforms: [] },
     });
-    const full = runtimeConfigSchema.parse({ agent: { quota: {} }, xzepr: { enabled: true } });
+    const full = runtimeConfigSchema.parse({ agent: { quota: {} } });
     expect(full.agent.quota).toEqual({
       max_executions: 100,
       max_total_tokens: 1_000_000,
       max_total_time_seconds: 3600,
     });
-    expect(full.xzepr?.enabled).toBe(true);
   });
 
-  it("refuses unknown keys inside a pending section", () => {
-    expect(runtimeConfigSchema.safeParse({ watcher: { kafka: { brokers: "x" } } }).success).toBe(
+  it("refuses unknown keys inside the watcher and pending sections", () => {
+    expect(runtimeConfigSchema.safeParse({ watcher: { kafka: { broker: "x" } } }).success).toBe(
       false,
     );
+    expect(runtimeConfigSchema.safeParse({ xzepr: { api: "x" } }).success).toBe(false);
+    expect(runtimeConfigSchema.parse({ xzepr: {} }).xzepr?.report_results).toBe(false);
   });
 });

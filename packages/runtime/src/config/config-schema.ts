@@ -5,7 +5,8 @@ import { z } from "zod";
 import { agentLimitsConfigShape, conversationConfigSchema, filePath, oneOf } from "@xzatoma/core";
 import { quotaConfigSchema, subagentConfigSchema } from "../subagents/subagent-config.js";
 import { chatConfigSchema, mentionsConfigSchema } from "./front-end-schemas.js";
-import { pendingWatcherSchema, pendingXzeprSchema } from "./pending-sections.js";
+import { watcherConfigSchema } from "@xzatoma/watcher/config";
+import { xzeprConfigSchema } from "@xzatoma/xzepr/config";
 
 export { PROVIDER_TYPES, type ProviderType } from "@xzatoma/providers";
 
@@ -44,8 +45,10 @@ export const runtimeConfigSchema = z.strictObject({
   agent: agentSchema.prefault({}),
   persistence: persistenceConfigSchema.prefault({}),
   logging: loggingSchema.prefault({}),
-  watcher: pendingWatcherSchema,
-  xzepr: pendingXzeprSchema,
+  /** The watcher service's section (`xzatoma-watcher run`, `xzatoma watch`); absent unless set. */
+  watcher: watcherConfigSchema.optional(),
+  /** XZepr's REST API, where the watcher reports results; absent unless set. */
+  xzepr: xzeprConfigSchema.optional(),
 });
 
 /** The configuration as the file spells it, after defaults. */

@@ -17,13 +17,9 @@ export {
   type MentionsConfig,
 } from "./front-end-schemas.js";
 export {
-  KAFKA_SASL_MECHANISMS,
-  KAFKA_SECURITY_PROTOCOLS,
   PENDING_CONFIG_SECTIONS,
   pendingReasonOf,
   pendingSectionOf,
-  watcherConfigSchema,
-  xzeprConfigSchema,
   type PendingConfigSection,
   type PendingMeta,
 } from "./pending-sections.js";

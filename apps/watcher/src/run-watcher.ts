@@ -1,0 +1,115 @@
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { resolveRuntimeConfig } from "@xzatoma/runtime";
+import { startWatcher } from "@xzatoma/runtime/watcher";
+import { parse as parseYaml } from "yaml";
+import { serveHealth, type HealthServer } from "./health-server.js";
+import { startTelemetry } from "./telemetry/index.js";
+
+/**
+ * `xzatoma-watcher run --config FILE [--workspace DIR] [--dry-run]`: the service. Consumes the
+ * configured topic until SIGTERM or SIGINT, then stops taking messages, gives in-flight runs
+ * `watcher.execution.shutdown_grace_secs` to finish (the rest are redelivered), commits and
+ * exits 0. Exit 1 when the consumer fails for good or the service cannot start; 2 for usage.
+ */
+export async function runWatcher(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      config: { type: "string", short: "c" },
+      workspace: { type: "string", short: "w" },
+      "dry-run": { type: "boolean" },
+    },
+  });
+  if (positionals.length > 0) {
+    process.stderr.write(
+      `error: run takes no arguments (got '${positionals[0]}'); use --config FILE\n`,
+    );
+    return 2;
+  }
+  const configPath = values.config ?? env["XZATOMA_CONFIG"];
+  if (!configPath) {
+    process.stderr.write(
+      "error: run needs --config FILE (the XZatoma configuration with a watcher section)\n",
+    );
+    return 2;
+  }
+  let text: string;
+  try {
+    text = await readFile(configPath, "utf8");
+  } catch (error) {
+    process.stderr.write(`error: cannot read '${configPath}': ${(error as Error).message}\n`);
+    return 1;
+  }
+  const config = resolveRuntimeConfig(text.trim() === "" ? {} : parseYaml(text), {
+    homeDir: homedir(),
+    env,
+    source: configPath,
+  });
+  const workspace = path.resolve(values.workspace ?? process.cwd());
+  const health = config.watcher?.health;
+  const telemetry = await startTelemetry(env, {
+    ...(health?.port !== undefined ? { prometheusHandler: true } : {}),
+    warn: (message) => process.stderr.write(`xzatoma-watcher: ${message}\n`),
+  });
+
+  let fatal: Error | undefined;
+  let wake: () => void = () => undefined;
+  const stopped = new Promise<string>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => resolve(signal);
+    process.once("SIGTERM", onSignal);
+    process.once("SIGINT", onSignal);
+    wake = () => resolve("fatal");
+  });
+
+  let watcher: Awaited<ReturnType<typeof startWatcher>>;
+  try {
+    watcher = await startWatcher({
+      config,
+      workspace,
+      configPath: path.resolve(configPath),
+      env,
+      ...(values["dry-run"] ? { dryRun: true } : {}),
+      ...(telemetry ? { telemetry: { tracer: telemetry.tracer, meter: telemetry.meter } } : {}),
+      onFatal(error) {
+        fatal = error;
+        wake();
+      },
+    });
+  } catch (error) {
+    await telemetry?.shutdown();
+    throw error;
+  }
+  let server: HealthServer | undefined;
+  try {
+    if (health?.port !== undefined) {
+      server = await serveHealth({
+        host: health.host,
+        port: health.port,
+        status: () => watcher.service.status(),
+        ...(telemetry?.metricsHandler ? { metrics: telemetry.metricsHandler } : {}),
+      });
+      watcher.logger.info("health endpoint", {
+        url: server.url,
+        paths: ["/healthz", "/readyz", ...(telemetry?.metricsHandler ? ["/metrics"] : [])],
+      });
+    }
+    const reason = await stopped;
+    watcher.logger.info("shutting down", { reason });
+  } finally {
+    await watcher.close();
+    await server?.close();
+    await telemetry?.shutdown();
+  }
+  if (fatal) {
+    process.stderr.write(`error: the Kafka consumer stopped: ${(fatal as Error).message}\n`);
+    return 1;
+  }
+  return 0;
+}

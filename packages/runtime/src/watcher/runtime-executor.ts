@@ -1,0 +1,73 @@
+import type { ExecutionReport, PlanExecutor } from "@xzatoma/watcher";
+import { createAgentRuntime, type AgentRuntimeOptions } from "../agent-runtime.js";
+import { executionModeOf, type RuntimeConfig } from "../config/config-schema.js";
+
+/** What {@link createRuntimeExecutor} needs. */
+export interface RuntimeExecutorOptions {
+  readonly config: RuntimeConfig;
+  /** Where plans run: an existing directory. */
+  readonly workspace: string;
+  readonly configPath?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly telemetry?: AgentRuntimeOptions["telemetry"];
+  /** An already created provider (tests, embedders). */
+  readonly provider?: AgentRuntimeOptions["provider"];
+  readonly warn: (message: string) => void;
+}
+
+/**
+ * Runs each event's plan in a fresh agent runtime: a new conversation (recorded in history
+ * under the event's title), the configured provider, tools and command policy, and nobody to
+ * ask. The execution mode is the configuration's (`interactive` runs as restricted autonomous:
+ * a call that needs a yes is refused); only a request the watcher marked `allowDangerous` (the
+ * configuration allows it and the plan asks for it) runs in full autonomous mode.
+ */
+export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExecutor {
+  const configured = executionModeOf(options.config.agent.terminal.default_mode);
+  const unattended = configured === "interactive" ? "restricted" : configured;
+  return async (request, signal): Promise<ExecutionReport> => {
+    const runtime = await createAgentRuntime(
+      options.config,
+      { warn: options.warn },
+      {
+        workspace: options.workspace,
+        modes: {
+          chatMode: "write",
+          safetyMode: "safe",
+          executionMode: request.allowDangerous ? "full" : unattended,
+        },
+        ...(options.configPath !== undefined ? { configPath: options.configPath } : {}),
+        ...(options.env !== undefined ? { env: options.env } : {}),
+        ...(request.maxTurns !== undefined ? { limits: { maxTurns: request.maxTurns } } : {}),
+        ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
+        ...(options.provider !== undefined ? { provider: options.provider } : {}),
+        history: { title: () => request.title },
+      },
+    );
+    try {
+      const result = await runtime.run(request.prompt, { signal });
+      return {
+        stopReason: result.stopReason,
+        text: result.text,
+        usage: {
+          inputTokens: result.usage.inputTokens ?? 0,
+          outputTokens: result.usage.outputTokens ?? 0,
+          totalTokens: result.usage.totalTokens ?? 0,
+        },
+        turns: result.turns,
+        ...(runtime.conversationId !== undefined ? { conversationId: runtime.conversationId } : {}),
+        ...(result.error !== undefined ? { error: errorText(result.error) } : {}),
+      };
+    } finally {
+      await runtime.close();
+    }
+  };
+}
+
+function errorText(error: unknown): string {
+  if (typeof error === "string") return error;
+  if (error instanceof Error) return error.message;
+  if (error !== null && typeof error === "object" && "message" in error)
+    return String((error as { message: unknown }).message);
+  return String(error);
+}

@@ -1,0 +1,186 @@
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import type { Meter } from "@opentelemetry/api";
+import { XzatomaError } from "@xzatoma/core";
+import {
+  createMemoryLedger,
+  createWatcherLogger,
+  createWatcherService,
+  historyLedger,
+  type PlanExecutor,
+  type WatcherConfig,
+  type WatcherLogger,
+  type WatcherService,
+} from "@xzatoma/watcher";
+import type { EventTransport } from "@xzatoma/xzepr";
+import type { AgentRuntimeOptions } from "../agent-runtime.js";
+import type { RuntimeConfig } from "../config/config-schema.js";
+import { openRuntimeHistory } from "../open-history.js";
+import { createRuntimeExecutor } from "./runtime-executor.js";
+
+/** What {@link startWatcher} needs. */
+export interface StartWatcherOptions {
+  readonly config: RuntimeConfig;
+  /** Where plans run: an existing directory. */
+  readonly workspace: string;
+  readonly configPath?: string;
+  /** Credentials (`KAFKA_SASL_PASSWORD`, the provider's) and the sandbox read it. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** See `WatcherServiceOptions.dryRun`: nothing runs, nothing is published, no ledger is kept. */
+  readonly dryRun?: boolean;
+  /** Where log lines go (standard error by default). */
+  readonly write?: (line: string) => void;
+  readonly telemetry?: AgentRuntimeOptions["telemetry"] & { readonly meter?: Meter };
+  /** A transport instead of Kafka (tests, embedders). */
+  readonly transport?: EventTransport;
+  /** An executor instead of the agent runtime (benchmarks). */
+  readonly executor?: PlanExecutor;
+  readonly provider?: AgentRuntimeOptions["provider"];
+  /** Called once when the consumer stops for good (authentication refused, topic gone). */
+  readonly onFatal?: (error: Error) => void;
+}
+
+/** A started watcher. */
+export interface StartedWatcher {
+  readonly service: WatcherService;
+  readonly logger: WatcherLogger;
+  /** Stops the service (see `WatcherService.stop`) and closes the ledger. */
+  close(graceMs?: number): Promise<void>;
+}
+
+function brokersOf(watcher: WatcherConfig): string[] {
+  const brokers = (watcher.kafka.brokers ?? "")
+    .split(",")
+    .map((broker) => broker.trim())
+    .filter((broker) => broker !== "");
+  if (brokers.length === 0) {
+    throw new XzatomaError(
+      "CONFIG_INVALID",
+      "watcher.kafka.brokers is not set: give the Kafka bootstrap servers as host:port, comma-separated (or XZATOMA_WATCHER_KAFKA_BROKERS).",
+    );
+  }
+  return brokers;
+}
+
+async function kafkaTransportOf(
+  watcher: WatcherConfig,
+  env: NodeJS.ProcessEnv,
+  logger: WatcherLogger,
+): Promise<EventTransport> {
+  const { createKafkaTransport } = await import("@xzatoma/xzepr/kafka");
+  const security = watcher.kafka.security;
+  const read = (file: string | undefined, key: string) => {
+    if (file === undefined) return undefined;
+    try {
+      return readFileSync(file, "utf8");
+    } catch (error) {
+      throw new XzatomaError(
+        "CONFIG_INVALID",
+        `watcher.kafka.security.${key}: cannot read '${file}': ${(error as Error).message}`,
+      );
+    }
+  };
+  return createKafkaTransport({
+    brokers: brokersOf(watcher),
+    clientId: watcher.kafka.client_id,
+    sessionTimeoutMs: watcher.kafka.session_timeout_ms,
+    env,
+    logger: (level, message, fields) => {
+      if (level === "error") logger.error(`kafka: ${message}`, fields);
+      else if (level === "warn") logger.warn(`kafka: ${message}`, fields);
+      else logger.debug(`kafka: ${message}`, fields);
+    },
+    ...(security
+      ? {
+          security: {
+            protocol: security.protocol,
+            ...(security.sasl_mechanism !== undefined
+              ? { saslMechanism: security.sasl_mechanism }
+              : {}),
+            ...(security.sasl_username !== undefined
+              ? { saslUsername: security.sasl_username }
+              : {}),
+            ssl: {
+              ...(security.ssl_ca_file !== undefined
+                ? { ca: read(security.ssl_ca_file, "ssl_ca_file") }
+                : {}),
+              ...(security.ssl_cert_file !== undefined
+                ? { cert: read(security.ssl_cert_file, "ssl_cert_file") }
+                : {}),
+              ...(security.ssl_key_file !== undefined
+                ? { key: read(security.ssl_key_file, "ssl_key_file") }
+                : {}),
+              rejectUnauthorized: security.ssl_reject_unauthorized,
+            },
+          },
+        }
+      : {}),
+  });
+}
+
+/**
+ * Starts the watcher service a configuration describes: Kafka from `watcher.kafka`, the
+ * idempotency ledger in the history database, each event's plan run in a fresh agent
+ * runtime with the configuration's privileges. `xzatoma-watcher run` and `xzatoma watch`
+ * both call this.
+ */
+export async function startWatcher(options: StartWatcherOptions): Promise<StartedWatcher> {
+  const { config } = options;
+  const watcher = config.watcher;
+  if (watcher === undefined) {
+    throw new XzatomaError(
+      "CONFIG_INVALID",
+      "The configuration has no watcher section: add `watcher:` with at least `kafka: { brokers: host:port }` (see docs/how-to/deploy-the-watcher.md).",
+    );
+  }
+  const env = options.env ?? process.env;
+  const logger = createWatcherLogger({
+    level: watcher.logging.level,
+    json: watcher.logging.json_format,
+    ...(watcher.logging.file_path !== undefined ? { filePath: watcher.logging.file_path } : {}),
+    ...(options.write ? { write: options.write } : {}),
+  });
+  const transport = options.transport ?? (await kafkaTransportOf(watcher, env, logger));
+  const history = options.dryRun ? undefined : openRuntimeHistory(config.persistence.db_path);
+  const ledger = history ? historyLedger(history) : createMemoryLedger();
+  const executor =
+    options.executor ??
+    createRuntimeExecutor({
+      config,
+      workspace: options.workspace,
+      env,
+      warn: (message) => logger.warn(message),
+      ...(options.configPath !== undefined ? { configPath: options.configPath } : {}),
+      ...(options.telemetry !== undefined
+        ? { telemetry: { tracer: options.telemetry.tracer, meter: options.telemetry.meter } }
+        : {}),
+      ...(options.provider !== undefined ? { provider: options.provider } : {}),
+    });
+  const service = createWatcherService({
+    config: watcher,
+    transport,
+    executor,
+    ledger,
+    logger,
+    instance: `xzatoma-watcher://${hostname()}/${process.pid}`,
+    ...(options.telemetry?.meter !== undefined ? { meter: options.telemetry.meter } : {}),
+    ...(options.dryRun ? { dryRun: true } : {}),
+    ...(options.onFatal ? { onFatal: options.onFatal } : {}),
+  });
+  try {
+    await service.start();
+  } catch (error) {
+    await service.stop(0).catch(() => undefined);
+    history?.close();
+    throw error;
+  }
+  let closed: Promise<void> | undefined;
+  return {
+    service,
+    logger,
+    close(graceMs) {
+      closed ??= service.stop(graceMs).finally(() => history?.close());
+      return closed;
+    },
+  };
+}

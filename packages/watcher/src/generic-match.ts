@@ -1,0 +1,78 @@
+import semver from "semver";
+import { EventFilterError } from "./event-filter.js";
+
+/** `watcher.generic_match`: which plans a generic watcher runs. Unset: every plan. */
+export interface GenericMatchOptions {
+  /** A regular expression searched in the plan's `action`; case-insensitive unless it starts with `(?`. */
+  readonly action?: string;
+  /** The same, for the plan's `name`. */
+  readonly name?: string;
+  /** A semver range the plan's `version` must satisfy. */
+  readonly version?: string;
+}
+
+/** The fields of a plan a match looks at. */
+export interface MatchablePlan {
+  readonly action?: string;
+  readonly name?: string;
+  readonly version?: string;
+}
+
+/** Why a plan is not run, or `undefined` when it matches. */
+export type GenericMatch = (plan: MatchablePlan) => string | undefined;
+
+function compile(key: string, pattern: string): RegExp {
+  // `(?i)` and friends are not JavaScript; a pattern that opens with `(?` keeps its own flags
+  // where JavaScript has them (`(?i)` alone is read as "case-insensitive").
+  let source = pattern;
+  let flags = "i";
+  const inline = /^\(\?([a-z]+)\)/.exec(pattern);
+  if (inline) {
+    source = pattern.slice(inline[0].length);
+    flags = (inline[1] ?? "").includes("i") ? "i" : "";
+  } else if (pattern.startsWith("(?")) flags = "";
+  try {
+    return new RegExp(source, flags);
+  } catch (error) {
+    throw new EventFilterError(
+      `watcher.generic_match.${key}: '${pattern}' is not a valid regular expression: ${(error as Error).message}`,
+    );
+  }
+}
+
+/**
+ * Builds the match once, so a bad pattern or range fails when the watcher starts. A
+ * configured predicate against a plan that lacks the field does not match.
+ */
+export function createGenericMatch(options: GenericMatchOptions): GenericMatch {
+  const action = options.action === undefined ? undefined : compile("action", options.action);
+  const name = options.name === undefined ? undefined : compile("name", options.name);
+  const range =
+    options.version === undefined
+      ? undefined
+      : (semver.validRange(options.version) ??
+        (() => {
+          throw new EventFilterError(
+            `watcher.generic_match.version: '${options.version}' is not a semver range (try '^1.2' or '>=2 <3').`,
+          );
+        })());
+  return (plan) => {
+    if (action) {
+      if (plan.action === undefined) return "the plan has no action";
+      if (!action.test(plan.action))
+        return `action '${plan.action}' does not match ${String(action)}`;
+    }
+    if (name) {
+      if (plan.name === undefined) return "the plan has no name";
+      if (!name.test(plan.name)) return `name '${plan.name}' does not match ${String(name)}`;
+    }
+    if (range !== undefined) {
+      if (plan.version === undefined) return "the plan has no version";
+      if (semver.valid(plan.version) === null)
+        return `version '${plan.version}' is not a semver version`;
+      if (!semver.satisfies(plan.version, range))
+        return `version '${plan.version}' does not satisfy '${options.version}'`;
+    }
+    return undefined;
+  };
+}

@@ -1,0 +1,329 @@
+import { randomBytes } from "node:crypto";
+import type { InboundMessage, MessageHandler, MessageOutcome, TopicRecords } from "@xzatoma/xzepr";
+import { createEventFilter, type EventFilter } from "./event-filter.js";
+import { ledgerKeyOf, type EventLedger } from "./event-ledger.js";
+import { createGenericMatch, type GenericMatch } from "./generic-match.js";
+import { planTaskOf, promptTaskOf, type PlanTask } from "./plan-task.js";
+import type { ExecutionReport, PlanExecutor, TriggerRef } from "./plan-executor.js";
+import { triggerOf, deadLetterRecord, resultRecord, type Trigger } from "./wire.js";
+import { watcherTopics, type WatcherConfig } from "./watcher-config.js";
+import type { WatcherLogger } from "./watcher-logger.js";
+import type { EventDisposition, WatcherMetrics } from "./watcher-metrics.js";
+
+/** What {@link createMessageHandler} needs. */
+export interface MessageHandlerOptions {
+  readonly config: WatcherConfig;
+  readonly executor: PlanExecutor;
+  readonly ledger: EventLedger;
+  readonly logger: WatcherLogger;
+  readonly metrics: WatcherMetrics;
+  /** This instance's CloudEvents `source` (`xzatoma-watcher://host/pid`). */
+  readonly instance: string;
+  /** Parse, filter and match, but run nothing and publish nothing. */
+  readonly dryRun?: boolean;
+  /** Told about each result after it is built (XZepr reporting); failures are logged only. */
+  readonly onResult?: (result: HandledResult) => Promise<void>;
+  readonly now?: () => number;
+  /** Waits `ms` unless `signal` aborts first (tests pass an instant one). */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** How long a run that was told to stop (timeout) may take to settle. Default 30 s. */
+  readonly settleMs?: number;
+}
+
+/** One finished execution, as it was published. */
+export interface HandledResult {
+  readonly trigger: TriggerRef;
+  readonly status: "completed" | "failed";
+  readonly summary: string;
+  readonly report: ExecutionReport;
+  readonly durationMs: number;
+}
+
+const NOTHING: MessageOutcome = { publish: [] };
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error("The watcher is stopping.");
+}
+
+function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(abortError(signal));
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** The trace a run belongs to: the trigger's (`traceparent` header), else a new one. */
+function traceparentFor(headers: Readonly<Record<string, string>>): string {
+  const incoming = TRACEPARENT.exec(headers["traceparent"]?.trim().toLowerCase() ?? "")?.[1];
+  const traceId =
+    incoming !== undefined && !/^0+$/.test(incoming) ? incoming : randomBytes(16).toString("hex");
+  return `00-${traceId}-${randomBytes(8).toString("hex")}-01`;
+}
+
+/** Whether `text` is structured data (a JSON or YAML mapping) rather than prose. */
+function looksStructured(text: string): boolean {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) return true;
+  // YAML mappings: a `key:` at the start of a line, before any prose.
+  return /^[A-Za-z_][\w-]*:(\s|$)/m.test(trimmed.split("\n", 3).join("\n"));
+}
+
+/**
+ * The watcher's handling of one message, as the transport calls it: dead-letter what cannot
+ * be read, skip what the filters turn away, run each event's plan once (by source and id),
+ * and return the result event to publish before the offset is committed.
+ */
+export function createMessageHandler(options: MessageHandlerOptions): MessageHandler {
+  const { config, executor, ledger, logger, metrics } = options;
+  const topics = watcherTopics(config);
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? defaultSleep;
+  const settleMs = options.settleMs ?? 30_000;
+  const generic = config.watcher_type === "generic";
+  const filter: EventFilter = createEventFilter({
+    successOnly: config.filters.success_only,
+    eventTypes: config.filters.event_types,
+    ...(config.filters.source_pattern !== undefined
+      ? { sourcePattern: config.filters.source_pattern }
+      : {}),
+    ...(config.filters.platform_id !== undefined ? { platformId: config.filters.platform_id } : {}),
+    ...(config.filters.package !== undefined ? { package: config.filters.package } : {}),
+    ...(config.filters.api_version !== undefined ? { apiVersion: config.filters.api_version } : {}),
+  });
+  const match: GenericMatch = createGenericMatch({
+    ...(config.generic_match.action !== undefined ? { action: config.generic_match.action } : {}),
+    ...(config.generic_match.name !== undefined ? { name: config.generic_match.name } : {}),
+    ...(config.generic_match.version !== undefined
+      ? { version: config.generic_match.version }
+      : {}),
+  });
+  const inFlight = new Set<string>();
+
+  const done = (disposition: EventDisposition, outcome: MessageOutcome = NOTHING) => {
+    metrics.handled(disposition);
+    return outcome;
+  };
+
+  const deadLetter = (message: InboundMessage, reason: string): MessageOutcome => {
+    logger.warn("dead-lettered a message", {
+      topic: message.topic,
+      partition: message.partition,
+      offset: message.offset,
+      reason,
+    });
+    if (options.dryRun) return done("dead_lettered");
+    return done("dead_lettered", {
+      publish: [{ topic: topics.deadLetter, records: [deadLetterRecord(message, reason)] }],
+    });
+  };
+
+  /** Runs the task with the configured timeout and retries; rejects only when stopping. */
+  const execute = async (
+    task: PlanTask,
+    trigger: Trigger,
+    traceparent: string,
+    signal: AbortSignal,
+  ): Promise<ExecutionReport> => {
+    const timeoutMs = config.execution.execution_timeout_secs * 1000;
+    const request = {
+      prompt: task.prompt,
+      ...(task.maxTurns !== undefined ? { maxTurns: task.maxTurns } : {}),
+      allowDangerous: config.execution.allow_dangerous && task.wantsDangerous,
+      title: `event ${trigger.id}: ${trigger.type}`,
+      trigger: { id: trigger.id, source: trigger.source, type: trigger.type },
+      traceparent,
+    };
+    for (let attempt = 0; ; attempt += 1) {
+      const controller = new AbortController();
+      const stop = () => controller.abort(abortError(signal));
+      signal.addEventListener("abort", stop, { once: true });
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(
+          new Error(`The run took longer than ${config.execution.execution_timeout_secs} s.`),
+        );
+      }, timeoutMs);
+      let report: ExecutionReport;
+      try {
+        const running = executor(request, controller.signal);
+        // A run told to stop that does not settle is left behind, reported as timed out.
+        const settled = new Promise<ExecutionReport>((resolve) => {
+          controller.signal.addEventListener(
+            "abort",
+            () => setTimeout(() => resolve({ stopReason: "timeout", text: "" }), settleMs).unref(),
+            { once: true },
+          );
+        });
+        report = await Promise.race([running, settled]);
+      } catch (error) {
+        report = {
+          stopReason: "error",
+          text: "",
+          error: error instanceof Error ? error.message : String(error),
+        };
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", stop);
+      }
+      if (signal.aborted) throw abortError(signal);
+      if (timedOut) {
+        return {
+          ...report,
+          stopReason: "timeout",
+          error: `The run took longer than watcher.execution.execution_timeout_secs (${config.execution.execution_timeout_secs} s) and was stopped.`,
+        };
+      }
+      if (report.stopReason !== "error" || attempt >= config.execution.max_retries) return report;
+      const wait = config.execution.retry_backoff_ms * 2 ** attempt;
+      logger.warn("the run failed; retrying", {
+        event: trigger.id,
+        attempt: attempt + 1,
+        retryInMs: wait,
+        error: report.error,
+      });
+      await sleep(wait, signal);
+    }
+  };
+
+  return async (message, signal) => {
+    metrics.consumed();
+    const at = { topic: message.topic, partition: message.partition, offset: message.offset };
+    const size = message.value?.byteLength ?? 0;
+    if (size > config.execution.max_message_bytes) {
+      return deadLetter(
+        message,
+        `The message is ${size} bytes, over watcher.execution.max_message_bytes (${config.execution.max_message_bytes}).`,
+      );
+    }
+    const read = triggerOf(message, { plain: generic });
+    if (read.kind === "invalid") return deadLetter(message, read.reason);
+    const trigger = read.trigger;
+    if (!generic) {
+      const reason = filter(trigger.filterable);
+      if (reason !== undefined) {
+        logger.debug("filtered an event", { ...at, event: trigger.id, reason });
+        return done("filtered");
+      }
+    }
+    if (trigger.plan.kind === "none") {
+      logger.info("the event carries nothing to run", { ...at, event: trigger.id });
+      return done("skipped");
+    }
+    if (trigger.plan.kind === "invalid") return deadLetter(message, trigger.plan.reason);
+    const planText = trigger.plan.text;
+    let task: PlanTask;
+    try {
+      task = planTaskOf(planText, `event ${trigger.id}`);
+    } catch (error) {
+      if (generic || looksStructured(planText)) {
+        return deadLetter(
+          message,
+          `The plan is not valid: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      task = promptTaskOf(planText);
+    }
+    if (generic) {
+      const reason = match(task.plan);
+      if (reason !== undefined) {
+        logger.debug("the plan does not match", { ...at, event: trigger.id, reason });
+        return done("filtered");
+      }
+    }
+
+    const key = ledgerKeyOf(trigger.source, trigger.id);
+    const delivery = `${message.topic}/${message.partition}/${message.offset}`;
+    const entry = ledger.lookup(key);
+    if (entry !== undefined) {
+      if (entry.delivery === delivery && entry.result !== undefined) {
+        // This very message again: its result may not have reached the topic.
+        logger.info("publishing the stored result again", { ...at, event: trigger.id });
+        return done(entry.outcome === "completed" ? "executed" : "failed", {
+          publish: JSON.parse(entry.result) as TopicRecords[],
+        });
+      }
+      logger.info("skipped an event already handled", { ...at, event: trigger.id });
+      return done("duplicate");
+    }
+    if (inFlight.has(key)) {
+      logger.info("skipped a copy of an event that is running", { ...at, event: trigger.id });
+      return done("duplicate");
+    }
+    if (options.dryRun) {
+      logger.info("would run the plan (dry run)", {
+        ...at,
+        event: trigger.id,
+        plan: task.plan.name ?? "(prompt)",
+      });
+      return done("skipped");
+    }
+
+    inFlight.add(key);
+    try {
+      const traceparent = traceparentFor(message.headers);
+      const started = now();
+      logger.info("running the plan", {
+        ...at,
+        event: trigger.id,
+        plan: task.plan.name ?? "(prompt)",
+      });
+      const report = await execute(task, trigger, traceparent, signal);
+      const durationMs = Math.max(0, now() - started);
+      const status = report.stopReason === "completed" ? "completed" : "failed";
+      const name = task.plan.name !== undefined ? `Plan '${task.plan.name}'` : "The event's prompt";
+      const summary =
+        status === "completed"
+          ? `${name} completed${report.turns !== undefined ? ` in ${report.turns} turn${report.turns === 1 ? "" : "s"}` : ""}.`
+          : `${name} failed: ${report.stopReason}${report.error ? `: ${report.error}` : ""}.`;
+      const record = resultRecord({
+        config,
+        instance: options.instance,
+        trigger,
+        status,
+        summary,
+        report,
+        durationMs,
+        traceparent,
+      });
+      const publish: TopicRecords[] = [{ topic: topics.output, records: [record] }];
+      ledger.record(key, {
+        outcome: status,
+        delivery,
+        result: JSON.stringify(publish),
+        ...(report.conversationId !== undefined ? { conversationId: report.conversationId } : {}),
+      });
+      metrics.executionFinished(durationMs / 1000, status);
+      logger.info(status === "completed" ? "the plan completed" : "the plan failed", {
+        ...at,
+        event: trigger.id,
+        stopReason: report.stopReason,
+        durationMs,
+      });
+      if (options.onResult) {
+        await options
+          .onResult({ trigger, status, summary, report, durationMs })
+          .catch((error: unknown) =>
+            logger.warn("could not report the result", {
+              event: trigger.id,
+              error: error instanceof Error ? error.message : String(error),
+            }),
+          );
+      }
+      return done(status === "completed" ? "executed" : "failed", { publish });
+    } finally {
+      inFlight.delete(key);
+    }
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * What the watcher reads from and writes to the wire: a consumed message turned into a
+ * trigger (which event, what plan), and the result and dead-letter records it publishes.
+ */
+import {
+  createResultEvent,
+  decodeEventMessage,
+  toDeadLetterRecord,
+  toKafkaRecord,
+  type InboundMessage,
+  type OutboundRecord,
+} from "@xzatoma/xzepr";
+import type { FilterableEvent } from "./event-filter.js";
+import { extractCloudEventPlan, extractXzeprPlan } from "./extract-plan.js";
+import type { ExecutionReport } from "./plan-executor.js";
+import type { WatcherConfig } from "./watcher-config.js";
+
+/** The plan a message carries: its text, nothing, or something that cannot be one. */
+export type TriggerPlan =
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "none" }
+  | { readonly kind: "invalid"; readonly reason: string };
+
+/** The event a message is, as the watcher acts on it. */
+export interface Trigger {
+  readonly id: string;
+  readonly source: string;
+  readonly type: string;
+  /** What the filters look at. */
+  readonly filterable: FilterableEvent;
+  readonly plan: TriggerPlan;
+}
+
+const text = (value: unknown): string | undefined =>
+  typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? String(value)
+    : undefined;
+
+/**
+ * Reads one consumed message. `plain` lets text that is no event through as a plan (the
+ * generic watcher); its identity is then the message key, or its place in the topic.
+ */
+export function triggerOf(
+  message: InboundMessage,
+  options: { readonly plain: boolean },
+):
+  | { readonly kind: "ok"; readonly trigger: Trigger }
+  | { readonly kind: "invalid"; readonly reason: string } {
+  const decoded = decodeEventMessage(message, { plain: options.plain });
+  switch (decoded.kind) {
+    case "invalid":
+      return decoded;
+    case "xzepr": {
+      const event = decoded.event;
+      const planText = extractXzeprPlan(event);
+      const hasEntities = event.data.events.length > 0;
+      return {
+        kind: "ok",
+        trigger: {
+          id: event.id,
+          source: event.source,
+          type: event.type,
+          filterable: event,
+          plan:
+            planText !== undefined
+              ? { kind: "text", text: planText }
+              : hasEntities
+                ? {
+                    kind: "invalid",
+                    reason: "The event carries no plan: data.events[0].payload is empty.",
+                  }
+                : { kind: "none" },
+        },
+      };
+    }
+    case "cloudevent": {
+      const event = decoded.event;
+      const planText = extractCloudEventPlan(event.data);
+      const success = event.extensions["success"];
+      const platformId = text(event.extensions["platformid"]);
+      const pkg = text(event.extensions["package"]);
+      const apiVersion = text(event.extensions["apiversion"]);
+      return {
+        kind: "ok",
+        trigger: {
+          id: event.id,
+          source: event.source,
+          type: event.type,
+          filterable: {
+            type: event.type,
+            source: event.source,
+            ...(typeof success === "boolean" ? { success } : {}),
+            ...(platformId !== undefined ? { platform_id: platformId } : {}),
+            ...(pkg !== undefined ? { package: pkg } : {}),
+            ...(apiVersion !== undefined ? { api_version: apiVersion } : {}),
+          },
+          plan:
+            planText !== undefined
+              ? { kind: "text", text: planText }
+              : { kind: "invalid", reason: "The CloudEvent carries no plan: its data is empty." },
+        },
+      };
+    }
+    case "plain": {
+      const id = message.key ?? `${message.topic}/${message.partition}/${message.offset}`;
+      const source = `kafka://${message.topic}`;
+      return {
+        kind: "ok",
+        trigger: {
+          id,
+          source,
+          type: "plan",
+          filterable: { type: "plan", source },
+          plan:
+            decoded.text.trim() === ""
+              ? { kind: "invalid", reason: "The message is empty." }
+              : { kind: "text", text: decoded.text },
+        },
+      };
+    }
+  }
+}
+
+/** The dead-letter record for `message`: its bytes untouched, the reason in headers. */
+export function deadLetterRecord(message: InboundMessage, reason: string): OutboundRecord {
+  return toDeadLetterRecord(message, reason, {
+    topic: message.topic,
+    partition: message.partition,
+    offset: message.offset,
+  });
+}
+
+/** What {@link resultRecord} builds a result from. */
+export interface ResultInput {
+  readonly config: WatcherConfig;
+  readonly instance: string;
+  readonly trigger: Trigger;
+  readonly status: "completed" | "failed";
+  readonly summary: string;
+  readonly report: ExecutionReport;
+  readonly durationMs: number;
+  readonly traceparent: string;
+}
+
+/** The result event, as a record for the output topic keyed by the trigger's id. */
+export function resultRecord(input: ResultInput): OutboundRecord {
+  const { report } = input;
+  const event = createResultEvent({
+    source: input.instance,
+    status: input.status,
+    summary: input.summary,
+    answer: report.text,
+    usage: {
+      inputTokens: report.usage?.inputTokens ?? 0,
+      outputTokens: report.usage?.outputTokens ?? 0,
+      totalTokens:
+        report.usage?.totalTokens ??
+        (report.usage?.inputTokens ?? 0) + (report.usage?.outputTokens ?? 0),
+    },
+    stopReason: report.stopReason,
+    durationMs: input.durationMs,
+    trigger: { id: input.trigger.id, source: input.trigger.source, type: input.trigger.type },
+    traceparent: input.traceparent,
+    ...(report.error !== undefined ? { error: { message: report.error } } : {}),
+  });
+  return toKafkaRecord(event, input.config.kafka.result_mode, input.trigger.id);
+}

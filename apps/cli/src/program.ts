@@ -1,7 +1,7 @@
 // The command tree of `xzatoma`: every command, its options and help, each loading its
 // module only when it runs.
 import { Command, InvalidArgumentError as CommanderInvalidArgument, Option } from "commander";
-import type { CommandOptionSource } from "./config/index.js";
+import type { CommandOptionSource } from "./config/flag-mapping.js";
 import { version } from "./version.js";
 
 function positiveInteger(flag: string) {

@@ -28,3 +28,29 @@ export {
 export { openRuntimeHistory } from "./open-history.js";
 export type { RuntimeIO } from "./runtime-io.js";
 export { resolveRuntimeConfig, type ResolveRuntimeConfigOptions } from "./resolve-config.js";
+export {
+  ConfigError,
+  defaultConfigPath,
+  ECOSYSTEM_ENV_MAPPINGS,
+  ENV_MAPPINGS,
+  ENV_PREFIX,
+  environmentVariableOf,
+  formatConfig,
+  formatConfigJson,
+  formatConfigProblem,
+  loadConfig,
+  NON_KEY_VARIABLES,
+  resolveUserPath,
+  SELECTED_MODEL_KEY,
+  validateConfigFile,
+  type ConfigProblem,
+  type ConfigSource,
+  type ConfigValidation,
+  type EnvMapping,
+  type FlagMapping,
+  type FormatConfigOptions,
+  type LoadConfigOptions,
+  type LoadedConfig,
+  type ReadTextFile,
+  type ValueKind,
+} from "./config-loader/index.js";

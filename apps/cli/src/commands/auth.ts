@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { createInterface } from "node:readline/promises";
 import { createCredentialStore, CREDENTIAL_ENV_VARS, startDeviceFlow } from "@xzatoma/providers";
-import { loadConfig } from "../config/index.js";
+import { loadConfig } from "@xzatoma/runtime";
 import { ExitCode } from "../exit-codes.js";
 import { UsageError } from "../usage-error.js";
 

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { AgentEvent, ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
 import { runRepl } from "../chat/repl.js";
-import { pickExplicitFlags, type CommandOptionSource } from "../config/index.js";
+import { pickExplicitFlags, type CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { shouldUseColor } from "../render/color.js";

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Command } from "commander";
-import { FLAG_MAPPINGS } from "../config/index.js";
+import { FLAG_MAPPINGS } from "../config/flag-mapping.js";
 import { createProgram } from "../program.js";
 
 let dir: string;

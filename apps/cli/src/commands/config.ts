@@ -4,8 +4,8 @@ import {
   formatConfig,
   formatConfigJson,
   validateConfigFile,
-  type CommandOptionSource,
-} from "../config/index.js";
+} from "@xzatoma/runtime";
+import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
 import { loadUserConfig } from "./load-user-config.js";
 

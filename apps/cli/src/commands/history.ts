@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import type { ConversationStatus, History } from "@xzatoma/persistence";
-import { openRuntimeHistory } from "@xzatoma/runtime";
-import { loadConfig } from "../config/index.js";
+import { loadConfig, openRuntimeHistory } from "@xzatoma/runtime";
+import { FLAG_MAPPINGS } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
 import { formatConversationLine, renderConversationTree } from "../history/render-conversation.js";
 import { toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
@@ -24,6 +24,7 @@ export async function openUserHistory(options: HistoryCommandOptions): Promise<H
     ...(options.config ? { configPath: options.config } : {}),
     env: process.env,
     flags: options.storagePath ? { storagePath: options.storagePath } : {},
+    flagMappings: FLAG_MAPPINGS,
     homeDir: homedir(),
     cwd: process.cwd(),
   });

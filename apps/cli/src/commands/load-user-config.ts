@@ -1,10 +1,10 @@
 import { homedir } from "node:os";
+import { loadConfig, type LoadedConfig } from "@xzatoma/runtime";
 import {
-  loadConfig,
+  FLAG_MAPPINGS,
   pickExplicitFlags,
   type CommandOptionSource,
-  type LoadedConfig,
-} from "../config/index.js";
+} from "../config/flag-mapping.js";
 
 /** Loads the configuration the way every command does: `--config`, the environment, the flags typed. */
 export function loadUserConfig(
@@ -15,6 +15,7 @@ export function loadUserConfig(
     ...(options.config ? { configPath: options.config } : {}),
     env: process.env,
     flags: pickExplicitFlags(command),
+    flagMappings: FLAG_MAPPINGS,
     homeDir: homedir(),
     cwd: process.cwd(),
   });

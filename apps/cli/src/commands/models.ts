@@ -1,5 +1,6 @@
 import { createProvider, type ModelListing, type Provider } from "@xzatoma/providers";
-import type { CommandOptionSource, LoadedConfig } from "../config/index.js";
+import type { LoadedConfig } from "@xzatoma/runtime";
+import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
 import { loadUserConfig } from "./load-user-config.js";
 

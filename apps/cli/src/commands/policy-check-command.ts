@@ -6,7 +6,7 @@ import {
   type ExecutionMode,
 } from "@xzatoma/safety";
 import { createWorkspaceContext } from "@xzatoma/tools";
-import type { CommandOptionSource } from "../config/index.js";
+import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
 import { loadUserConfig } from "./load-user-config.js";
 import { resolveWorkspace } from "../session/prepare-session.js";

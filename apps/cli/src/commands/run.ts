@@ -12,7 +12,7 @@ import {
 } from "@xzatoma/core";
 import { conversationTitle } from "@xzatoma/runtime";
 import { createPlanProgressTool } from "@xzatoma/tools";
-import { pickExplicitFlags, type CommandOptionSource } from "../config/index.js";
+import { pickExplicitFlags, type CommandOptionSource } from "../config/flag-mapping.js";
 import { presentError } from "../error-table.js";
 import { exitCodeForStop } from "../exit-codes.js";
 import { startTelemetry } from "../telemetry/index.js";

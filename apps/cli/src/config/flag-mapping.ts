@@ -1,27 +1,11 @@
-import { SELECTED_MODEL_KEY, type ValueKind } from "./value-kinds.js";
-
-/** One command-line option and the config key it sets. */
-export interface FlagMapping {
-  /** The property commander gives the option (`maxTurns` for `--max-turns`). */
-  readonly option: string;
-  /** The flag as typed, for messages and `sources` (`--max-turns`). */
-  readonly flag: string;
-  /** The key path it sets; {@link SELECTED_MODEL_KEY} means the selected provider's model. */
-  readonly key: string;
-  /** How a text value is read (commander's parsed numbers and booleans pass through). */
-  readonly kind: ValueKind;
-  /**
-   * Turns the option's value into the key's value; `undefined` means "leaves the key alone"
-   * (for switches such as `--yolo` that only mean something when given).
-   */
-  readonly toValue?: (value: unknown) => unknown;
-}
+import { SELECTED_MODEL_KEY, type FlagMapping } from "@xzatoma/runtime";
 
 /**
  * The command-line options that set configuration keys, by commander property name: those
  * of `run`, `chat` and `config show`, and the global `--storage-path`.
  * Options not listed here (`prompt`, `json`, `workspace`, ...) are not configuration and
- * are ignored by the loader. Values that are `undefined` are ignored too; pass only the
+ * are ignored by the loader (`loadConfig` of `@xzatoma/runtime`, given this table as
+ * `flagMappings`). Values that are `undefined` are ignored too; pass only the
  * options the user typed (see `pickExplicitFlags`), not commander's defaults.
  */
 export const FLAG_MAPPINGS: readonly FlagMapping[] = [

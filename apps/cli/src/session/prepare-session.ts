@@ -4,13 +4,15 @@ import path from "node:path";
 import type { AgentLimits, Tool } from "@xzatoma/core";
 import {
   createAgentRuntime,
+  loadConfig,
   type AgentRuntime,
   type AgentRuntimeOptions,
+  type LoadedConfig,
   type RuntimeConfig,
   type RuntimeIO,
   type SessionModes,
 } from "@xzatoma/runtime";
-import { loadConfig, type LoadedConfig } from "../config/index.js";
+import { FLAG_MAPPINGS } from "../config/flag-mapping.js";
 import { createMentionLoader } from "../mentions/index.js";
 import { UsageError } from "../usage-error.js";
 
@@ -64,6 +66,7 @@ export async function prepareSession(options: {
     ...(options.configPath ? { configPath: options.configPath } : {}),
     env: process.env,
     flags: options.flags,
+    flagMappings: FLAG_MAPPINGS,
     homeDir: homedir(),
     cwd: process.cwd(),
   });

@@ -1,6 +1,6 @@
 import { Document, isMap, isScalar, isSeq } from "yaml";
 import type { ConfigSource } from "./config-error.js";
-import type { RuntimeConfig } from "@xzatoma/runtime";
+import type { RuntimeConfig } from "../config/config-schema.js";
 
 /** Options of {@link formatConfig} and {@link formatConfigJson}. */
 export interface FormatConfigOptions {

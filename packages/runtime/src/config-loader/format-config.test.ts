@@ -1,10 +1,9 @@
-import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { runtimeConfigSchema as configFileSchema } from "@xzatoma/runtime";
+import { runtimeConfigSchema as configFileSchema } from "../config/config-schema.js";
 import { isCredentialKey } from "./credential-keys.js";
 import { ENV_MAPPINGS } from "./env-mapping.js";
-import { FLAG_MAPPINGS, pickExplicitFlags } from "./flag-mapping.js";
+import { TEST_FLAG_MAPPINGS } from "./flag-mappings.test-support.js";
 import { formatConfig, formatConfigJson } from "./format-config.js";
 import { loadConfig } from "./load-config.js";
 import { isLeafAt } from "./schema-walk.js";
@@ -18,6 +17,7 @@ async function loadExample() {
   return loadConfig({
     env: { XZATOMA_PROVIDER: "openai", XZATOMA_AGENT_TERMINAL_ALLOWLIST: "ls,git" },
     flags: { model: "gpt-x", timeout: 90 },
+    flagMappings: TEST_FLAG_MAPPINGS,
     homeDir: "/home/ada",
     readFile,
   });
@@ -66,7 +66,7 @@ describe("formatConfig", () => {
 
 describe("mappings", () => {
   it("map every environment variable and flag to a leaf key of the schema", () => {
-    for (const mapping of [...ENV_MAPPINGS, ...FLAG_MAPPINGS]) {
+    for (const mapping of [...ENV_MAPPINGS, ...TEST_FLAG_MAPPINGS]) {
       const segments =
         mapping.key === SELECTED_MODEL_KEY
           ? keySegments(mapping.key, "openai")
@@ -74,18 +74,6 @@ describe("mappings", () => {
       expect(segments && isLeafAt(configFileSchema, segments), mapping.key).toBe(true);
     }
     expect(new Set(ENV_MAPPINGS.map((mapping) => mapping.variable)).size).toBe(ENV_MAPPINGS.length);
-  });
-
-  it("picks only the options the user typed, not commander's defaults", () => {
-    const command = new Command("run")
-      .exitOverride()
-      .option("--provider <name>", "", "ollama")
-      .option("--max-turns <n>", "", Number)
-      .option("--no-sandbox")
-      .option("-p, --prompt <text>");
-    command.parse(["--max-turns", "5", "-p", "hi"], { from: "user" });
-    expect(command.opts()).toMatchObject({ provider: "ollama", sandbox: true });
-    expect(pickExplicitFlags(command)).toEqual({ maxTurns: 5, prompt: "hi" });
   });
 });
 

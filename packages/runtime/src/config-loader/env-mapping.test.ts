@@ -1,4 +1,4 @@
-import { runtimeConfigSchema } from "@xzatoma/runtime";
+import { runtimeConfigSchema } from "../config/config-schema.js";
 import { describe, expect, it } from "vitest";
 import {
   ECOSYSTEM_ENV_MAPPINGS,

@@ -1,3 +1,6 @@
+// The configuration loader every front end shares: the file (with YAML positions), the
+// `XZATOMA_*` and ecosystem environment variables, the front end's own flags, one strict
+// schema, and problems worded with where each value came from.
 export {
   ConfigError,
   formatConfigProblem,
@@ -7,25 +10,19 @@ export {
 export type { ReadTextFile } from "./config-file.js";
 export { defaultConfigPath, resolveUserPath } from "./config-paths.js";
 export {
-  PROVIDER_TYPES,
-  runtimeConfigSchema,
-  TERMINAL_MODES,
-  type ConfigFileShape,
-  type ProviderType,
-  type RuntimeConfig,
-} from "@xzatoma/runtime";
-export { ENV_MAPPINGS, type EnvMapping } from "./env-mapping.js";
-export {
-  FLAG_MAPPINGS,
-  pickExplicitFlags,
-  type CommandOptionSource,
-  type FlagMapping,
-} from "./flag-mapping.js";
+  ECOSYSTEM_ENV_MAPPINGS,
+  ENV_MAPPINGS,
+  ENV_PREFIX,
+  environmentVariableOf,
+  NON_KEY_VARIABLES,
+  type EnvMapping,
+} from "./env-mapping.js";
 export { formatConfig, formatConfigJson, type FormatConfigOptions } from "./format-config.js";
 export {
   loadConfig,
   validateConfigFile,
   type ConfigValidation,
+  type FlagMapping,
   type LoadConfigOptions,
   type LoadedConfig,
 } from "./load-config.js";

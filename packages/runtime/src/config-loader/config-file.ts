@@ -66,13 +66,14 @@ function locator(document: Document, lines: LineCounter) {
 
 /**
  * Reads and parses the YAML config file at `path`. A missing file is `absent` unless
- * `required` (an explicit `--config`), when it is a problem; invalid YAML is a problem per
- * error, with its line.
+ * `required` (an explicit `--config`), when it is a problem naming `wording.configFlag`;
+ * invalid YAML is a problem per error, with its line.
  */
 export async function readConfigFile(
   path: string,
   readFile: ReadTextFile,
   required: boolean,
+  wording: { readonly configFlag: string } = { configFlag: "--config" },
 ): Promise<ConfigFileRead> {
   const source: ConfigSource = `file:${path}`;
   let text: string;
@@ -82,7 +83,7 @@ export async function readConfigFile(
     if (errorCode(error) === "ENOENT" && !required) return { kind: "absent" };
     const message =
       errorCode(error) === "ENOENT"
-        ? "the config file does not exist; check the path given with --config or XZATOMA_CONFIG"
+        ? `the config file does not exist; check the path given with ${wording.configFlag} or XZATOMA_CONFIG`
         : `the config file ${describeReadError(error)}`;
     return { kind: "invalid", problems: [{ source, message }] };
   }

@@ -1,4 +1,4 @@
-import { runtimeConfigSchema } from "@xzatoma/runtime";
+import { runtimeConfigSchema } from "../config/config-schema.js";
 import { allKeyPaths, isLeafAt, leafSchemaAt } from "./schema-walk.js";
 import { SELECTED_MODEL_KEY, valueKindOf, type ValueKind } from "./value-kinds.js";
 

@@ -5,7 +5,9 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, type ConfigProblem } from "./config-error.js";
 import { defaultConfigPath } from "./config-paths.js";
+import { TEST_FLAG_MAPPINGS } from "./flag-mappings.test-support.js";
 import { loadConfig, validateConfigFile, type LoadConfigOptions } from "./load-config.js";
+import { SELECTED_MODEL_KEY } from "./value-kinds.js";
 
 let home: string;
 
@@ -153,7 +155,7 @@ describe("precedence: defaults < file < environment < flags", () => {
     const env = { XZATOMA_AGENT_MAX_TURNS: "20" };
     const flags = { maxTurns: 30 };
 
-    const all = await loadConfig({ env, flags, homeDir: home });
+    const all = await loadConfig({ env, flags, flagMappings: TEST_FLAG_MAPPINGS, homeDir: home });
     expect(all.config.agent.max_turns).toBe(30);
     expect(all.sources["agent.max_turns"]).toBe("flag:--max-turns");
 
@@ -176,6 +178,7 @@ describe("precedence: defaults < file < environment < flags", () => {
     const switched = await loadConfig({
       env: { XZATOMA_MODEL: "from-env" },
       flags: { provider: "ollama", model: "qwen3:0.6b" },
+      flagMappings: TEST_FLAG_MAPPINGS,
       homeDir: home,
     });
     expect(switched.config.provider.type).toBe("ollama");
@@ -310,6 +313,7 @@ describe("precedence: defaults < file < environment < flags", () => {
     const loaded = await loadConfig({
       env: {},
       flags: { prompt: "hi", json: true, maxTurns: undefined, mode: "write", sandbox: false },
+      flagMappings: TEST_FLAG_MAPPINGS,
       homeDir: home,
     });
     expect(loaded.config.agent.max_turns).toBe(50);
@@ -330,6 +334,7 @@ describe("precedence: defaults < file < environment < flags", () => {
     const viaFlag = await loadConfig({
       env: { XZATOMA_HOME: data, XZATOMA_PERSISTENCE_DB_PATH: "/tmp/env.db" },
       flags: { storagePath: "rel/flag.db" },
+      flagMappings: TEST_FLAG_MAPPINGS,
       homeDir: home,
       cwd: "/work",
     });
@@ -501,6 +506,7 @@ describe("invalid configuration", () => {
         XZATOMA_PROVIDER: "gpt",
       },
       flags: { timeout: 0 },
+      flagMappings: TEST_FLAG_MAPPINGS,
     });
     expect(problems).toEqual([
       {
@@ -534,6 +540,7 @@ describe("invalid configuration", () => {
     const problems = await problemsOf({
       env: { XZATOMA_AGENT_CONVERSATION_MAX_TOKENS: "lots" },
       flags: { mode: "x" },
+      flagMappings: TEST_FLAG_MAPPINGS,
     });
     expect(problems.map((problem) => problem.keyPath)).toEqual([
       "agent.max_turns",
@@ -682,6 +689,75 @@ describe("sections nothing reads yet", () => {
     expect(loaded.config.agent.quota.max_executions).toBe(7);
     expect(loaded.warnings).toEqual([
       "environment variable XZATOMA_WATCHER_KAFKA_TOPIC: watcher.kafka.topic: not available yet (the watcher's Kafka consumer that reads it is not built yet); the value is checked but has no effect",
+    ]);
+  });
+});
+
+describe("options for other front ends", () => {
+  it("reads flags only through the front end's table", async () => {
+    const untabled = await loadConfig({ env: {}, flags: { maxTurns: 30 }, homeDir: home });
+    expect(untabled.config.agent.max_turns).toBe(50);
+    expect(untabled.sources["agent.max_turns"]).toBe("default");
+
+    const own = await loadConfig({
+      env: {},
+      flags: { turns: "7", backend: "OpenAI", llm: "gpt-x" },
+      flagMappings: [
+        { option: "turns", flag: "--turns", key: "agent.max_turns", kind: "number" },
+        {
+          option: "backend",
+          flag: "--backend",
+          key: "provider.type",
+          kind: "text",
+          toValue: (value) => String(value).toLowerCase(),
+        },
+        { option: "llm", flag: "--llm", key: SELECTED_MODEL_KEY, kind: "text" },
+      ],
+      homeDir: home,
+    });
+    expect(own.config.agent.max_turns).toBe(7);
+    expect(own.sources["agent.max_turns"]).toBe("flag:--turns");
+    expect(own.config.provider.type).toBe("openai");
+    expect(own.config.provider.openai.model).toBe("gpt-x");
+    expect(own.sources["provider.openai.model"]).toBe("flag:--llm");
+  });
+
+  it("takes another default config file, which may be absent", async () => {
+    const absent = await loadConfig({
+      env: {},
+      homeDir: home,
+      cwd: home,
+      defaultConfigPath: "~/service/config.yaml",
+    });
+    expect(absent.configPath).toBe(path.join(home, "service", "config.yaml"));
+    expect(absent.configFileFound).toBe(false);
+
+    await mkdir(path.join(home, "service"));
+    await writeFile(path.join(home, "service", "config.yaml"), "agent:\n  max_turns: 4\n");
+    const found = await loadConfig({
+      env: {},
+      homeDir: home,
+      defaultConfigPath: path.join(home, "service", "config.yaml"),
+    });
+    expect(found.configFileFound).toBe(true);
+    expect(found.config.agent.max_turns).toBe(4);
+
+    const named = await loadConfig({
+      env: { XZATOMA_CONFIG: path.join(home, "service", "config.yaml") },
+      homeDir: home,
+      defaultConfigPath: "~/elsewhere.yaml",
+    });
+    expect(named.configPath).toBe(path.join(home, "service", "config.yaml"));
+  });
+
+  it("names the front end's own config option when the named file is missing", async () => {
+    const missing = path.join(home, "nope.yaml");
+    expect(await problemsOf({ configPath: missing, configFlag: "--config-file" })).toEqual([
+      {
+        source: `file:${missing}`,
+        message:
+          "the config file does not exist; check the path given with --config-file or XZATOMA_CONFIG",
+      },
     ]);
   });
 });

@@ -17,11 +17,10 @@ import {
   type ConfigFileShape,
   type ProviderType,
   type RuntimeConfig,
-} from "@xzatoma/runtime";
+} from "../config/config-schema.js";
 import { credentialAdvice, findCredentialKeys, withoutKeys } from "./credential-keys.js";
 import { closestMatch } from "./did-you-mean.js";
 import { ENV_MAPPINGS, ENV_PREFIX, NON_KEY_VARIABLES, type EnvMapping } from "./env-mapping.js";
-import { FLAG_MAPPINGS } from "./flag-mapping.js";
 import {
   formatKeyPath,
   isLeafAt,
@@ -29,23 +28,58 @@ import {
   schemaAt,
   type KeySegments,
 } from "./schema-walk.js";
-import { convertText, keySegments } from "./value-kinds.js";
+import { convertText, keySegments, type ValueKind } from "./value-kinds.js";
+
+/**
+ * One option of a front end's command line and the config key it sets (the CLI's table is
+ * its `FLAG_MAPPINGS`). The loader reads options only through such a table.
+ */
+export interface FlagMapping {
+  /** The option's property in the values passed as `flags` (`maxTurns` for `--max-turns`). */
+  readonly option: string;
+  /** The flag as typed, for messages and `sources` (`--max-turns`). */
+  readonly flag: string;
+  /** The key path it sets; `SELECTED_MODEL_KEY` means the selected provider's model. */
+  readonly key: string;
+  /** How a text value is read (numbers and booleans the parser gave pass through). */
+  readonly kind: ValueKind;
+  /**
+   * Turns the option's value into the key's value; `undefined` means "leaves the key alone"
+   * (for switches such as `--yolo` that only mean something when given).
+   */
+  readonly toValue?: (value: unknown) => unknown;
+}
 
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions {
   /**
    * `--config FILE`: replaces the default path, and then a missing file is an error.
-   * Without it, `XZATOMA_CONFIG` does the same; without both, the XDG default is used and
-   * may be absent.
+   * Without it, `XZATOMA_CONFIG` does the same; without both, `defaultConfigPath` is used
+   * and may be absent.
    */
   readonly configPath?: string;
+  /**
+   * The config file used when neither `configPath` nor `XZATOMA_CONFIG` names one; a
+   * leading `~` and a relative path are resolved like `configPath`. Default: the XDG
+   * default, `$XDG_CONFIG_HOME/xzatoma/config.yaml` or `~/.config/xzatoma/config.yaml`
+   * (see `defaultConfigPath`).
+   */
+  readonly defaultConfigPath?: string;
+  /**
+   * The front end's option that gives `configPath`, named in the message for a missing
+   * file. Default `--config`.
+   */
+  readonly configFlag?: string;
   /** The environment (`process.env`). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /**
-   * Option values commander parsed, by property name (`{ maxTurns: 5 }`); see
-   * `FLAG_MAPPINGS`. Only options the user typed: see `pickExplicitFlags`.
+   * Values of the front end's command-line options, by property name (`{ maxTurns: 5 }`),
+   * already parsed. Only options the user typed, not the parser's defaults (the CLI picks
+   * them with its `pickExplicitFlags`). Names `flagMappings` does not list are ignored.
    */
   readonly flags?: Readonly<Record<string, unknown>>;
+  /** Which option sets which key (the CLI's `FLAG_MAPPINGS`). Default: none, so `flags` set nothing. */
+  readonly flagMappings?: readonly FlagMapping[];
   /** The user's home directory (`os.homedir()`). */
   readonly homeDir: string;
   /** Base of relative paths from the environment and flags. Default `process.cwd()`. */
@@ -98,6 +132,7 @@ function selectedProvider(
   fileData: Record<string, unknown>,
   env: LoadConfigOptions["env"],
   flags: Readonly<Record<string, unknown>>,
+  flagMappings: readonly FlagMapping[],
 ): ProviderType | undefined {
   const fromFile = (fileData["provider"] as Record<string, unknown> | undefined)?.["type"];
   // The variables that set provider.type, the winning one last.
@@ -105,7 +140,13 @@ function selectedProvider(
     .map((mapping) => nonEmpty(env[mapping.variable]))
     .filter((value) => value !== undefined)
     .at(-1);
-  const chosen = flags["provider"] ?? fromEnv ?? fromFile ?? PROVIDER_TYPES[0];
+  // The options that set it, likewise.
+  const fromFlags = flagMappings
+    .filter((mapping) => mapping.key === "provider.type" && Object.hasOwn(flags, mapping.option))
+    .map((mapping) => flagValue(mapping, flags[mapping.option]))
+    .filter((value) => value !== undefined)
+    .at(-1);
+  const chosen = fromFlags ?? fromEnv ?? fromFile ?? PROVIDER_TYPES[0];
   return asProviderType(chosen);
 }
 
@@ -205,15 +246,20 @@ function strayVariableWarnings(env: LoadConfigOptions["env"]): string[] {
   return warnings;
 }
 
+/** The value an option gives its key; `undefined` leaves the key alone. */
+function flagValue(mapping: FlagMapping, given: unknown): unknown {
+  return mapping.toValue ? mapping.toValue(given) : given;
+}
+
 function flagAssignments(
   flags: Readonly<Record<string, unknown>>,
+  flagMappings: readonly FlagMapping[],
   provider: ProviderType | undefined,
 ): Assignment[] {
   const assignments: Assignment[] = [];
-  for (const mapping of FLAG_MAPPINGS) {
+  for (const mapping of flagMappings) {
     if (!Object.hasOwn(flags, mapping.option)) continue;
-    const given = flags[mapping.option];
-    let value = mapping.toValue ? mapping.toValue(given) : given;
+    let value = flagValue(mapping, flags[mapping.option]);
     if (value === undefined) continue;
     if (typeof value === "string") value = convertText(value, mapping.kind);
     const segments = keySegments(mapping.key, provider);
@@ -233,6 +279,7 @@ function flagAssignments(
  * const { config, sources } = await loadConfig({
  *   env: process.env,
  *   flags: { maxTurns: 5 },
+ *   flagMappings: [{ option: "maxTurns", flag: "--max-turns", key: "agent.max_turns", kind: "number" }],
  *   homeDir: os.homedir(),
  * });
  * config.agent.maxTurns; // 5
@@ -241,18 +288,24 @@ function flagAssignments(
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const { env, homeDir } = options;
   const flags = options.flags ?? {};
+  const flagMappings = options.flagMappings ?? [];
   const cwd = options.cwd ?? process.cwd();
   const readFile = options.readFile ?? ((file: string) => readFileFromDisk(file, "utf8"));
   const explicit = nonEmpty(options.configPath) ?? nonEmpty(env["XZATOMA_CONFIG"]);
+  const fallbackPath = nonEmpty(options.defaultConfigPath);
   const configPath =
-    explicit === undefined
-      ? defaultConfigPath(env, homeDir)
-      : resolveUserPath(explicit, homeDir, cwd);
+    explicit !== undefined
+      ? resolveUserPath(explicit, homeDir, cwd)
+      : fallbackPath !== undefined
+        ? resolveUserPath(fallbackPath, homeDir, cwd)
+        : defaultConfigPath(env, homeDir);
 
   const problems: ConfigProblem[] = [];
   let file: ParsedConfigFile | undefined;
   let fileData: Record<string, unknown> = {};
-  const read = await readConfigFile(configPath, readFile, explicit !== undefined);
+  const read = await readConfigFile(configPath, readFile, explicit !== undefined, {
+    configFlag: options.configFlag ?? "--config",
+  });
   if (read.kind === "invalid") problems.push(...read.problems);
   const locateInFile: LocateValue = (segments, key) =>
     file === undefined
@@ -275,10 +328,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     }
   }
 
-  const provider = selectedProvider(fileData, env, flags);
+  const provider = selectedProvider(fileData, env, flags, flagMappings);
   const assignments = [
     ...environmentAssignments(env, provider),
-    ...flagAssignments(flags, provider),
+    ...flagAssignments(flags, flagMappings, provider),
   ];
   // File problems in line order, then the environment's, then the flags'.
   problems.sort((a, b) =>

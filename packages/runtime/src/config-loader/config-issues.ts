@@ -1,7 +1,7 @@
 import { redactSecrets } from "@xzatoma/safety";
 import { z } from "zod";
 import type { ConfigProblem, ConfigSource } from "./config-error.js";
-import { runtimeConfigSchema as configFileSchema } from "@xzatoma/runtime";
+import { runtimeConfigSchema as configFileSchema } from "../config/config-schema.js";
 import { closestMatch } from "./did-you-mean.js";
 import {
   allKeyPaths,

@@ -13,10 +13,12 @@ import {
   type WatcherService,
 } from "@xzatoma/watcher";
 import type { EventTransport } from "@xzatoma/xzepr";
+import { resolveXzeprClientOptions } from "@xzatoma/xzepr/config";
 import type { AgentRuntimeOptions } from "../agent-runtime.js";
 import type { RuntimeConfig } from "../config/config-schema.js";
 import { openRuntimeHistory } from "../open-history.js";
 import { createRuntimeExecutor } from "./runtime-executor.js";
+import { createXzeprReporter } from "./xzepr-reporter.js";
 
 /** What {@link startWatcher} needs. */
 export interface StartWatcherOptions {
@@ -38,6 +40,8 @@ export interface StartWatcherOptions {
   readonly provider?: AgentRuntimeOptions["provider"];
   /** Called once when the consumer stops for good (authentication refused, topic gone). */
   readonly onFatal?: (error: Error) => void;
+  /** The watcher's version, as results reported to XZepr carry it (`release`). */
+  readonly release?: string;
 }
 
 /** A started watcher. */
@@ -67,6 +71,7 @@ async function kafkaTransportOf(
   env: NodeJS.ProcessEnv,
   logger: WatcherLogger,
 ): Promise<EventTransport> {
+  const brokers = brokersOf(watcher);
   const { createKafkaTransport } = await import("@xzatoma/xzepr/kafka");
   const security = watcher.kafka.security;
   const read = (file: string | undefined, key: string) => {
@@ -81,7 +86,7 @@ async function kafkaTransportOf(
     }
   };
   return createKafkaTransport({
-    brokers: brokersOf(watcher),
+    brokers,
     clientId: watcher.kafka.client_id,
     sessionTimeoutMs: watcher.kafka.session_timeout_ms,
     env,
@@ -156,6 +161,10 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Starte
         : {}),
       ...(options.provider !== undefined ? { provider: options.provider } : {}),
     });
+  const xzepr = config.xzepr;
+  const client = xzepr?.report_results ? resolveXzeprClientOptions(xzepr, env) : undefined;
+  const onResult =
+    xzepr && client ? createXzeprReporter(xzepr, client, options.release ?? "unknown") : undefined;
   const service = createWatcherService({
     config: watcher,
     transport,
@@ -166,6 +175,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Starte
     ...(options.telemetry?.meter !== undefined ? { meter: options.telemetry.meter } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(options.onFatal ? { onFatal: options.onFatal } : {}),
+    ...(onResult && !options.dryRun ? { onResult } : {}),
   });
   try {
     await service.start();

@@ -100,7 +100,7 @@ export function createMemoryTransport(options: MemoryTransportOptions = {}): Mem
   const append = (name: string, record: OutboundRecord) => {
     const topic = topicOf(name);
     const partition = partitionOf(record.key, topic.partitions.length, counter++);
-    const messages = topic.partitions[partition]!;
+    const messages = topic.partitions[partition] ?? [];
     const message: StoredMessage = {
       topic: name,
       partition,

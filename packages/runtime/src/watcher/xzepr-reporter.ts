@@ -1,0 +1,60 @@
+import type { HandledResult } from "@xzatoma/watcher";
+import type { XzeprConfig } from "@xzatoma/xzepr/config";
+import { createXzeprClient, type XzeprClientOptions } from "@xzatoma/xzepr";
+
+/** Posts each result to XZepr. */
+export type XzeprReporter = (result: HandledResult) => Promise<void>;
+
+/**
+ * Reports each plan run to XZepr as an event of the configured receiver (`xzepr.receiver`,
+ * found by name and type on the first report, created when missing): the run's status as
+ * `success`, the summary as `description`, and the trigger, stop reason, duration, usage and
+ * answer in `payload`. The watcher logs a report that fails; the result event on Kafka is
+ * the record that counts.
+ */
+export function createXzeprReporter(
+  config: XzeprConfig,
+  client: XzeprClientOptions,
+  release: string,
+): XzeprReporter {
+  const xzepr = createXzeprClient(client);
+  let receiver: Promise<string> | undefined;
+  const receiverId = () => {
+    receiver ??= xzepr
+      .findOrCreateReceiver({
+        name: config.receiver.name,
+        type: config.receiver.type,
+        version: config.receiver.version,
+        description: "Results of plans run by the XZatoma watcher",
+        schema: { type: "object" },
+      })
+      .then((found) => found.id)
+      .catch((error: unknown) => {
+        // Try again on the next report.
+        receiver = undefined;
+        throw error;
+      });
+    return receiver;
+  };
+  return async (result) => {
+    await xzepr.createEvent({
+      name: config.receiver.type,
+      version: config.receiver.version,
+      release,
+      platform_id: "xzatoma",
+      package: "xzatoma-watcher",
+      description: result.summary,
+      payload: {
+        status: result.status,
+        trigger: result.trigger,
+        stopReason: result.report.stopReason,
+        durationMs: result.durationMs,
+        usage: result.report.usage ?? {},
+        answer: result.report.text,
+        ...(result.report.error !== undefined ? { error: result.report.error } : {}),
+      },
+      success: result.status === "completed",
+      event_receiver_id: await receiverId(),
+    });
+  };
+}

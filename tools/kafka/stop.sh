@@ -28,13 +28,15 @@ done
 [ -f "$WORK/broker.pid" ] || exit 0
 PID="$(cat "$WORK/broker.pid")"
 
-# Running and not a zombie waiting to be reaped.
+# Running, or still exiting: a killed JVM's main thread turns zombie while its other threads
+# are still tearing down (and holding the ports); it is gone once only that zombie is left.
 alive() {
   kill -0 "$PID" 2>/dev/null || return 1
   if [ -r "/proc/$PID/stat" ]; then
-    local state
+    local state threads
     state="$(sed -e 's/^.*) //' "/proc/$PID/stat" | cut -d' ' -f1)"
-    [ "$state" != Z ] || return 1
+    threads="$(ls "/proc/$PID/task" 2>/dev/null | wc -l)"
+    if [ "$state" = Z ] && [ "$threads" -le 1 ]; then return 1; fi
   fi
   return 0
 }

@@ -34,6 +34,8 @@ describe("environment variable names", () => {
       "agent.conversation.prune_threshold": "fractionOrOff",
       "provider.type": "text",
       "persistence.data_dir": "text",
+      "watcher.watcher_type": "text",
+      "watcher.kafka.num_partitions": "number",
     });
   });
 

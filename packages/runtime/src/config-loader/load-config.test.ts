@@ -605,20 +605,20 @@ describe("invalid configuration", () => {
   });
 });
 
-describe("sections nothing reads yet", () => {
-  it("accepts the subagent, quota, watcher and xzepr keys and warns for each pending key set", async () => {
-    const file = await writeDefaultConfig(
+describe("the subagent, quota, watcher and xzepr sections", () => {
+  it("accepts their keys like any other, with nothing left pending", async () => {
+    await writeDefaultConfig(
       [
         "agent:",
         "  subagent:",
         "    max_depth: 4",
         "  quota: {}",
         "watcher:",
-        "  enabled: true",
+        "  watcher_type: generic",
         "  kafka:",
-        "    bootstrap_servers: kafka.example.com:9092",
-        "    security_protocol: SASL_SSL",
-        "  filter: { event_types: [work.created] }",
+        "    brokers: kafka.example.com:9092",
+        "    security: { protocol: sasl_ssl }",
+        "  filters: { event_types: [work.created] }",
         "xzepr:",
         "  api_url: https://xzepr.example.com",
         "",
@@ -638,58 +638,71 @@ describe("sections nothing reads yet", () => {
       max_total_tokens: 1_000_000,
       max_total_time_seconds: 3600,
     });
+    expect(loaded.config.watcher?.watcher_type).toBe("generic");
     expect(loaded.config.watcher?.kafka.group_id).toBe("xzatoma-watcher");
-    expect(loaded.config.xzepr?.kafka.group_id).toBe("xzatoma-consumer");
-    const watcher = "the watcher's Kafka consumer that reads it is not built yet";
-    const effect = "the value is checked but has no effect";
-    expect(loaded.warnings).toEqual([
-      `${file}:6:3: watcher.enabled: not available yet (${watcher}); ${effect}`,
-      `${file}:8:5: watcher.kafka.bootstrap_servers: not available yet (${watcher}); ${effect}`,
-      `${file}:9:5: watcher.kafka.security_protocol: not available yet (${watcher}); ${effect}`,
-      `${file}:10:13: watcher.filter.event_types: not available yet (${watcher}); ${effect}`,
-      `${file}:12:3: xzepr.api_url: not available yet (the XZepr API client and Kafka consumer are not built yet); ${effect}`,
-    ]);
+    expect(loaded.config.watcher?.kafka.security?.protocol).toBe("SASL_SSL");
+    expect(loaded.config.watcher?.filters.event_types).toEqual(["work.created"]);
+    expect(loaded.config.xzepr?.api_url).toBe("https://xzepr.example.com");
+    expect(loaded.warnings).toEqual([]);
   });
 
-  it("leaves them out of the configuration when they are not set", async () => {
+  it("leaves the watcher and xzepr sections out of the configuration when they are not set", async () => {
     const loaded = await loadConfig({ env: {}, homeDir: home });
     expect(loaded.config.watcher).toBeUndefined();
-    expect(Object.keys(loaded.sources).some((key) => key.startsWith("watcher"))).toBe(false);
+    expect(loaded.config.xzepr).toBeUndefined();
+    expect(
+      Object.keys(loaded.sources).some(
+        (key) => key.startsWith("watcher") || key.startsWith("xzepr"),
+      ),
+    ).toBe(false);
   });
 
   it("validates their values and keys like any other", async () => {
     await writeDefaultConfig(
-      "agent:\n  subagent:\n    max_depth: 20\n    output_max_size: 512\nwatcher:\n  kafka:\n    security_protocol: TLS\n    brokers: x\n",
+      "agent:\n  subagent:\n    max_depth: 20\n    output_max_size: 512\nwatcher:\n  kafka:\n    security: { protocol: TLS }\n    bootstrap_servers: x\n",
     );
-    const problems = await problemsOf({});
+    const problems = await problemsOf({ env: { XZATOMA_WATCHER_WATCHER_TYPE: "kafka" } });
     expect(
-      problems.map((problem) => `${problem.line}: ${problem.keyPath}: ${problem.message}`),
+      problems
+        .slice(0, -1)
+        .map((problem) => `${problem.line}: ${problem.keyPath}: ${problem.message}`),
     ).toEqual([
       "3: agent.subagent.max_depth: expected an integer from 1 to 10, got 20",
       "4: agent.subagent.output_max_size: expected an integer of at least 1024, got 512",
-      '7: watcher.kafka.security_protocol: expected one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL, got "TLS"',
-      '8: watcher.kafka.brokers: unknown key "brokers"; the keys here are: bootstrap_servers, topic, group_id, security_protocol, sasl_mechanism, sasl_username',
+      '7: watcher.kafka.security.protocol: expected one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL, got "TLS"',
+      '8: watcher.kafka.bootstrap_servers: unknown key "bootstrap_servers"; the keys here are: brokers, topic, output_topic, dead_letter_topic, group_id, client_id, auto_create_topics, num_partitions, replication_factor, session_timeout_ms, result_mode, security',
     ]);
+    expect(problems.at(-1)).toEqual({
+      source: "env:XZATOMA_WATCHER_WATCHER_TYPE",
+      keyPath: "watcher.watcher_type",
+      message: 'expected one of XZEPR, GENERIC, got "kafka"',
+    });
   });
 
   it("refuses their credentials like any other", async () => {
-    await writeDefaultConfig("xzepr:\n  api_key: abc\n  kafka:\n    sasl_password: def\n");
+    await writeDefaultConfig(
+      "xzepr:\n  api_token: abc\nwatcher:\n  kafka:\n    security:\n      sasl_password: def\n",
+    );
     expect((await problemsOf({})).map((problem) => problem.keyPath)).toEqual([
-      "xzepr.api_key",
-      "xzepr.kafka.sasl_password",
+      "xzepr.api_token",
+      "watcher.kafka.security.sasl_password",
     ]);
   });
 
-  it("warns for one set through its environment variable, naming the variable", async () => {
+  it("reads their environment variables like any other", async () => {
     const loaded = await loadConfig({
-      env: { XZATOMA_WATCHER_KAFKA_TOPIC: "builds", XZATOMA_AGENT_QUOTA_MAX_EXECUTIONS: "7" },
+      env: {
+        XZATOMA_WATCHER_KAFKA_TOPIC: "builds",
+        XZATOMA_WATCHER_WATCHER_TYPE: "generic",
+        XZATOMA_AGENT_QUOTA_MAX_EXECUTIONS: "7",
+      },
       homeDir: home,
     });
     expect(loaded.config.watcher?.kafka.topic).toBe("builds");
+    expect(loaded.sources["watcher.kafka.topic"]).toBe("env:XZATOMA_WATCHER_KAFKA_TOPIC");
+    expect(loaded.config.watcher?.watcher_type).toBe("generic");
     expect(loaded.config.agent.quota.max_executions).toBe(7);
-    expect(loaded.warnings).toEqual([
-      "environment variable XZATOMA_WATCHER_KAFKA_TOPIC: watcher.kafka.topic: not available yet (the watcher's Kafka consumer that reads it is not built yet); the value is checked but has no effect",
-    ]);
+    expect(loaded.warnings).toEqual([]);
   });
 });
 

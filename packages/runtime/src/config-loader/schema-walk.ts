@@ -17,7 +17,10 @@ function unwrapChain(schema: z.ZodType): z.ZodType[] {
     ) {
       current = current.unwrap() as z.ZodType;
     } else if (current instanceof z.ZodPipe) {
-      current = current.out as z.ZodType;
+      // `.transform(fn)` pipes into a ZodTransform: the value as written is the pipe's input.
+      // `z.preprocess(fn, schema)` pipes a ZodTransform into `schema`: the value is `schema`'s.
+      const out = current.out as z.ZodType;
+      current = (out instanceof z.ZodTransform ? current.in : out) as z.ZodType;
     } else {
       return chain;
     }

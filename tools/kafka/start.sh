@@ -154,6 +154,8 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 log.segment.bytes=16777216
+# Large enough for the watcher's tests to send a 10 MB poison message.
+message.max.bytes=12582912
 log.retention.check.interval.ms=60000
 PROPERTIES
 

@@ -175,6 +175,26 @@ export function createProgram(setExitCode: (code: number) => void): Command {
       }),
     );
 
+  configOptions(
+    program
+      .command("watch")
+      .description(
+        "Run the watcher service in the foreground: consume events from Kafka, run the plans they carry, publish results (the configuration's watcher section).",
+      )
+      .option("-w, --workspace <dir>", "where plans run (default: the current directory)")
+      .option("--dry-run", "read, filter and match, but run and publish nothing"),
+  )
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 stopped by Ctrl-C or SIGTERM, 1 failed.\nSee docs/how-to/deploy-the-watcher.md.",
+    )
+    .action(
+      act(async (call) => {
+        const { watchCommand } = await import("./commands/watch.js");
+        return watchCommand(call.options as Parameters<typeof watchCommand>[0], call.source);
+      }),
+    );
+
   const history = program.command("history").description("Saved conversations.");
   history
     .command("list")

@@ -1,10 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { resolveRuntimeConfig } from "@xzatoma/runtime";
+import { loadConfig } from "@xzatoma/runtime";
 import { startWatcher } from "@xzatoma/runtime/watcher";
-import { parse as parseYaml } from "yaml";
 import { serveHealth, type HealthServer } from "./health-server.js";
 import { startTelemetry } from "./telemetry/index.js";
 
@@ -33,25 +31,20 @@ export async function runWatcher(
     );
     return 2;
   }
-  const configPath = values.config ?? env["XZATOMA_CONFIG"];
-  if (!configPath) {
+  if (!values.config && !env["XZATOMA_CONFIG"]) {
     process.stderr.write(
-      "error: run needs --config FILE (the XZatoma configuration with a watcher section)\n",
+      "error: run needs --config FILE (the XZatoma configuration with a watcher section) or XZATOMA_CONFIG\n",
     );
     return 2;
   }
-  let text: string;
-  try {
-    text = await readFile(configPath, "utf8");
-  } catch (error) {
-    process.stderr.write(`error: cannot read '${configPath}': ${(error as Error).message}\n`);
-    return 1;
-  }
-  const config = resolveRuntimeConfig(text.trim() === "" ? {} : parseYaml(text), {
-    homeDir: homedir(),
+  // The same loader as the CLI's: the file, then XZATOMA_* and the ecosystem's variables.
+  const loaded = await loadConfig({
+    ...(values.config ? { configPath: values.config } : {}),
     env,
-    source: configPath,
+    homeDir: homedir(),
   });
+  for (const warning of loaded.warnings) process.stderr.write(`xzatoma-watcher: ${warning}\n`);
+  const { config, configPath } = loaded;
   const workspace = path.resolve(values.workspace ?? process.cwd());
   const health = config.watcher?.health;
   const telemetry = await startTelemetry(env, {

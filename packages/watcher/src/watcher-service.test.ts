@@ -185,6 +185,9 @@ describe("the xzepr watcher", () => {
     expect(reasons[4]).toMatch(/10485760 bytes, over watcher\.execution\.max_message_bytes/);
     // The original bytes are kept for a person to look at.
     expect(text(letters[0]!)).toBe("{not json");
+    // An oversized value is cut, saying how large it was.
+    expect(letters[4]!.value?.byteLength).toBe(65_536);
+    expect(letters[4]!.headers["x-xzatoma-dlq-original-bytes"]).toBe("10485760");
     expect(h.requests).toHaveLength(1);
     expect(h.output()).toHaveLength(1);
     await h.service.stop(1000);

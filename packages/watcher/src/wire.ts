@@ -121,13 +121,27 @@ export function triggerOf(
   }
 }
 
-/** The dead-letter record for `message`: its bytes untouched, the reason in headers. */
+/** The most of a message's value a dead letter keeps. */
+export const DEAD_LETTER_MAX_VALUE_BYTES = 65_536;
+
+/**
+ * The dead-letter record for `message`: the reason in headers, its bytes untouched up to
+ * {@link DEAD_LETTER_MAX_VALUE_BYTES} (a larger value is cut there and the record says how
+ * large it was, so an oversized poison message cannot be refused by the dead-letter topic too).
+ */
 export function deadLetterRecord(message: InboundMessage, reason: string): OutboundRecord {
-  return toDeadLetterRecord(message, reason, {
-    topic: message.topic,
-    partition: message.partition,
-    offset: message.offset,
-  });
+  const size = message.value?.byteLength ?? 0;
+  const cut = size > DEAD_LETTER_MAX_VALUE_BYTES;
+  const record = toDeadLetterRecord(
+    cut
+      ? { ...message, value: message.value?.subarray(0, DEAD_LETTER_MAX_VALUE_BYTES) ?? null }
+      : message,
+    reason,
+    { topic: message.topic, partition: message.partition, offset: message.offset },
+  );
+  return cut
+    ? { ...record, headers: { ...record.headers, "x-xzatoma-dlq-original-bytes": String(size) } }
+    : record;
 }
 
 /** What {@link resultRecord} builds a result from. */

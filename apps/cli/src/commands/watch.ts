@@ -1,0 +1,48 @@
+import type { CommandOptionSource } from "../config/flag-mapping.js";
+import { loadUserConfig } from "./load-user-config.js";
+
+/** Options of `xzatoma watch`. */
+export interface WatchOptions {
+  readonly config?: string;
+  readonly workspace?: string;
+  readonly dryRun?: boolean;
+}
+
+/**
+ * `xzatoma watch`: the watcher service in the foreground, as `xzatoma-watcher run` runs it
+ * (the same assembly from `@xzatoma/runtime/watcher`): consumes the configured topic, runs
+ * each event's plan and publishes its result, until Ctrl-C or SIGTERM. Exit 0 after a signal,
+ * 1 when the consumer fails for good.
+ */
+export async function watchCommand(
+  options: WatchOptions,
+  command: CommandOptionSource,
+): Promise<number> {
+  const loaded = await loadUserConfig(options, command);
+  for (const warning of loaded.warnings) process.stderr.write(`xzatoma: ${warning}\n`);
+  const { startWatcher } = await import("@xzatoma/runtime/watcher");
+  let fatal: Error | undefined;
+  let wake: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+    wake = resolve;
+  });
+  const watcher = await startWatcher({
+    config: loaded.config,
+    workspace: options.workspace ?? process.cwd(),
+    ...(loaded.configFileFound ? { configPath: loaded.configPath } : {}),
+    ...(options.dryRun ? { dryRun: true } : {}),
+    onFatal(error) {
+      fatal = error;
+      wake();
+    },
+  });
+  await stopped;
+  await watcher.close();
+  if (fatal) {
+    process.stderr.write(`xzatoma: the Kafka consumer stopped: ${fatal.message}\n`);
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,305 @@
+// The watcher service against a real Kafka broker (started once for this file by
+// tools/kafka/start.sh), a scripted model on 127.0.0.1, and `xzatoma-watcher run` processes
+// as an operator starts them. Waits are for conditions with generous deadlines, never timings.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startTestBroker, type TestBroker } from "@xzatoma/scripted-servers/kafka";
+import {
+  startScriptedOpenAI,
+  type ChatScenario,
+  type ScriptedOpenAI,
+} from "@xzatoma/scripted-servers/openai";
+import { parseResultEvent, readDeadLetterHeaders } from "@xzatoma/xzepr";
+import { Kafka, logLevel, type Consumer, type Producer } from "kafkajs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../bin/xzatoma-watcher.js", import.meta.url));
+const fixture = (name: string) =>
+  readFileSync(
+    new URL(`../../../packages/xzepr/src/__fixtures__/${name}`, import.meta.url),
+    "utf8",
+  );
+const BUILD = fixture("build_success_event.json");
+const DEPLOY = fixture("deploy_success_event.json");
+const DEADLINE = 120_000;
+
+let broker: TestBroker;
+let kafka: Kafka;
+let producer: Producer;
+let home: string;
+const children = new Set<ChildProcess>();
+const servers: ScriptedOpenAI[] = [];
+
+beforeAll(async () => {
+  broker = await startTestBroker();
+  kafka = new Kafka({ clientId: "e2e", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
+  producer = kafka.producer();
+  await producer.connect();
+  home = await mkdtemp(path.join(os.tmpdir(), "xz-watcher-kafka-"));
+}, 300_000);
+
+afterAll(async () => {
+  for (const child of children) child.kill("SIGKILL");
+  await producer?.disconnect();
+  for (const server of servers) await server.close();
+  await broker?.stop();
+  await rm(home, { recursive: true, force: true });
+}, 120_000);
+
+/** An event with its own id (and plan), from a fixture. */
+function eventWithId(text: string, id: string): string {
+  return JSON.stringify({ ...(JSON.parse(text) as object), id });
+}
+
+async function model(scenario: ChatScenario): Promise<ScriptedOpenAI> {
+  const server = await startScriptedOpenAI({ scenario, apiKey: "sk-test", models: ["scripted-1"] });
+  servers.push(server);
+  return server;
+}
+
+/** A config file for one test: its own topics, group and data directory. */
+async function configFor(
+  name: string,
+  modelUrl: string,
+  watcher: Record<string, unknown> = {},
+): Promise<string> {
+  const dir = path.join(home, name);
+  const file = path.join(home, `${name}.json`);
+  await writeFile(
+    file,
+    JSON.stringify({
+      provider: { type: "openai", openai: { base_url: modelUrl, model: "scripted-1" } },
+      agent: { terminal: { sandbox: false } },
+      persistence: { data_dir: dir },
+      watcher: {
+        kafka: {
+          brokers: broker.bootstrap,
+          topic: `${name}.in`,
+          group_id: `${name}-group`,
+          session_timeout_ms: 6000,
+          ...(watcher["kafka"] as object | undefined),
+        },
+        logging: { level: "debug" },
+        ...Object.fromEntries(Object.entries(watcher).filter(([key]) => key !== "kafka")),
+      },
+    }),
+  );
+  return file;
+}
+
+interface Running {
+  readonly child: ChildProcess;
+  readonly log: () => string;
+  readonly exited: Promise<number | null>;
+}
+
+function startWatcher(config: string, workspace: string): Running {
+  const child = spawn(
+    process.execPath,
+    [BIN, "run", "--config", config, "--workspace", workspace],
+    {
+      env: { ...process.env, OPENAI_API_KEY: "sk-test", XZATOMA_HOME: path.dirname(config) },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  children.add(child);
+  let log = "";
+  child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
+  return { child, log: () => log, exited };
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  const end = Date.now() + DEADLINE;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+interface Seen {
+  readonly key: string | undefined;
+  readonly value: Buffer | null;
+  readonly headers: Record<string, string>;
+}
+
+/** Reads every committed record of `topic` from the start into an array that keeps growing. */
+async function collect(topic: string): Promise<{ seen: Seen[]; consumer: Consumer }> {
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin
+    .createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true })
+    .catch(() => false);
+  await admin.disconnect();
+  const consumer = kafka.consumer({
+    groupId: `reader-${topic}-${Date.now()}`,
+    readUncommitted: false,
+  });
+  const seen: Seen[] = [];
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(message.headers ?? {}))
+        if (value !== undefined) headers[name] = value.toString();
+      seen.push({ key: message.key?.toString(), value: message.value, headers });
+    },
+  });
+  return { seen, consumer };
+}
+
+const asMessage = (record: Seen) => ({
+  value: record.value === null ? null : new Uint8Array(record.value),
+  headers: record.headers,
+  ...(record.key !== undefined ? { key: record.key } : {}),
+});
+
+describe("xzatoma-watcher run on a Kafka broker", () => {
+  it("runs the fixture events, dead-letters bad input with reasons, runs a duplicate once, and stops gracefully on SIGTERM", async () => {
+    const server = await model(() => ({ content: "Verified." }));
+    const config = await configFor("fixtures", server.url, {
+      filters: { event_types: ["build.success", "deployment.success"] },
+    });
+    const results = await collect("fixtures.in.results");
+    const letters = await collect("fixtures.in.dlq");
+    const workspace = await mkdtemp(path.join(home, "ws-"));
+    const watcher = startWatcher(config, workspace);
+    await until("the watcher to consume", () => watcher.log().includes('"msg":"watching"'));
+    const event = JSON.parse(BUILD) as Record<string, unknown>;
+    await producer.send({
+      topic: "fixtures.in",
+      messages: [
+        { key: "build", value: BUILD },
+        { key: "deploy", value: DEPLOY },
+        { key: "build", value: BUILD },
+        { key: "bad-json", value: "{not json" },
+        { key: "wrong", value: JSON.stringify({ hello: "world" }) },
+        { key: "empty", value: "" },
+        {
+          key: "no-plan",
+          value: JSON.stringify({
+            ...event,
+            id: "01JXZEPRNOPLAN00000000000",
+            data: { events: [], event_receivers: [], event_receiver_groups: [] },
+          }),
+        },
+        { key: "huge", value: Buffer.alloc(10 * 1024 * 1024, 0x20) },
+      ],
+    });
+    await until(
+      "two results and four dead letters",
+      () => results.seen.length >= 2 && letters.seen.length >= 4,
+    );
+    // Nothing more arrives for the duplicate.
+    await producer.send({
+      topic: "fixtures.in",
+      messages: [{ key: "marker", value: eventWithId(DEPLOY, "01JXZEPRMARKER0000000000") }],
+    });
+    await until("the marker's result", () => results.seen.length >= 3);
+    expect(results.seen.map((r) => r.key)).toEqual([
+      "01JXZEPR0BUILD0DEMO000001",
+      expect.stringMatching(/^01JXZEPR0DEPLOY/),
+      "01JXZEPRMARKER0000000000",
+    ]);
+    for (const record of results.seen) {
+      const parsed = parseResultEvent(asMessage(record));
+      expect(parsed.kind).toBe("result");
+      if (parsed.kind === "result") expect(parsed.event.data.answer).toBe("Verified.");
+    }
+    expect(letters.seen.map((r) => r.key)).toEqual(["bad-json", "wrong", "empty", "huge"]);
+    const reasons = letters.seen.map((r) => readDeadLetterHeaders(r.headers)?.reason ?? "");
+    expect(reasons[3]).toMatch(/over watcher\.execution\.max_message_bytes/);
+    expect(letters.seen[0]?.value?.toString()).toBe("{not json");
+    expect(server.chatRequests).toHaveLength(3);
+
+    watcher.child.kill("SIGTERM");
+    expect(await watcher.exited).toBe(0);
+    await results.consumer.disconnect();
+    await letters.consumer.disconnect();
+  }, 300_000);
+
+  it("after kill -9 in the middle of a run, a restarted watcher runs the event and its result appears exactly once", async () => {
+    let calls = 0;
+    const server = await model(() => {
+      calls += 1;
+      return { content: "Recovered." };
+    });
+    // The first attempt's model reply takes long enough to be killed during it.
+    const slow = await model(() => ({ content: "never seen", delayMs: 600_000 }));
+    const slowConfig = await configFor("crash", slow.url, {
+      execution: { execution_timeout_secs: 600 },
+    });
+    const results = await collect("crash.in.results");
+    const workspace = await mkdtemp(path.join(home, "ws-"));
+    const first = startWatcher(slowConfig, workspace);
+    await producer.send({ topic: "crash.in", messages: [{ key: "c", value: BUILD }] });
+    await until("the first run to reach the model", () => slow.chatRequests.length > 0);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    // The same service (topic, group, data directory) restarted, on a model that answers.
+    const config = await configFor("crash", server.url, {
+      execution: { execution_timeout_secs: 600 },
+    });
+    expect(config).toBe(slowConfig);
+    const second = startWatcher(config, workspace);
+    await until("the result", () => results.seen.length >= 1);
+    // A later event proves the consumer moved past the first without a second result.
+    await producer.send({
+      topic: "crash.in",
+      messages: [{ key: "d", value: eventWithId(BUILD, "01JXZEPRAFTERCRASH0000000") }],
+    });
+    await until("the second result", () => results.seen.length >= 2);
+    expect(results.seen.map((r) => r.key)).toEqual([
+      "01JXZEPR0BUILD0DEMO000001",
+      "01JXZEPRAFTERCRASH0000000",
+    ]);
+    expect(calls).toBe(2);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+    await results.consumer.disconnect();
+  }, 300_000);
+
+  it("three watchers in one group share 60 events on 6 partitions; when one is killed the others take its partitions and every result arrives once", async () => {
+    const server = await model(() => ({ content: "ok", delayMs: 50 }));
+    const config = await configFor("scale", server.url, {
+      kafka: { num_partitions: 6 },
+      logging: { level: "info" },
+    });
+    const results = await collect("scale.in.results");
+    const workspace = await mkdtemp(path.join(home, "ws-"));
+    const members = [0, 1, 2].map(() => startWatcher(config, workspace));
+    await until("three members consuming", () =>
+      members.every((m) => m.log().includes('"msg":"watching"')),
+    );
+    const ids = Array.from({ length: 60 }, (_, i) => `01JXZEPRSCALE${String(i).padStart(12, "0")}`);
+    await producer.send({
+      topic: "scale.in",
+      messages: ids.slice(0, 30).map((id) => ({ key: id, value: eventWithId(BUILD, id) })),
+    });
+    await until("some results", () => results.seen.length >= 10);
+    members[0]?.child.kill("SIGKILL");
+    await producer.send({
+      topic: "scale.in",
+      messages: ids.slice(30).map((id) => ({ key: id, value: eventWithId(BUILD, id) })),
+    });
+    await until("all 60 results", () => results.seen.length >= 60);
+    const keys = results.seen.map((r) => r.key);
+    expect(new Set(keys).size).toBe(60);
+    expect(keys).toHaveLength(60);
+    expect(new Set(keys)).toEqual(new Set(ids));
+    for (const member of members.slice(1)) member.child.kill("SIGTERM");
+    for (const member of members.slice(1)) expect(await member.exited).toBe(0);
+    await results.consumer.disconnect();
+  }, 300_000);
+});

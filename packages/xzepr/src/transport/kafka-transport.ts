@@ -1,238 +1,558 @@
+/**
+ * The {@link EventTransport} on Apache Kafka, through kafkajs.
+ */
 import { randomUUID } from "node:crypto";
-import {
-  Kafka,
-  logLevel,
-  type Admin,
-  type Consumer,
-  type IHeaders,
-  type KafkaConfig,
-  type LogEntry,
-  type Producer,
-  type SASLOptions,
+import kafkajs from "kafkajs";
+import type {
+  Admin,
+  Consumer,
+  EachMessagePayload,
+  IHeaders,
+  KafkaMessage,
+  Message,
+  Producer,
+  RetryOptions,
+  TopicMessages,
 } from "kafkajs";
 import type {
   ConsumeOptions,
   EventTransport,
   InboundMessage,
+  MessageOutcome,
+  OutboundRecord,
   TopicRecords,
   TopicSpec,
 } from "./event-transport.js";
+import {
+  createLevelLogger,
+  kafkaJsLogCreator,
+  stderrKafkaLogger,
+  toKafkaJsLevel,
+  type KafkaLogger,
+  type KafkaLogLevel,
+} from "./kafka-log.js";
+import { resolveKafkaSecurity, type KafkaSecurity } from "./kafka-security.js";
+import {
+  isAuthError,
+  isRebalanceError,
+  KafkaConfigError,
+  KafkaTransportError,
+  messageOf,
+} from "./kafka-transport-error.js";
 
-/** Kafka's security protocols. */
-export type KafkaSecurityProtocol = "PLAINTEXT" | "SSL" | "SASL_PLAINTEXT" | "SASL_SSL";
-/** SASL mechanisms. */
-export type KafkaSaslMechanism = "PLAIN" | "SCRAM-SHA-256" | "SCRAM-SHA-512";
+export type { KafkaLogger, KafkaLogLevel } from "./kafka-log.js";
+export {
+  KAFKA_SASL_PASSWORD_ENV,
+  resolveKafkaSecurity,
+  type KafkaSaslMechanism,
+  type KafkaSecurity,
+  type KafkaSecurityProtocol,
+  type KafkaSslOptions,
+  type ResolvedKafkaSecurity,
+} from "./kafka-security.js";
+export {
+  isKafkaTransportError,
+  KafkaConfigError,
+  KafkaTransportError,
+} from "./kafka-transport-error.js";
 
-/** How to reach a secured cluster. */
-export interface KafkaSecurity {
-  readonly protocol: KafkaSecurityProtocol;
-  readonly saslMechanism?: KafkaSaslMechanism;
-  readonly saslUsername?: string;
-  /** Default: `KAFKA_SASL_PASSWORD` from `env`. */
-  readonly saslPassword?: string;
-  /** PEM text for TLS (`SSL`, `SASL_SSL`). */
-  readonly ssl?: {
-    readonly ca?: string;
-    readonly cert?: string;
-    readonly key?: string;
-    readonly rejectUnauthorized?: boolean;
-  };
+const { Kafka, Partitioners } = kafkajs;
+
+/** How hard the client retries a broker that does not answer. */
+export interface KafkaRetryOptions {
+  /** First wait, doubled after each failure. Default 300 ms. */
+  readonly initialRetryTimeMs?: number;
+  /** Longest wait between two tries. Default 30 s. */
+  readonly maxRetryTimeMs?: number;
+  /**
+   * Tries of one kafkajs request before it fails (default 8). A consumer whose requests keep
+   * failing restarts itself, and the transport keeps retrying a result's publish-and-commit, so
+   * a broker that is away for minutes loses nothing.
+   */
+  readonly retries?: number;
 }
-
-/** A log line from the Kafka client. */
-export type KafkaLogger = (
-  level: "error" | "warn" | "info" | "debug",
-  message: string,
-  fields: Readonly<Record<string, unknown>>,
-) => void;
 
 /** Options of {@link createKafkaTransport}. */
 export interface KafkaTransportOptions {
+  /** Bootstrap brokers, `host:port` each. */
   readonly brokers: readonly string[];
-  readonly clientId: string;
+  /** Kafka client id (broker logs and quotas). Default `xzatoma`. */
+  readonly clientId?: string;
+  /** TLS and SASL; default PLAINTEXT. */
   readonly security?: KafkaSecurity;
-  /** Where `KAFKA_SASL_PASSWORD` is read. Default `process.env`. */
+  /** Where `KAFKA_SASL_PASSWORD` is read when `security.saslPassword` is not given. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Where these options sit in the configuration, for error messages. Default `watcher.kafka`. */
+  readonly configPath?: string;
   /**
-   * Publish each message's records and commit its offset in one Kafka transaction (default
-   * true): a consumer of the output topic reading `read_committed` sees a result once, even
-   * when this process dies between the two.
+   * Default true: a handled message's records and its offset commit go in one Kafka
+   * transaction, so a reader with `read_committed` sees each result once. False: records are
+   * published (idempotent producer), then the offset is committed; a crash in between
+   * publishes the result again on redelivery.
    */
   readonly transactional?: boolean;
-  /** How long the group waits for a silent member. Default 30 s. */
-  readonly sessionTimeoutMs?: number;
+  /** Transactional id of this instance. Default `<groupId>-<random UUID>`. */
+  readonly transactionalId?: string;
+  /** Receives the client's and the transport's log lines. Default: errors to stderr. */
   readonly logger?: KafkaLogger;
+  /** Lowest level passed on. Default `info` with a `logger`, `error` without. */
+  readonly logLevel?: KafkaLogLevel;
+  readonly retry?: KafkaRetryOptions;
+  /** Wait before a rejected message is delivered again, doubled per rejection in a row. Default 500 ms. */
+  readonly redeliveryDelayMs?: number;
+  /** Group session timeout (the member is gone when its heartbeats stop this long). Default 30 s. */
+  readonly sessionTimeoutMs?: number;
+  /** Heartbeat interval, kept up while a handler runs. Default 3 s. */
+  readonly heartbeatIntervalMs?: number;
+  /**
+   * How long the group waits for this member to re-join during a rebalance, which it does
+   * once its running handlers finish: the longest handler run that survives a rebalance
+   * (Java's `max.poll.interval.ms`). Default 5 min.
+   */
+  readonly rebalanceTimeoutMs?: number;
+  /** A transaction left open by a crash is aborted after this long. Default 60 s. */
+  readonly transactionTimeoutMs?: number;
+  /** TCP connect timeout. Default 3 s. */
+  readonly connectionTimeoutMs?: number;
 }
 
-/** The marker `isXzatomaError` in `@xzatoma/core` recognises across packages. */
-const XZATOMA_ERROR = Symbol.for("xzatoma.error");
-
-/** An invalid Kafka setting, named by its configuration key. */
-export class KafkaConfigError extends Error {
-  readonly [XZATOMA_ERROR] = true;
-  readonly code = "CONFIG_INVALID";
-  override readonly name = "KafkaConfigError";
+interface InFlight {
+  readonly controller: AbortController;
+  readonly settled: Promise<void>;
 }
 
-function saslOf(options: KafkaTransportOptions): SASLOptions | undefined {
-  const security = options.security;
-  if (!security || !security.protocol.startsWith("SASL_")) return undefined;
-  const mechanism = security.saslMechanism ?? "PLAIN";
-  if (!security.saslUsername) {
-    throw new KafkaConfigError(
-      "watcher.kafka.security.sasl_username is required when the protocol uses SASL.",
-    );
-  }
-  const password = security.saslPassword ?? (options.env ?? process.env)["KAFKA_SASL_PASSWORD"];
-  if (!password) {
-    throw new KafkaConfigError(
-      "The SASL password is not set: put it in KAFKA_SASL_PASSWORD (it never lives in the configuration file).",
-    );
-  }
-  const username = security.saslUsername;
-  switch (mechanism) {
-    case "PLAIN":
-      return { mechanism: "plain", username, password };
-    case "SCRAM-SHA-256":
-      return { mechanism: "scram-sha-256", username, password };
-    case "SCRAM-SHA-512":
-      return { mechanism: "scram-sha-512", username, password };
-  }
-}
-
-function textHeaders(headers: IHeaders | undefined): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (value === undefined) continue;
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first === undefined) continue;
-    result[name] = typeof first === "string" ? first : first.toString("utf8");
-  }
-  return result;
-}
-
-function toKafkaMessages(batch: TopicRecords) {
-  return batch.records.map((record) => ({
-    ...(record.key !== undefined ? { key: record.key } : {}),
-    value: typeof record.value === "string" ? record.value : Buffer.from(record.value),
-    ...(record.headers ? { headers: { ...record.headers } } : {}),
-  }));
-}
-
-/** A mutex: one transaction at a time on the transactional producer. */
-function serial() {
+/** Runs one function at a time: a transactional producer runs one transaction at a time. */
+function createMutex(): <T>(fn: () => Promise<T>) => Promise<T> {
   let tail: Promise<unknown> = Promise.resolve();
-  return <T>(work: () => Promise<T>): Promise<T> => {
-    const run = tail.then(work, work);
+  return (fn) => {
+    const run = tail.then(fn, fn);
     tail = run.catch(() => undefined);
     return run;
   };
 }
 
-/**
- * The {@link EventTransport} on Apache Kafka, through kafkajs. One consumer in the group,
- * offsets committed by hand after each handled message (never automatically), the
- * message's records and its offset in one transaction, and a broker that goes away retried
- * rather than fatal.
- */
-export function createKafkaTransport(options: KafkaTransportOptions): EventTransport {
-  const sasl = saslOf(options);
-  const security = options.security;
-  const tls = security?.protocol === "SSL" || security?.protocol === "SASL_SSL";
-  const log = options.logger;
-  const config: KafkaConfig = {
-    clientId: options.clientId,
-    brokers: [...options.brokers],
-    ...(tls ? { ssl: security.ssl ? { ...security.ssl } : true } : {}),
-    ...(sasl ? { sasl } : {}),
-    retry: { initialRetryTime: 300, maxRetryTime: 10_000, retries: 12 },
-    logLevel: log ? logLevel.INFO : logLevel.NOTHING,
-    logCreator:
-      () =>
-      ({ level, log: entry }: LogEntry) => {
-        if (!log) return;
-        const { message, ...fields } = entry;
-        const name = level <= logLevel.ERROR ? "error" : level === logLevel.WARN ? "warn" : "info";
-        log(name, message, fields);
-      },
-  };
-  const kafka = new Kafka(config);
-  const transactional = options.transactional ?? true;
-  let admin: Admin | undefined;
-  let plain: Producer | undefined;
-  let txProducer: Producer | undefined;
-  let consumer: Consumer | undefined;
-  let consumed: ConsumeOptions | undefined;
-  let stopping = false;
-  let stopped: Promise<void> | undefined;
-  const inFlight = new Set<AbortController>();
-  const oneAtATime = serial();
-
-  const adminClient = async () => {
-    if (!admin) {
-      admin = kafka.admin();
-      await admin.connect();
-    }
-    return admin;
-  };
-  const plainProducer = async () => {
-    if (!plain) {
-      plain = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-      await plain.connect();
-    }
-    return plain;
-  };
-
-  const commit = async (
-    groupId: string,
-    topic: string,
-    partition: number,
-    next: string,
-    publish: readonly TopicRecords[],
-  ) => {
-    const records = publish.filter((batch) => batch.records.length > 0);
-    if (transactional && txProducer) {
-      const producer = txProducer;
-      await oneAtATime(async () => {
-        const transaction = await producer.transaction();
-        try {
-          for (const batch of records)
-            await transaction.send({
-              topic: batch.topic,
-              messages: toKafkaMessages(batch),
-              acks: -1,
-            });
-          await transaction.sendOffsets({
-            consumerGroupId: groupId,
-            topics: [{ topic, partitions: [{ partition, offset: next }] }],
-          });
-          await transaction.commit();
-        } catch (error) {
-          await transaction.abort().catch(() => undefined);
-          throw error;
-        }
-      });
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve();
       return;
     }
-    if (records.length > 0) {
-      const producer = await plainProducer();
-      await producer.sendBatch({
-        acks: -1,
-        topicMessages: records.map((batch) => ({
-          topic: batch.topic,
-          messages: toKafkaMessages(batch),
-        })),
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+function toBuffer(value: string | Uint8Array): Buffer | string {
+  if (typeof value === "string" || Buffer.isBuffer(value)) return value;
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+function toKafkaMessage(record: OutboundRecord): Message {
+  return {
+    key: record.key ?? null,
+    value: toBuffer(record.value),
+    headers: record.headers ? { ...record.headers } : undefined,
+  };
+}
+
+function toTopicMessages(batches: readonly TopicRecords[]): TopicMessages[] {
+  return batches
+    .filter((batch) => batch.records.length > 0)
+    .map((batch) => ({ topic: batch.topic, messages: batch.records.map(toKafkaMessage) }));
+}
+
+/** Header values as text; of a header given twice, the last value counts. */
+function toHeaders(headers: IHeaders | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    if (last === undefined) continue;
+    result[name] = typeof last === "string" ? last : last.toString("utf8");
+  }
+  return result;
+}
+
+function toInbound(topic: string, partition: number, message: KafkaMessage): InboundMessage {
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key ? message.key.toString("utf8") : undefined,
+    value: message.value,
+    headers: toHeaders(message.headers),
+    timestamp: Number(message.timestamp),
+  };
+}
+
+/**
+ * Creates the Kafka transport. Nothing connects until the first call; `consume` joins the
+ * group and reads the topic from the beginning when the group has no committed offset (a
+ * work queue's backlog is work). Handled messages are committed one by one, after their
+ * records are published (in the same transaction unless `transactional: false`); a rejected
+ * message is sought back to and delivered again after `redeliveryDelayMs`; a broker that goes
+ * away is retried until it is back or the transport stops.
+ *
+ * Throws {@link KafkaTransportError} `kafka_config_invalid` at once when the options are
+ * wrong (the message names the configuration key).
+ *
+ * ```ts
+ * const transport = createKafkaTransport({ brokers: ["127.0.0.1:9092"], clientId: "xzatoma-watcher" });
+ * await transport.consume({ topic: "xzepr.events", groupId: "xzatoma-watcher", concurrency: 2, handler });
+ * // ...
+ * await transport.stop(30_000);
+ * ```
+ */
+export function createKafkaTransport(options: KafkaTransportOptions): EventTransport {
+  const configPath = options.configPath ?? "watcher.kafka";
+  const brokers = options.brokers.map((broker) => broker.trim()).filter(Boolean);
+  if (brokers.length === 0) {
+    throw new KafkaConfigError(
+      `${configPath}.brokers`,
+      `${configPath}.brokers is empty: give at least one broker as host:port.`,
+    );
+  }
+  const security = resolveKafkaSecurity(options.security, options.env, configPath);
+  const logLevel = options.logLevel ?? (options.logger ? "info" : "error");
+  const log = createLevelLogger(options.logger ?? stderrKafkaLogger, logLevel);
+  const transportLog = (level: KafkaLogLevel, message: string, fields: Record<string, unknown>) =>
+    log(level, message, { namespace: "Transport", ...fields });
+
+  const initialRetryTime = options.retry?.initialRetryTimeMs ?? 300;
+  const maxRetryTime = options.retry?.maxRetryTimeMs ?? 30_000;
+  const retry: RetryOptions = {
+    initialRetryTime,
+    maxRetryTime,
+    retries: options.retry?.retries ?? 8,
+  };
+  const backoff = (attempt: number, initial = initialRetryTime) =>
+    Math.min(initial * 2 ** Math.min(attempt, 20), maxRetryTime);
+  const transactional = options.transactional ?? true;
+
+  const kafka = new Kafka({
+    clientId: options.clientId ?? "xzatoma",
+    brokers,
+    ...security,
+    retry,
+    connectionTimeout: options.connectionTimeoutMs ?? 3000,
+    logLevel: toKafkaJsLevel(logLevel),
+    logCreator: kafkaJsLogCreator(log),
+  });
+
+  /** Connects a client, with an error that says what failed. */
+  const connect = async <T extends { connect(): Promise<void> }>(client: T, what: string) => {
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      throw connectionError(error, what);
+    }
+  };
+  const connectionError = (error: unknown, what: string) =>
+    isAuthError(error)
+      ? new KafkaTransportError({
+          code: "kafka_auth_failed",
+          message: `Kafka at ${brokers.join(", ")} refused the ${what}'s credentials or permissions (check ${configPath}.security): ${messageOf(error)}`,
+          cause: error,
+        })
+      : new KafkaTransportError({
+          code: "kafka_unavailable",
+          message: `The ${what} could not reach Kafka at ${brokers.join(", ")}: ${messageOf(error)}`,
+          cause: error,
+        });
+
+  // Clients are made on first use; a failed connect is forgotten so the next call tries again.
+  const lazy = <T extends { connect(): Promise<void>; disconnect(): Promise<void> }>(
+    make: () => T,
+    what: string,
+  ) => {
+    let connected: Promise<T> | undefined;
+    return {
+      get(): Promise<T> {
+        connected ??= connect(make(), what).catch((error: unknown) => {
+          connected = undefined;
+          throw error;
+        });
+        return connected;
+      },
+      async discard(): Promise<void> {
+        const current = connected;
+        connected = undefined;
+        if (current) await (await current.catch(() => undefined))?.disconnect().catch(() => {});
+      },
+    };
+  };
+
+  const admin = lazy<Admin>(() => kafka.admin({ retry }), "admin client");
+  const producer = lazy<Producer>(
+    () =>
+      kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner,
+        retry,
+      }),
+    "producer",
+  );
+  let transactionalId = options.transactionalId;
+  const transactionalProducer = lazy<Producer>(
+    () =>
+      kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner,
+        transactionalId,
+        transactionTimeout: options.transactionTimeoutMs ?? 60_000,
+        retry,
+      }),
+    "transactional producer",
+  );
+  const inTransaction = createMutex();
+
+  let consuming: { readonly options: ConsumeOptions; readonly consumer: Consumer } | undefined;
+  let starting: Promise<void> | undefined;
+  let stopping = false;
+  let stopped: Promise<void> | undefined;
+  let fatal: Error | undefined;
+  const hardStop = new AbortController();
+  const inFlight = new Set<InFlight>();
+  const rejections = new Map<string, number>();
+  const resumeTimers = new Set<NodeJS.Timeout>();
+
+  const settleAll = () => Promise.all([...inFlight].map((job) => job.settled));
+
+  const reportFatal = (error: unknown) => {
+    if (fatal || !consuming) return;
+    const { consumer, options: consume } = consuming;
+    fatal = new KafkaTransportError({
+      code: isAuthError(error) ? "kafka_auth_failed" : "kafka_consumer_failed",
+      message: `The Kafka consumer of group ${consume.groupId} on topic ${consume.topic} stopped: ${messageOf(error)}`,
+      cause: error,
+    });
+    transportLog("error", fatal.message, { error: messageOf(error) });
+    try {
+      consumer.pause([{ topic: consume.topic }]);
+    } catch {
+      // not running any more
+    }
+    // The consumer leaves once the handlers still running have returned.
+    void settleAll().then(() => consumer.disconnect().catch(() => undefined));
+    try {
+      consume.onFatal?.(fatal);
+    } catch {
+      // the callback's own failure is not ours to report
+    }
+  };
+
+  /** Publishes the outcome and commits `offset + 1`; false when it gave up (not committed). */
+  const commit = async (
+    message: InboundMessage,
+    outcome: MessageOutcome,
+    consume: ConsumeOptions,
+    consumer: Consumer,
+  ): Promise<boolean> => {
+    const { topic, partition } = message;
+    const next = (BigInt(message.offset) + 1n).toString();
+    const topicMessages = toTopicMessages(outcome.publish);
+    // A failed try may have committed all the same (the answer was lost, not the commit):
+    // before trying again, look, so a result is not published twice.
+    const committedAlready = async () => {
+      const [offsets] = await (
+        await admin.get()
+      ).fetchOffsets({
+        groupId: consume.groupId,
+        topics: [topic],
+      });
+      const committed = offsets?.partitions.find((p) => p.partition === partition)?.offset;
+      return committed !== undefined && BigInt(committed) >= BigInt(next);
+    };
+    for (let attempt = 0; ; attempt += 1) {
+      // After the stop's grace ran out: one more try, then leave it to the redelivery.
+      const lastTry = hardStop.signal.aborted;
+      try {
+        if (transactional) {
+          await inTransaction(async () => {
+            const client = await transactionalProducer.get();
+            // The first transaction of a new producer fences the old one and finishes what
+            // it left open, so only now does the committed offset tell the truth.
+            const transaction = await client.transaction();
+            try {
+              if (attempt > 0 && (await committedAlready())) {
+                await transaction.abort();
+                return;
+              }
+              if (topicMessages.length > 0)
+                await transaction.sendBatch({ topicMessages, acks: -1 });
+              await transaction.sendOffsets({
+                consumerGroupId: consume.groupId,
+                topics: [{ topic, partitions: [{ partition, offset: next }] }],
+              });
+              await transaction.commit();
+            } catch (error) {
+              await transaction.abort().catch(() => undefined);
+              // A producer that failed mid-transaction may be fenced or stuck: start afresh
+              // (the same transactional id fences the old one and aborts what it left open).
+              await transactionalProducer.discard();
+              throw error;
+            }
+          });
+        } else {
+          if (attempt > 0 && (await committedAlready())) return true;
+          if (topicMessages.length > 0) {
+            await (await producer.get()).sendBatch({ topicMessages, acks: -1 });
+          }
+          await consumer.commitOffsets([{ topic, partition, offset: next }]);
+        }
+        return true;
+      } catch (error) {
+        if (isAuthError(error)) {
+          reportFatal(error);
+          return false;
+        }
+        if (!transactional && isRebalanceError(error)) {
+          // This member left the group while the handler ran; the partition's new owner
+          // reads the message again (its records were published: a duplicate, not a loss).
+          transportLog("warn", "the group moved on before the offset was committed", {
+            topic,
+            partition,
+            offset: message.offset,
+            error: messageOf(error),
+          });
+          return false;
+        }
+        if (lastTry) return false;
+        const delay = backoff(attempt);
+        transportLog("warn", `publishing and committing failed; trying again in ${delay} ms`, {
+          topic,
+          partition,
+          offset: message.offset,
+          error: messageOf(error),
+        });
+        await sleep(delay, hardStop.signal);
+      }
+    }
+  };
+
+  /** Seeks back to a rejected message and holds its partition for the redelivery delay. */
+  const redeliver = (
+    consumer: Consumer,
+    message: InboundMessage,
+    pause: EachMessagePayload["pause"],
+  ) => {
+    if (stopping || fatal) return;
+    const key = `${message.topic}\u0000${message.partition}`;
+    const rejected = rejections.get(key) ?? 0;
+    rejections.set(key, rejected + 1);
+    consumer.seek({ topic: message.topic, partition: message.partition, offset: message.offset });
+    const resume = pause();
+    const timer = setTimeout(
+      () => {
+        resumeTimers.delete(timer);
+        if (!stopping && !fatal) resume();
+      },
+      backoff(rejected, options.redeliveryDelayMs ?? 500),
+    );
+    resumeTimers.add(timer);
+  };
+
+  const heartbeatInterval = options.heartbeatIntervalMs ?? 3000;
+
+  const handle = async (
+    consume: ConsumeOptions,
+    consumer: Consumer,
+    payload: EachMessagePayload,
+  ): Promise<void> => {
+    // Fetched before the stop: left uncommitted, so the next consumer of the group reads it.
+    if (stopping || fatal) return;
+    const message = toInbound(payload.topic, payload.partition, payload.message);
+    const controller = new AbortController();
+    let settle = () => {};
+    const job: InFlight = { controller, settled: new Promise<void>((r) => (settle = r)) };
+    inFlight.add(job);
+    // kafkajs heartbeats only between messages; a long handler would lose the group.
+    const beat = setInterval(() => {
+      payload.heartbeat().catch(() => undefined);
+    }, heartbeatInterval);
+    try {
+      let outcome: MessageOutcome;
+      try {
+        outcome = await consume.handler(message, controller.signal);
+      } catch (error) {
+        transportLog("info", "the handler rejected the message; it is delivered again", {
+          topic: message.topic,
+          partition: message.partition,
+          offset: message.offset,
+          error: messageOf(error),
+        });
+        redeliver(consumer, message, payload.pause);
+        return;
+      }
+      // Not committed (stopping, fatal, or the group moved on): whoever owns the partition
+      // next reads the message from the committed offset.
+      if (await commit(message, outcome, consume, consumer)) {
+        rejections.delete(`${message.topic}\u0000${message.partition}`);
+      }
+    } finally {
+      clearInterval(beat);
+      inFlight.delete(job);
+      settle();
+    }
+  };
+
+  const startConsuming = async (consume: ConsumeOptions) => {
+    if (!Number.isInteger(consume.concurrency) || consume.concurrency < 1) {
+      throw new RangeError(
+        `The consumer's concurrency must be a whole number of at least 1, not ${consume.concurrency}.`,
+      );
+    }
+    if (!transactionalId) transactionalId = `${consume.groupId}-${randomUUID()}`;
+    const consumer = kafka.consumer({
+      groupId: consume.groupId,
+      sessionTimeout: options.sessionTimeoutMs ?? 30_000,
+      rebalanceTimeout: options.rebalanceTimeoutMs ?? 300_000,
+      heartbeatInterval,
+      allowAutoTopicCreation: false,
+      readUncommitted: false,
+      maxWaitTimeInMs: 1000,
+      retry: { ...retry, restartOnFailure: async (error) => !isAuthError(error) },
+    });
+    consuming = { options: consume, consumer };
+    consumer.on(consumer.events.CRASH, (event) => {
+      if (!event.payload.restart) reportFatal(event.payload.error);
+    });
+    await connect(consumer, "consumer");
+    try {
+      await consumer.subscribe({ topics: [consume.topic], fromBeginning: true });
+    } catch (error) {
+      await consumer.disconnect().catch(() => undefined);
+      throw new KafkaTransportError({
+        code: isAuthError(error) ? "kafka_auth_failed" : "kafka_unavailable",
+        message: `Could not subscribe to the Kafka topic ${consume.topic}: ${messageOf(error)}`,
+        cause: error,
       });
     }
-    await consumer?.commitOffsets([{ topic, partition, offset: next }]);
+    await consumer.run({
+      autoCommit: false,
+      partitionsConsumedConcurrently: consume.concurrency,
+      eachMessage: (payload) => handle(consume, consumer, payload),
+    });
   };
 
   return {
-    async ensureTopics(specs: readonly TopicSpec[]) {
-      const client = await adminClient();
+    async ensureTopics(topics: readonly TopicSpec[]) {
+      if (topics.length === 0) return;
+      const client = await admin.get();
       const existing = new Set(await client.listTopics());
-      const missing = specs.filter((spec) => !existing.has(spec.topic));
+      const missing = topics.filter((spec) => !existing.has(spec.topic));
       if (missing.length === 0) return;
+      // false when another process created them first: fine.
       await client.createTopics({
         waitForLeaders: true,
         topics: missing.map((spec) => ({
@@ -243,118 +563,69 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
       });
     },
 
-    async consume(consume) {
-      if (consumer) throw new Error("This Kafka transport already consumes a topic.");
-      consumed = consume;
-      if (transactional) {
-        txProducer = kafka.producer({
-          transactionalId: `${consume.groupId}-${randomUUID()}`,
-          idempotent: true,
-          maxInFlightRequests: 1,
-        });
-        await txProducer.connect();
+    consume(consume) {
+      if (stopping) return Promise.reject(new Error("The Kafka transport is stopped."));
+      if (consuming || starting) {
+        return Promise.reject(new Error("The Kafka transport consumes one topic at a time."));
       }
-      const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
-      consumer = kafka.consumer({
-        groupId: consume.groupId,
-        sessionTimeout,
-        heartbeatInterval: Math.max(500, Math.floor(sessionTimeout / 10)),
-        readUncommitted: false,
-        retry: {
-          initialRetryTime: 300,
-          maxRetryTime: 10_000,
-          retries: 12,
-          // A broker that went away is waited for; only what cannot heal is fatal.
-          restartOnFailure: async () => !stopping,
-        },
+      starting = startConsuming(consume).catch((error: unknown) => {
+        consuming = undefined;
+        starting = undefined;
+        throw error;
       });
-      const current = consumer;
-      current.on(current.events.CRASH, (event) => {
-        const { error, restart } = event.payload as { error: Error; restart: boolean };
-        if (!restart && !stopping) consume.onFatal?.(error);
-      });
-      await current.connect();
-      await current.subscribe({ topic: consume.topic, fromBeginning: true });
-      await current.run({
-        autoCommit: false,
-        partitionsConsumedConcurrently: Math.max(1, consume.concurrency),
-        eachMessage: async ({ topic, partition, message, heartbeat }) => {
-          // Not committed: it comes again, to this member or to another.
-          if (stopping) throw new Error("The transport is stopping.");
-          const inbound: InboundMessage = {
-            topic,
-            partition,
-            offset: message.offset,
-            key: message.key === null ? undefined : message.key.toString("utf8"),
-            value: message.value === null ? null : new Uint8Array(message.value),
-            headers: textHeaders(message.headers),
-            timestamp: Number(message.timestamp),
-          };
-          const controller = new AbortController();
-          inFlight.add(controller);
-          // Long runs keep the membership alive.
-          const beat = setInterval(
-            () => {
-              heartbeat().catch(() => undefined);
-            },
-            Math.max(500, Math.floor(sessionTimeout / 3)),
-          );
-          try {
-            const outcome = await consume.handler(inbound, controller.signal);
-            const next = (BigInt(message.offset) + 1n).toString();
-            await commit(consume.groupId, topic, partition, next, outcome.publish);
-          } finally {
-            clearInterval(beat);
-            inFlight.delete(controller);
-          }
-        },
-      });
+      return starting;
     },
 
     async publish(batch) {
-      const producer = await plainProducer();
-      await producer.send({ topic: batch.topic, messages: toKafkaMessages(batch), acks: -1 });
+      if (batch.records.length === 0) return;
+      const client = await producer.get();
+      await client.sendBatch({ topicMessages: toTopicMessages([batch]), acks: -1 });
     },
 
     async lag() {
-      if (!consumed) return 0;
-      const client = await adminClient();
-      const [ends, committed] = await Promise.all([
-        client.fetchTopicOffsets(consumed.topic),
-        client.fetchOffsets({ groupId: consumed.groupId, topics: [consumed.topic] }),
-      ]);
-      const done = new Map<number, bigint>();
-      for (const entry of committed) {
-        for (const part of entry.partitions) done.set(part.partition, BigInt(part.offset));
-      }
-      let total = 0n;
+      if (!consuming) return 0;
+      const { topic, groupId } = consuming.options;
+      const client = await admin.get();
+      const [committed] = await client.fetchOffsets({ groupId, topics: [topic] });
+      const ends = await client.fetchTopicOffsets(topic);
+      let lag = 0n;
       for (const end of ends) {
-        const low = BigInt(end.low);
-        const at = done.get(end.partition) ?? -1n;
-        const from = at < low ? low : at;
-        const left = BigInt(end.high) - from;
-        if (left > 0n) total += left;
+        const offset = committed?.partitions.find((p) => p.partition === end.partition)?.offset;
+        const from =
+          offset !== undefined && BigInt(offset) >= 0n ? BigInt(offset) : BigInt(end.low);
+        const behind = BigInt(end.high) - from;
+        if (behind > 0n) lag += behind;
       }
-      return Number(total);
+      return Number(lag);
     },
 
     stop(graceMs) {
       stopped ??= (async () => {
         stopping = true;
-        const stopping$ = consumer?.stop() ?? Promise.resolve();
+        await starting?.catch(() => undefined);
+        for (const timer of resumeTimers) clearTimeout(timer);
+        resumeTimers.clear();
+        if (consuming && !fatal) {
+          try {
+            consuming.consumer.pause([{ topic: consuming.options.topic }]);
+          } catch {
+            // not running
+          }
+        }
         let timer: NodeJS.Timeout | undefined;
-        const grace = new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, graceMs);
-        });
-        await Promise.race([stopping$, grace]);
+        await Promise.race([
+          settleAll(),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, graceMs)))),
+        ]);
         clearTimeout(timer);
-        for (const controller of inFlight) controller.abort(new Error("The watcher is stopping."));
-        await stopping$.catch(() => undefined);
+        hardStop.abort();
+        for (const job of inFlight) job.controller.abort(new Error("The transport is stopping."));
+        await settleAll();
         await Promise.allSettled([
-          consumer?.disconnect(),
-          txProducer?.disconnect(),
-          plain?.disconnect(),
-          admin?.disconnect(),
+          consuming?.consumer.disconnect(),
+          transactionalProducer.discard(),
+          producer.discard(),
+          admin.discard(),
         ]);
       })();
       return stopped;

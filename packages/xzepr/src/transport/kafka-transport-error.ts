@@ -1,0 +1,118 @@
+/**
+ * What the Kafka transport throws or reports, and which broker errors it cannot get past.
+ */
+
+/** The marker `isXzatomaError` of `@xzatoma/errors` recognises across packages. */
+const XZATOMA_ERROR = Symbol.for("xzatoma.error");
+
+/**
+ * An invalid Kafka setting (code `CONFIG_INVALID`, an XZatoma error). `key` names the
+ * configuration key to fix, e.g. `watcher.kafka.security.sasl_username`, and so does the
+ * message. Thrown by {@link createKafkaTransport} before anything connects.
+ */
+export class KafkaConfigError extends Error {
+  readonly [XZATOMA_ERROR] = true;
+  readonly code = "CONFIG_INVALID";
+  override readonly name = "KafkaConfigError";
+  readonly key: string;
+  readonly fields: { readonly key: string };
+
+  constructor(key: string, message: string) {
+    super(message);
+    this.key = key;
+    this.fields = { key };
+  }
+}
+
+/**
+ * The broker could not be used. `code` is one of:
+ * - `kafka_auth_failed`: the broker refused the credentials or the permissions;
+ * - `kafka_unavailable`: no broker answered, or a topic could not be subscribed to;
+ * - `kafka_consumer_failed`: the consumer stopped for good (reported through `onFatal`).
+ *
+ * Messages name the brokers and the group; never a password.
+ */
+export class KafkaTransportError extends Error {
+  override readonly name = "KafkaTransportError";
+  readonly code: "kafka_auth_failed" | "kafka_unavailable" | "kafka_consumer_failed";
+
+  constructor(options: {
+    readonly code: KafkaTransportError["code"];
+    readonly message: string;
+    readonly cause?: unknown;
+  }) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options.code;
+  }
+}
+
+/** True for a {@link KafkaTransportError}, from this copy of the package or another. */
+export function isKafkaTransportError(value: unknown): value is KafkaTransportError {
+  return (
+    value instanceof Error &&
+    value.name === "KafkaTransportError" &&
+    typeof (value as { code?: unknown }).code === "string"
+  );
+}
+
+/** Broker error types that retrying does not cure: credentials and permissions. */
+const FATAL_TYPES = new Set([
+  "SASL_AUTHENTICATION_FAILED",
+  "UNSUPPORTED_SASL_MECHANISM",
+  "ILLEGAL_SASL_STATE",
+  "TOPIC_AUTHORIZATION_FAILED",
+  "GROUP_AUTHORIZATION_FAILED",
+  "CLUSTER_AUTHORIZATION_FAILED",
+  "TRANSACTIONAL_ID_AUTHORIZATION_FAILED",
+]);
+
+/** Errors a group member fixes by re-joining, which it does only after the handler returns. */
+const REBALANCE_TYPES = new Set([
+  "REBALANCE_IN_PROGRESS",
+  "ILLEGAL_GENERATION",
+  "UNKNOWN_MEMBER_ID",
+  "NOT_COORDINATOR_FOR_GROUP",
+  "NOT_COORDINATOR",
+  "FENCED_INSTANCE_ID",
+]);
+
+interface KafkaJsErrorShape {
+  readonly name?: unknown;
+  readonly type?: unknown;
+  readonly cause?: unknown;
+  readonly originalError?: unknown;
+  readonly errors?: unknown;
+}
+
+/** The error and every error it wraps (kafkajs nests them in `cause`, `originalError`, `errors`). */
+function* causes(error: unknown, depth = 0): Generator<KafkaJsErrorShape> {
+  if (depth > 8 || typeof error !== "object" || error === null) return;
+  const shape = error as KafkaJsErrorShape;
+  yield shape;
+  yield* causes(shape.cause, depth + 1);
+  yield* causes(shape.originalError, depth + 1);
+  if (Array.isArray(shape.errors))
+    for (const inner of shape.errors) yield* causes(inner, depth + 1);
+}
+
+/** True when a kafkajs error means the credentials or permissions are wrong. */
+export function isAuthError(error: unknown): boolean {
+  for (const shape of causes(error)) {
+    if (shape.name === "KafkaJSSASLAuthenticationError") return true;
+    if (typeof shape.type === "string" && FATAL_TYPES.has(shape.type)) return true;
+  }
+  return false;
+}
+
+/** True when a kafkajs error says the group moved on (a rebalance, an expired membership). */
+export function isRebalanceError(error: unknown): boolean {
+  for (const shape of causes(error)) {
+    if (typeof shape.type === "string" && REBALANCE_TYPES.has(shape.type)) return true;
+  }
+  return false;
+}
+
+/** The message of an unknown thrown value. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

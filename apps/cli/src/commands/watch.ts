@@ -1,3 +1,4 @@
+import { startWatcher } from "@xzatoma/runtime/watcher";
 import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { loadUserConfig } from "./load-user-config.js";
 
@@ -20,7 +21,6 @@ export async function watchCommand(
 ): Promise<number> {
   const loaded = await loadUserConfig(options, command);
   for (const warning of loaded.warnings) process.stderr.write(`xzatoma: ${warning}\n`);
-  const { startWatcher } = await import("@xzatoma/runtime/watcher");
   let fatal: Error | undefined;
   let wake: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => {

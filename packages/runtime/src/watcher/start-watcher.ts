@@ -13,6 +13,7 @@ import {
   type WatcherService,
 } from "@xzatoma/watcher";
 import type { EventTransport } from "@xzatoma/xzepr";
+import { createKafkaTransport } from "@xzatoma/xzepr/kafka";
 import { resolveXzeprClientOptions } from "@xzatoma/xzepr/config";
 import type { AgentRuntimeOptions } from "../agent-runtime.js";
 import type { RuntimeConfig } from "../config/config-schema.js";
@@ -72,7 +73,6 @@ async function kafkaTransportOf(
   logger: WatcherLogger,
 ): Promise<EventTransport> {
   const brokers = brokersOf(watcher);
-  const { createKafkaTransport } = await import("@xzatoma/xzepr/kafka");
   const security = watcher.kafka.security;
   const read = (file: string | undefined, key: string) => {
     if (file === undefined) return undefined;

@@ -1,6 +1,7 @@
 /**
  * The `watcher` section of XZatoma's configuration file: the service that consumes events
- * from Kafka, runs the plans they carry and publishes results. Key names follow the seeds
+ * from Kafka, runs the plans they carry and publishes results. Key names are those of the original
+ * XZatoma watcher
  * (`watcher_type`, `kafka.brokers`, `filters.*`, `execution.*`). The SASL password is a
  * credential: it comes from `KAFKA_SASL_PASSWORD`, never from the file.
  */

@@ -10,6 +10,7 @@ source tools/toolchain/env.sh
 source tools/toolchain/system-packages.sh tmux gnome-keyring dbus-daemon
 # The embedded model the local provider tests run (downloaded once into .cache/).
 bash tools/models/fetch-smollm2.sh >/dev/null
+bash tools/kafka/start.sh --fetch-only >/dev/null # the Kafka broker the Kafka tests start (jars through Maven, once, into .cache/)
 
 if [ -n "${CI:-}" ]; then
   pnpm install --frozen-lockfile --reporter=append-only </dev/null

@@ -2,7 +2,7 @@
 // this file on a free port of 127.0.0.1). No timing is asserted: every wait is for a
 // condition, with a deadline generous enough for a loaded two-core machine.
 import { randomUUID } from "node:crypto";
-import { startTestBroker, type TestBroker } from "@xzatoma/scripted-servers/kafka";
+import { freePort, startTestBroker, type TestBroker } from "@xzatoma/scripted-servers/kafka";
 import kafkajs from "kafkajs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type {
@@ -11,7 +11,11 @@ import type {
   MessageHandler,
   TopicRecords,
 } from "./event-transport.js";
-import { createKafkaTransport, type KafkaTransportOptions } from "./kafka-transport.js";
+import {
+  createKafkaTransport,
+  isKafkaTransportError,
+  type KafkaTransportOptions,
+} from "./kafka-transport.js";
 
 const { Kafka, logLevel, Partitioners } = kafkajs;
 const DEADLINE_MS = 90_000;
@@ -111,6 +115,28 @@ async function readTopic(topic: string): Promise<{ values: string[] }> {
 }
 
 describe("createKafkaTransport on a real broker", { timeout: 240_000 }, () => {
+  it("says which broker it could not reach", async () => {
+    const nobody = `127.0.0.1:${await freePort()}`;
+    const kafka = transport({
+      brokers: [nobody],
+      retry: { initialRetryTimeMs: 50, maxRetryTimeMs: 100, retries: 1 },
+    });
+    const failure = await kafka
+      .consume({
+        topic: "any",
+        groupId: "any",
+        concurrency: 1,
+        handler: async () => ({ publish: [] }),
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(isKafkaTransportError(failure)).toBe(true);
+    expect(failure).toMatchObject({ code: "kafka_unavailable" });
+    expect((failure as Error).message).toContain(`could not reach Kafka at ${nobody}`);
+  });
+
   it("round-trips a published message with its key, headers and bytes", async () => {
     const { topic, groupId } = names("roundtrip");
     const kafka = transport();
@@ -374,8 +400,8 @@ describe("createKafkaTransport on a real broker", { timeout: 240_000 }, () => {
       groupId,
       concurrency: 2,
       handler: async (message) => {
-        // Slow enough that the restart lands mid-stream.
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        // Slow enough that the restart lands mid-stream (about 2 s of work before it).
+        await new Promise((resolve) => setTimeout(resolve, 150));
         handled.add(text(message));
         return { publish: [records(output, [`result-${text(message)}`])] };
       },

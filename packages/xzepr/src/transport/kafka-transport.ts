@@ -3,24 +3,12 @@
  */
 import { randomUUID } from "node:crypto";
 import kafkajs from "kafkajs";
-import type {
-  Admin,
-  Consumer,
-  EachMessagePayload,
-  IHeaders,
-  KafkaMessage,
-  Message,
-  Producer,
-  RetryOptions,
-  TopicMessages,
-} from "kafkajs";
+import type { Admin, Consumer, EachMessagePayload, Producer, RetryOptions } from "kafkajs";
 import type {
   ConsumeOptions,
   EventTransport,
   InboundMessage,
   MessageOutcome,
-  OutboundRecord,
-  TopicRecords,
   TopicSpec,
 } from "./event-transport.js";
 import {
@@ -31,6 +19,7 @@ import {
   type KafkaLogger,
   type KafkaLogLevel,
 } from "./kafka-log.js";
+import { toInbound, toTopicMessages } from "./kafka-records.js";
 import { resolveKafkaSecurity, type KafkaSecurity } from "./kafka-security.js";
 import {
   isAuthError,
@@ -102,7 +91,7 @@ export interface KafkaTransportOptions {
   readonly redeliveryDelayMs?: number;
   /** Group session timeout (the member is gone when its heartbeats stop this long). Default 30 s. */
   readonly sessionTimeoutMs?: number;
-  /** Heartbeat interval, kept up while a handler runs. Default 3 s. */
+  /** Heartbeat interval, kept up while a handler runs. Default 3 s (a third of a shorter session). */
   readonly heartbeatIntervalMs?: number;
   /**
    * How long the group waits for this member to re-join during a rebalance, which it does
@@ -148,47 +137,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function toBuffer(value: string | Uint8Array): Buffer | string {
-  if (typeof value === "string" || Buffer.isBuffer(value)) return value;
-  return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-}
-
-function toKafkaMessage(record: OutboundRecord): Message {
-  return {
-    key: record.key ?? null,
-    value: toBuffer(record.value),
-    headers: record.headers ? { ...record.headers } : undefined,
-  };
-}
-
-function toTopicMessages(batches: readonly TopicRecords[]): TopicMessages[] {
-  return batches
-    .filter((batch) => batch.records.length > 0)
-    .map((batch) => ({ topic: batch.topic, messages: batch.records.map(toKafkaMessage) }));
-}
-
-/** Header values as text; of a header given twice, the last value counts. */
-function toHeaders(headers: IHeaders | undefined): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    const last = Array.isArray(value) ? value[value.length - 1] : value;
-    if (last === undefined) continue;
-    result[name] = typeof last === "string" ? last : last.toString("utf8");
-  }
-  return result;
-}
-
-function toInbound(topic: string, partition: number, message: KafkaMessage): InboundMessage {
-  return {
-    topic,
-    partition,
-    offset: message.offset,
-    key: message.key ? message.key.toString("utf8") : undefined,
-    value: message.value,
-    headers: toHeaders(message.headers),
-    timestamp: Number(message.timestamp),
-  };
-}
+const stoppedError = () => new Error("The Kafka transport is stopped.");
 
 /**
  * Creates the Kafka transport. Nothing connects until the first call; `consume` joins the
@@ -462,7 +411,9 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
     resumeTimers.add(timer);
   };
 
-  const heartbeatInterval = options.heartbeatIntervalMs ?? 3000;
+  const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
+  const heartbeatInterval =
+    options.heartbeatIntervalMs ?? Math.max(100, Math.min(3000, Math.floor(sessionTimeout / 3)));
 
   const handle = async (
     consume: ConsumeOptions,
@@ -515,7 +466,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
     if (!transactionalId) transactionalId = `${consume.groupId}-${randomUUID()}`;
     const consumer = kafka.consumer({
       groupId: consume.groupId,
-      sessionTimeout: options.sessionTimeoutMs ?? 30_000,
+      sessionTimeout,
       rebalanceTimeout: options.rebalanceTimeoutMs ?? 300_000,
       heartbeatInterval,
       allowAutoTopicCreation: false,
@@ -547,6 +498,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
 
   return {
     async ensureTopics(topics: readonly TopicSpec[]) {
+      if (stopping) throw stoppedError();
       if (topics.length === 0) return;
       const client = await admin.get();
       const existing = new Set(await client.listTopics());
@@ -564,7 +516,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
     },
 
     consume(consume) {
-      if (stopping) return Promise.reject(new Error("The Kafka transport is stopped."));
+      if (stopping) return Promise.reject(stoppedError());
       if (consuming || starting) {
         return Promise.reject(new Error("The Kafka transport consumes one topic at a time."));
       }
@@ -577,6 +529,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
     },
 
     async publish(batch) {
+      if (stopping) throw stoppedError();
       if (batch.records.length === 0) return;
       const client = await producer.get();
       await client.sendBatch({ topicMessages: toTopicMessages([batch]), acks: -1 });

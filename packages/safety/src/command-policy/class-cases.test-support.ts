@@ -32,7 +32,12 @@ export function useFixture(): Fixture {
     workspace = await createTestWorkspace();
     await mkdir(path.join(workspace.root, "sub"), { recursive: true });
     await symlink("/", path.join(workspace.root, "sub", "x"));
-    policy = await createCommandPolicy({ pathGuard: createPathGuard({ root: workspace.root }) });
+    // These cases test verdicts, not the parse deadline (command-policy.limits.test.ts does):
+    // a loaded CI machine must not turn a block into the deadline's fail-closed confirm.
+    policy = await createCommandPolicy({
+      pathGuard: createPathGuard({ root: workspace.root }),
+      parseTimeoutMs: 5_000,
+    });
   }, SLOW_MACHINE_MS);
   afterAll(() => workspace?.remove());
   const ready = <T>(value: T | undefined): T => {

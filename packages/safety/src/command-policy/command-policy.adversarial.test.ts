@@ -164,7 +164,12 @@ let policy: CommandPolicy;
 
 beforeAll(async () => {
   workspace = await createTestWorkspace();
-  policy = await createCommandPolicy({ pathGuard: createPathGuard({ root: workspace.root }) });
+  // These cases test verdicts, not the parse deadline (command-policy.limits.test.ts does):
+  // a loaded CI machine must not turn a block into the deadline's fail-closed confirm.
+  policy = await createCommandPolicy({
+    pathGuard: createPathGuard({ root: workspace.root }),
+    parseTimeoutMs: 5_000,
+  });
 });
 
 afterAll(() => workspace.remove());

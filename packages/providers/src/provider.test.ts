@@ -38,7 +38,13 @@ afterEach(async () => {
 const dataDir = mkdtempSync(path.join(tmpdir(), "xz-provider-"));
 // Disposing waits for llama.cpp's threads, which a loaded machine may take long to schedule.
 afterAll(async () => {
-  await disposeLocalModels();
+  // A loaded CI machine has been seen to keep llama.cpp's dispose waiting past two minutes;
+  // the test process ends right after and frees the model either way, so cleanup waits at
+  // most a minute (recorded as an open question on disposal under load).
+  await Promise.race([
+    disposeLocalModels(),
+    new Promise((resolve) => setTimeout(resolve, 60_000).unref()),
+  ]);
   rmSync(dataDir, { recursive: true, force: true });
 }, 120_000);
 

@@ -113,7 +113,13 @@ describe.skipIf(!HAS_MODEL)(
 
     // Disposing waits for llama.cpp's threads, which a loaded machine may take long to schedule.
     afterAll(async () => {
-      await disposeLocalModels();
+      // A loaded CI machine has been seen to keep llama.cpp's dispose waiting past two minutes;
+      // the test process ends right after and frees the model either way, so cleanup waits at
+      // most a minute (recorded as an open question on disposal under load).
+      await Promise.race([
+        disposeLocalModels(),
+        new Promise((resolve) => setTimeout(resolve, 60_000).unref()),
+      ]);
     }, 120_000);
 
     it("streams text in well-formed parts and reports usage", async () => {

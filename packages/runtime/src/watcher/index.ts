@@ -4,3 +4,8 @@
  */
 export { createRuntimeExecutor, type RuntimeExecutorOptions } from "./runtime-executor.js";
 export { startWatcher, type StartedWatcher, type StartWatcherOptions } from "./start-watcher.js";
+export {
+  brokersOf,
+  createWatcherTransport,
+  type WatcherTransportOptions,
+} from "./watcher-transport.js";

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import type { Meter } from "@opentelemetry/api";
 import { XzatomaError } from "@xzatoma/core";
@@ -13,13 +12,13 @@ import {
   type WatcherService,
 } from "@xzatoma/watcher";
 import type { EventTransport } from "@xzatoma/xzepr";
-import { createKafkaTransport } from "@xzatoma/xzepr/kafka";
 import { resolveXzeprClientOptions } from "@xzatoma/xzepr/config";
 import type { AgentRuntimeOptions } from "../agent-runtime.js";
 import type { RuntimeConfig } from "../config/config-schema.js";
 import { openRuntimeHistory } from "../open-history.js";
 import { createRuntimeExecutor } from "./runtime-executor.js";
 import { createXzeprReporter } from "./xzepr-reporter.js";
+import { createWatcherTransport } from "./watcher-transport.js";
 
 /** What {@link startWatcher} needs. */
 export interface StartWatcherOptions {
@@ -53,76 +52,6 @@ export interface StartedWatcher {
   close(graceMs?: number): Promise<void>;
 }
 
-function brokersOf(watcher: WatcherConfig): string[] {
-  const brokers = (watcher.kafka.brokers ?? "")
-    .split(",")
-    .map((broker) => broker.trim())
-    .filter((broker) => broker !== "");
-  if (brokers.length === 0) {
-    throw new XzatomaError(
-      "CONFIG_INVALID",
-      "watcher.kafka.brokers is not set: give the Kafka bootstrap servers as host:port, comma-separated (or XZATOMA_WATCHER_KAFKA_BROKERS).",
-    );
-  }
-  return brokers;
-}
-
-async function kafkaTransportOf(
-  watcher: WatcherConfig,
-  env: NodeJS.ProcessEnv,
-  logger: WatcherLogger,
-): Promise<EventTransport> {
-  const brokers = brokersOf(watcher);
-  const security = watcher.kafka.security;
-  const read = (file: string | undefined, key: string) => {
-    if (file === undefined) return undefined;
-    try {
-      return readFileSync(file, "utf8");
-    } catch (error) {
-      throw new XzatomaError(
-        "CONFIG_INVALID",
-        `watcher.kafka.security.${key}: cannot read '${file}': ${(error as Error).message}`,
-      );
-    }
-  };
-  return createKafkaTransport({
-    brokers,
-    clientId: watcher.kafka.client_id,
-    sessionTimeoutMs: watcher.kafka.session_timeout_ms,
-    env,
-    logger: (level, message, fields) => {
-      if (level === "error") logger.error(`kafka: ${message}`, fields);
-      else if (level === "warn") logger.warn(`kafka: ${message}`, fields);
-      else logger.debug(`kafka: ${message}`, fields);
-    },
-    ...(security
-      ? {
-          security: {
-            protocol: security.protocol,
-            ...(security.sasl_mechanism !== undefined
-              ? { saslMechanism: security.sasl_mechanism }
-              : {}),
-            ...(security.sasl_username !== undefined
-              ? { saslUsername: security.sasl_username }
-              : {}),
-            ssl: {
-              ...(security.ssl_ca_file !== undefined
-                ? { ca: read(security.ssl_ca_file, "ssl_ca_file") }
-                : {}),
-              ...(security.ssl_cert_file !== undefined
-                ? { cert: read(security.ssl_cert_file, "ssl_cert_file") }
-                : {}),
-              ...(security.ssl_key_file !== undefined
-                ? { key: read(security.ssl_key_file, "ssl_key_file") }
-                : {}),
-              rejectUnauthorized: security.ssl_reject_unauthorized,
-            },
-          },
-        }
-      : {}),
-  });
-}
-
 /**
  * Starts the watcher service a configuration describes: Kafka from `watcher.kafka`, the
  * idempotency ledger in the history database, each event's plan run in a fresh agent
@@ -145,7 +74,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Starte
     ...(watcher.logging.file_path !== undefined ? { filePath: watcher.logging.file_path } : {}),
     ...(options.write ? { write: options.write } : {}),
   });
-  const transport = options.transport ?? (await kafkaTransportOf(watcher, env, logger));
+  const transport = options.transport ?? (await createWatcherTransport(watcher, { env, logger }));
   const history = options.dryRun ? undefined : openRuntimeHistory(config.persistence.db_path);
   const ledger = history ? historyLedger(history) : createMemoryLedger();
   const executor =

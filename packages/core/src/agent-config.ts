@@ -10,7 +10,13 @@ import {
   type AgentLimits,
 } from "./agent-limits.js";
 import type { ModelCallSettings } from "./agent-run.js";
-import { fraction, fractionOrOff, positiveInteger, wholeNumber } from "./config-fields.js";
+import {
+  fraction,
+  fractionOrOff,
+  positiveInteger,
+  timerSeconds,
+  wholeNumber,
+} from "./config-fields.js";
 import { InvalidArgumentError } from "./errors.js";
 
 /**
@@ -19,7 +25,7 @@ import { InvalidArgumentError } from "./errors.js";
  */
 export const agentLimitsConfigShape = {
   max_turns: positiveInteger(1000).default(DEFAULT_AGENT_LIMITS.maxTurns),
-  timeout_seconds: positiveInteger().default(DEFAULT_AGENT_LIMITS.timeoutMs / 1000),
+  timeout_seconds: timerSeconds().default(DEFAULT_AGENT_LIMITS.timeoutMs / 1000),
   max_tool_calls: positiveInteger().default(DEFAULT_AGENT_LIMITS.maxToolCalls),
   max_tool_calls_per_step: positiveInteger().default(DEFAULT_AGENT_LIMITS.maxToolCallsPerStep),
   max_repeated_tool_calls: positiveInteger().default(DEFAULT_AGENT_LIMITS.maxRepeatedToolCalls),

@@ -35,6 +35,45 @@ export function wholeNumber() {
   return expecting(z.number().int().min(0), "a whole number (0 or more)");
 }
 
+/**
+ * The longest delay Node's timers keep: 2^31 - 1 ms, about 24.8 days. `setTimeout` with a
+ * longer delay fires after 1 ms instead, so every duration key that ends in a timer is capped
+ * by {@link timerSeconds} or {@link timerMilliseconds}.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** {@link MAX_TIMER_MS} in whole seconds: 2147483. */
+export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+
+const TIMER_LIMIT = "about 24.8 days, the longest a timer can wait";
+
+/**
+ * A duration in whole seconds that a timer waits out: an integer from `min` (1, or 0 where
+ * 0 means "at once") to {@link MAX_TIMER_SECONDS}.
+ */
+export function timerSeconds(min: 0 | 1 = 1) {
+  return expecting(
+    z
+      .number()
+      .int()
+      .min(min)
+      .max(MAX_TIMER_SECONDS, `at most ${MAX_TIMER_SECONDS} seconds (${TIMER_LIMIT})`),
+    `a whole number of seconds from ${min} to ${MAX_TIMER_SECONDS} (${TIMER_LIMIT})`,
+  );
+}
+
+/** The same as {@link timerSeconds} in milliseconds: `min` to {@link MAX_TIMER_MS}. */
+export function timerMilliseconds(min: 0 | 1 = 1) {
+  return expecting(
+    z
+      .number()
+      .int()
+      .min(min)
+      .max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} milliseconds (${TIMER_LIMIT})`),
+    `a whole number of milliseconds from ${min} to ${MAX_TIMER_MS} (${TIMER_LIMIT})`,
+  );
+}
+
 /** A number in (0, 1]. */
 export function fraction() {
   return expecting(z.number().gt(0).lte(1), "a number greater than 0 and at most 1");

@@ -9,8 +9,8 @@ import {
   httpUrl,
   isHttpUrlWithoutCredentials,
   oneOf,
-  positiveInteger,
   text,
+  timerSeconds,
 } from "@xzatoma/core";
 import { z } from "zod";
 import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost } from "./ollama-host.js";
@@ -47,7 +47,7 @@ const ollamaSchema = z.strictObject({
   host: ollamaHost().default(DEFAULT_OLLAMA_HOST),
   model: text().default("llama3.2:latest"),
   /** Longest wait for Ollama to start answering, and longest silence within an answer. */
-  request_timeout_seconds: positiveInteger().default(600),
+  request_timeout_seconds: timerSeconds().default(600),
 });
 
 const openaiSchema = z.strictObject({
@@ -56,7 +56,7 @@ const openaiSchema = z.strictObject({
   /** Sent as the `OpenAI-Organization` header. */
   organization_id: text().optional(),
   /** Longest wait for the server to start answering, and longest silence within an answer. */
-  request_timeout_seconds: positiveInteger().default(600),
+  request_timeout_seconds: timerSeconds().default(600),
   /** False: each request asks for the whole answer at once (`stream: false`). */
   enable_streaming: flag().default(true),
 });

@@ -4,6 +4,7 @@ import {
   portList,
   positiveInteger,
   textList,
+  timerSeconds,
   toolPackageList,
 } from "@xzatoma/core";
 import { z } from "zod";
@@ -21,7 +22,7 @@ export const toolsConfigSchema = z.strictObject({
 
 /** `agent.terminal` without `default_mode` (a front end's choice, composed by the runtime). */
 export const terminalConfigShape = {
-  timeout_seconds: positiveInteger().default(30),
+  timeout_seconds: timerSeconds().default(30),
   max_stdout_bytes: positiveInteger().default(10 * MiB),
   max_stderr_bytes: positiveInteger().default(MiB),
   /** Read-only programs added to the built-in allowlist. */
@@ -38,7 +39,7 @@ export const terminalConfigSchema = z.strictObject(terminalConfigShape);
 
 /** `agent.fetch`: the fetch tool and `@url:` mentions. */
 export const fetchConfigSchema = z.strictObject({
-  timeout_seconds: positiveInteger().default(60),
+  timeout_seconds: timerSeconds().default(60),
   max_response_size: positiveInteger().default(MiB),
   allowed_ports: portList().default([80, 443]),
   allowed_hosts: textList().default([]),

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { MAX_TIMER_MS } from "@xzatoma/core";
 import type { InboundMessage, MessageHandler, MessageOutcome, TopicRecords } from "@xzatoma/xzepr";
 import { createEventFilter, type EventFilter } from "./event-filter.js";
 import { ledgerKeyOf, type EventLedger } from "./event-ledger.js";
@@ -186,7 +187,8 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
         };
       }
       if (report.stopReason !== "error" || attempt >= config.execution.max_retries) return report;
-      const wait = config.execution.retry_backoff_ms * 2 ** attempt;
+      // Doubling stops at the longest delay a timer keeps (a longer one would fire at once).
+      const wait = Math.min(config.execution.retry_backoff_ms * 2 ** attempt, MAX_TIMER_MS);
       logger.warn("the run failed; retrying", {
         event: trigger.id,
         attempt: attempt + 1,

@@ -14,7 +14,8 @@ import {
   positiveInteger,
   text,
   textList,
-  wholeNumber,
+  timerMilliseconds,
+  timerSeconds,
 } from "@xzatoma/core";
 
 /** The two kinds of watcher. */
@@ -51,24 +52,48 @@ const securitySchema = z.strictObject({
   ssl_reject_unauthorized: flag().default(true),
 });
 
-const kafkaSchema = z.strictObject({
-  /** Comma-separated `host:port` list. */
-  brokers: text().optional(),
-  topic: text().default("xzepr.events"),
-  /** Where result events go. Default `<topic>.results`. */
-  output_topic: text().optional(),
-  /** Where messages that cannot be handled go, with the reason. Default `<topic>.dlq`. */
-  dead_letter_topic: text().optional(),
-  group_id: text().default("xzatoma-watcher"),
-  client_id: text().default("xzatoma-watcher"),
-  auto_create_topics: flag().default(true),
-  num_partitions: positiveInteger(10_000).default(1),
-  replication_factor: positiveInteger(32).default(1),
-  /** How long the group waits for a silent member before giving its partitions to others. */
-  session_timeout_ms: positiveInteger().default(30_000),
-  result_mode: oneOf(RESULT_MODES).default("structured"),
-  security: securitySchema.optional(),
-});
+const kafkaSchema = z
+  .strictObject({
+    /** Comma-separated `host:port` list. */
+    brokers: text().optional(),
+    topic: text().default("xzepr.events"),
+    /** Where result events go. Default `<topic>.results`. */
+    output_topic: text().optional(),
+    /** Where messages that cannot be handled go, with the reason. Default `<topic>.dlq`. */
+    dead_letter_topic: text().optional(),
+    group_id: text().default("xzatoma-watcher"),
+    client_id: text().default("xzatoma-watcher"),
+    auto_create_topics: flag().default(true),
+    num_partitions: positiveInteger(10_000).default(1),
+    replication_factor: positiveInteger(32).default(1),
+    /** How long the group waits for a silent member before giving its partitions to others. */
+    session_timeout_ms: timerMilliseconds().default(30_000),
+    result_mode: oneOf(RESULT_MODES).default("structured"),
+    security: securitySchema.optional(),
+  })
+  .superRefine((kafka, context) => {
+    // A result or dead letter written to the input topic would be consumed again: a loop.
+    const topics = topicsOf(kafka);
+    const clash = (key: "output_topic" | "dead_letter_topic", message: string) =>
+      context.addIssue({ code: "custom", path: [key], params: { explained: true }, message });
+    if (topics.output === topics.input) {
+      clash(
+        "output_topic",
+        `watcher.kafka.output_topic is the input topic watcher.kafka.topic ("${topics.input}"): the watcher would consume its own results again. Give the results a topic of their own`,
+      );
+    }
+    if (topics.deadLetter === topics.input) {
+      clash(
+        "dead_letter_topic",
+        `watcher.kafka.dead_letter_topic is the input topic watcher.kafka.topic ("${topics.input}"): the watcher would consume its dead letters again. Give them a topic of their own`,
+      );
+    } else if (topics.deadLetter === topics.output) {
+      clash(
+        kafka.dead_letter_topic !== undefined ? "dead_letter_topic" : "output_topic",
+        `watcher.kafka.dead_letter_topic and watcher.kafka.output_topic are the same topic ("${topics.output}"): readers of results would get dead letters. Give each a topic of its own`,
+      );
+    }
+  });
 
 const filtersSchema = z.strictObject({
   /** Empty: any type. */
@@ -95,15 +120,15 @@ const executionSchema = z.strictObject({
   /** Partitions executed at once (order is kept within a partition). */
   max_concurrent_executions: positiveInteger(256).default(1),
   /** A run still going after this long is stopped and reported as failed with `timeout`. */
-  execution_timeout_secs: positiveInteger().default(300),
+  execution_timeout_secs: timerSeconds().default(300),
   /** Further attempts after a run fails with an error (not a limit): 0 to 10. */
   max_retries: expecting(z.number().int().min(0).max(10), "an integer from 0 to 10").default(2),
-  /** The first retry waits this long; each further one twice as long. */
-  retry_backoff_ms: wholeNumber().default(1_000),
+  /** The first retry waits this long; each further one twice as long (at most MAX_TIMER_MS). */
+  retry_backoff_ms: timerMilliseconds(0).default(1_000),
   /** A larger message goes to the dead-letter topic unread. */
   max_message_bytes: positiveInteger().default(1_048_576),
   /** On SIGTERM, how long in-flight runs may finish before they are abandoned (redelivered). */
-  shutdown_grace_secs: wholeNumber().default(30),
+  shutdown_grace_secs: timerSeconds(0).default(30),
 });
 
 const loggingSchema = z.strictObject({
@@ -143,12 +168,24 @@ export interface WatcherTopics {
   readonly deadLetter: string;
 }
 
-/** The input, output and dead-letter topics of `config`. */
-export function watcherTopics(config: WatcherConfig): WatcherTopics {
-  const input = config.kafka.topic;
+/** The topics of a `kafka` section, defaults resolved. */
+function topicsOf(kafka: {
+  readonly topic: string;
+  readonly output_topic?: string | undefined;
+  readonly dead_letter_topic?: string | undefined;
+}): WatcherTopics {
+  const input = kafka.topic;
   return {
     input,
-    output: config.kafka.output_topic ?? `${input}.results`,
-    deadLetter: config.kafka.dead_letter_topic ?? `${input}.dlq`,
+    output: kafka.output_topic ?? `${input}.results`,
+    deadLetter: kafka.dead_letter_topic ?? `${input}.dlq`,
   };
+}
+
+/**
+ * The input, output and dead-letter topics of `config`. The schema refuses a configuration
+ * where two of them are the same topic.
+ */
+export function watcherTopics(config: WatcherConfig): WatcherTopics {
+  return topicsOf(config.kafka);
 }

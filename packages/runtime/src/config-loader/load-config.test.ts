@@ -428,6 +428,32 @@ describe("invalid configuration", () => {
     ]);
   });
 
+  it("caps every duration that ends in a timer at the longest a timer can wait", async () => {
+    // setTimeout fires after 1 ms for a delay over 2^31 - 1 ms: a cap that enforced nothing.
+    const keys = [
+      "provider.ollama.request_timeout_seconds",
+      "provider.openai.request_timeout_seconds",
+      "agent.timeout_seconds",
+      "agent.terminal.timeout_seconds",
+      "agent.fetch.timeout_seconds",
+    ];
+    const variable = (key: string) => `XZATOMA_${key.toUpperCase().replaceAll(".", "_")}`;
+    const over = await problemsOf({
+      env: Object.fromEntries(keys.map((key) => [variable(key), "2147484"])),
+    });
+    expect(over.map((problem) => [problem.keyPath, problem.message])).toEqual(
+      keys.map((key) => [
+        key,
+        "expected a whole number of seconds from 1 to 2147483 (about 24.8 days, the longest a timer can wait), got 2147484",
+      ]),
+    );
+    const longest = await loadConfig({
+      env: Object.fromEntries(keys.map((key) => [variable(key), "2147483"])),
+      homeDir: home,
+    });
+    expect(longest.config.agent.timeout_seconds).toBe(2_147_483);
+  });
+
   it("refuses a value outside an enum, with a suggestion", async () => {
     await writeDefaultConfig(
       "provider:\n  type: olama\nagent:\n  terminal:\n    default_mode: restricted\n",
@@ -527,7 +553,8 @@ describe("invalid configuration", () => {
       {
         source: "flag:--timeout",
         keyPath: "agent.timeout_seconds",
-        message: "expected a positive integer, got 0",
+        message:
+          "expected a whole number of seconds from 1 to 2147483 (about 24.8 days, the longest a timer can wait), got 0",
       },
     ]);
     expect(await messageOf({ env: { XZATOMA_AGENT_MAX_TURNS: "ten" } })).toBe(
@@ -677,6 +704,49 @@ describe("the subagent, quota, watcher and xzepr sections", () => {
       keyPath: "watcher.watcher_type",
       message: 'expected one of XZEPR, GENERIC, got "kafka"',
     });
+  });
+
+  it("refuses a result or dead-letter topic that is the input topic, naming the keys", async () => {
+    await writeDefaultConfig(
+      "watcher:\n  kafka:\n    topic: builds\n    output_topic: builds\n    dead_letter_topic: builds\n",
+    );
+    expect(await problemsOf({})).toEqual([
+      expect.objectContaining({
+        keyPath: "watcher.kafka.output_topic",
+        line: 4,
+        message:
+          'watcher.kafka.output_topic is the input topic watcher.kafka.topic ("builds"): the watcher would consume its own results again. Give the results a topic of their own',
+      }),
+      expect.objectContaining({
+        keyPath: "watcher.kafka.dead_letter_topic",
+        line: 5,
+        message:
+          'watcher.kafka.dead_letter_topic is the input topic watcher.kafka.topic ("builds"): the watcher would consume its dead letters again. Give them a topic of their own',
+      }),
+    ]);
+  });
+
+  it("refuses a duration a timer cannot wait, naming the key and the maximum", async () => {
+    const problems = await problemsOf({
+      env: {
+        XZATOMA_WATCHER_EXECUTION_EXECUTION_TIMEOUT_SECS: "3000000",
+        XZATOMA_WATCHER_EXECUTION_RETRY_BACKOFF_MS: "2147483648",
+      },
+    });
+    expect(problems).toEqual([
+      {
+        source: "env:XZATOMA_WATCHER_EXECUTION_EXECUTION_TIMEOUT_SECS",
+        keyPath: "watcher.execution.execution_timeout_secs",
+        message:
+          "expected a whole number of seconds from 1 to 2147483 (about 24.8 days, the longest a timer can wait), got 3000000",
+      },
+      {
+        source: "env:XZATOMA_WATCHER_EXECUTION_RETRY_BACKOFF_MS",
+        keyPath: "watcher.execution.retry_backoff_ms",
+        message:
+          "expected a whole number of milliseconds from 0 to 2147483647 (about 24.8 days, the longest a timer can wait), got 2147483648",
+      },
+    ]);
   });
 
   it("refuses their credentials like any other", async () => {

@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import { MAX_TIMER_MS } from "@xzatoma/core";
+import type { InboundMessage } from "@xzatoma/xzepr";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createMemoryLedger, type EventLedger } from "./event-ledger.js";
+import { createMessageHandler, type MessageHandlerOptions } from "./message-handler.js";
+import type { PlanExecutor } from "./plan-executor.js";
+import { watcherConfigSchema } from "./watcher-config.js";
+import { createWatcherLogger } from "./watcher-logger.js";
+import { createWatcherMetrics } from "./watcher-metrics.js";
+
+const BUILD = readFileSync(
+  new URL("../../xzepr/src/__fixtures__/build_success_event.json", import.meta.url),
+  "utf8",
+);
+
+const encoder = new TextEncoder();
+
+function messageOf(
+  value: string,
+  options: { offset?: number; headers?: Record<string, string> } = {},
+): InboundMessage {
+  return {
+    topic: "xzepr.events",
+    partition: 0,
+    offset: String(options.offset ?? 0),
+    key: undefined,
+    value: encoder.encode(value),
+    headers: options.headers ?? {},
+    timestamp: 0,
+  };
+}
+
+function handlerOf(
+  section: Record<string, unknown>,
+  executor: PlanExecutor,
+  extra: Partial<MessageHandlerOptions> & { ledger?: EventLedger } = {},
+) {
+  const metrics = createWatcherMetrics();
+  const logs: string[] = [];
+  const handler = createMessageHandler({
+    config: watcherConfigSchema.parse(section),
+    executor,
+    ledger: extra.ledger ?? createMemoryLedger(),
+    logger: createWatcherLogger({ level: "debug", json: true, write: (line) => logs.push(line) }),
+    metrics,
+    instance: "xzatoma-watcher://test/1",
+    ...extra,
+  });
+  return { handler, metrics, logs };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("retries", () => {
+  it("doubles the backoff up to the longest delay a timer keeps, never past it", async () => {
+    const waits: number[] = [];
+    const { handler } = handlerOf(
+      { execution: { max_retries: 4, retry_backoff_ms: 2 ** 30 } },
+      async () => ({ stopReason: "error", text: "", error: "model server unreachable" }),
+      {
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
+      },
+    );
+    await handler(messageOf(BUILD), new AbortController().signal);
+    expect(waits).toEqual([2 ** 30, MAX_TIMER_MS, MAX_TIMER_MS, MAX_TIMER_MS]);
+  });
+});

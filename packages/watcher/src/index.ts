@@ -47,6 +47,7 @@ export {
 } from "./watcher-logger.js";
 export {
   createWatcherMetrics,
+  EXECUTION_DURATION_BUCKETS,
   type EventDisposition,
   type WatcherCounts,
   type WatcherMetrics,

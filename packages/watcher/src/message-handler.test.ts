@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { MAX_TIMER_MS } from "@xzatoma/core";
 import type { InboundMessage } from "@xzatoma/xzepr";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createMemoryLedger, type EventLedger } from "./event-ledger.js";
+import { recordingMeter } from "./recording-meter.test-support.js";
+import { createMemoryLedger } from "./event-ledger.js";
 import { createMessageHandler, type MessageHandlerOptions } from "./message-handler.js";
 import type { PlanExecutor } from "./plan-executor.js";
 import { watcherConfigSchema } from "./watcher-config.js";
@@ -34,18 +35,18 @@ function messageOf(
 function handlerOf(
   section: Record<string, unknown>,
   executor: PlanExecutor,
-  extra: Partial<MessageHandlerOptions> & { ledger?: EventLedger } = {},
+  extra: Partial<MessageHandlerOptions> = {},
 ) {
-  const metrics = createWatcherMetrics();
+  const metrics = extra.metrics ?? createWatcherMetrics();
   const logs: string[] = [];
   const handler = createMessageHandler({
     config: watcherConfigSchema.parse(section),
     executor,
-    ledger: extra.ledger ?? createMemoryLedger(),
+    ledger: createMemoryLedger(),
     logger: createWatcherLogger({ level: "debug", json: true, write: (line) => logs.push(line) }),
-    metrics,
     instance: "xzatoma-watcher://test/1",
     ...extra,
+    metrics,
   });
   return { handler, metrics, logs };
 }
@@ -68,5 +69,45 @@ describe("retries", () => {
     );
     await handler(messageOf(BUILD), new AbortController().signal);
     expect(waits).toEqual([2 ** 30, MAX_TIMER_MS, MAX_TIMER_MS, MAX_TIMER_MS]);
+  });
+});
+
+describe("metrics", () => {
+  it("counts a run once: a redelivery that publishes the stored result is counted as republished", async () => {
+    const { meter, recorded } = recordingMeter();
+    const metrics = createWatcherMetrics(meter);
+    const { handler } = handlerOf(
+      {},
+      async (request) => ({ stopReason: "completed", text: request.title }),
+      { metrics },
+    );
+    const message = messageOf(BUILD, { offset: 7 });
+    const first = await handler(message, new AbortController().signal);
+    // The transport did not get the result out: the same message comes again.
+    const again = await handler(message, new AbortController().signal);
+    expect(again.publish).toEqual(first.publish);
+    expect(metrics.counts).toMatchObject({
+      consumed: 2,
+      executed: 1,
+      failed: 0,
+      republished: 1,
+      duplicate: 0,
+    });
+    expect(
+      recorded.filter((entry) => entry.name === "xzatoma.watcher.execution.duration"),
+    ).toHaveLength(1);
+  });
+
+  it("does not count a stored failed result as another failure", async () => {
+    const metrics = createWatcherMetrics(recordingMeter().meter);
+    const { handler } = handlerOf(
+      { execution: { max_retries: 0 } },
+      async () => ({ stopReason: "error", text: "", error: "no model" }),
+      { metrics },
+    );
+    const message = messageOf(BUILD);
+    await handler(message, new AbortController().signal);
+    await handler(message, new AbortController().signal);
+    expect(metrics.counts).toMatchObject({ executed: 0, failed: 1, republished: 1 });
   });
 });

@@ -250,11 +250,10 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
     const entry = ledger.lookup(key);
     if (entry !== undefined) {
       if (entry.delivery === delivery && entry.result !== undefined) {
-        // This very message again: its result may not have reached the topic.
+        // This very message again: its result may not have reached the topic. Nothing runs,
+        // so it is not counted as executed or failed a second time.
         logger.info("publishing the stored result again", { ...at, event: trigger.id });
-        return done(entry.outcome === "completed" ? "executed" : "failed", {
-          publish: JSON.parse(entry.result) as TopicRecords[],
-        });
+        return done("republished", { publish: JSON.parse(entry.result) as TopicRecords[] });
       }
       logger.info("skipped an event already handled", { ...at, event: trigger.id });
       return done("duplicate");

@@ -2,18 +2,27 @@ import { metrics as otelMetrics, type Meter } from "@opentelemetry/api";
 
 /** What happened to one consumed message. */
 export type EventDisposition =
-  "executed" | "failed" | "filtered" | "duplicate" | "dead_lettered" | "skipped";
+  "executed" | "failed" | "republished" | "filtered" | "duplicate" | "dead_lettered" | "skipped";
 
 /** Counts since start, for the health endpoint and logs. */
 export interface WatcherCounts {
   consumed: number;
   executed: number;
   failed: number;
+  republished: number;
   filtered: number;
   duplicate: number;
   dead_lettered: number;
   skipped: number;
 }
+
+/**
+ * Bucket boundaries of the execution duration histogram, in seconds: from a plan that fails at
+ * once to the hour a long run may take (the SDK's default boundaries are for milliseconds).
+ */
+export const EXECUTION_DURATION_BUCKETS: readonly number[] = [
+  0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600,
+];
 
 /** The watcher's instruments, through `@opentelemetry/api` (no SDK here; the app starts one). */
 export interface WatcherMetrics {
@@ -37,6 +46,7 @@ export function createWatcherMetrics(
     consumed: 0,
     executed: 0,
     failed: 0,
+    republished: 0,
     filtered: 0,
     duplicate: 0,
     dead_lettered: 0,
@@ -51,6 +61,9 @@ export function createWatcherMetrics(
     }),
     failed: meter.createCounter("xzatoma.watcher.events.failed", {
       description: "Events whose plan ran and failed (error, limit or timeout)",
+    }),
+    republished: meter.createCounter("xzatoma.watcher.events.republished", {
+      description: "Redelivered messages whose stored result was published again without running",
     }),
     filtered: meter.createCounter("xzatoma.watcher.events.filtered", {
       description: "Events the filters or the plan match turned away",
@@ -68,6 +81,7 @@ export function createWatcherMetrics(
   const duration = meter.createHistogram("xzatoma.watcher.execution.duration", {
     description: "How long a plan's execution took",
     unit: "s",
+    advice: { explicitBucketBoundaries: [...EXECUTION_DURATION_BUCKETS] },
   });
   const lag = meter.createObservableGauge("xzatoma.watcher.consumer.lag", {
     description: "Messages of the input topic not yet committed by the group",

@@ -226,6 +226,27 @@ describe("terminal and the trust model", () => {
     spawnSync("git", ["init", "-q", "."], { cwd: root });
   });
 
+  it("runs a command the policy could not analyse only with a person's yes, whatever the mode approves", async () => {
+    const unchecked: CommandJudge = {
+      check: async () => ({
+        verdict: "confirm",
+        reason: "The command took too long to parse, so it fails closed; it needs confirmation.",
+        programs: [],
+        unanalysed: true,
+      }),
+    };
+    const unattended = await call("echo made > made.txt", unchecked, { approved: true });
+    expect(unattended.result.success).toBe(false);
+    expect(unattended.result.error).toContain("only a person's explicit yes");
+    expect(existsSync(path.join(root, "made.txt"))).toBe(false);
+    const approved = await call("echo made > made.txt", unchecked, {
+      approved: true,
+      byPerson: true,
+    });
+    expect(approved.result.success).toBe(true);
+    expect(existsSync(path.join(root, "made.txt"))).toBe(true);
+  });
+
   it("runs a git command that may write .git only with a person's yes, with .git writable then", async () => {
     const commit =
       "git -c user.email=a@example.com -c user.name=A commit -q --allow-empty -m first";

@@ -24,6 +24,8 @@ export interface CommandJudge {
     readonly reason: string;
     readonly programs?: readonly string[];
     readonly readsSecrets?: boolean;
+    /** The policy could not analyse it: only a person may let it run. */
+    readonly unanalysed?: boolean;
   }>;
 }
 
@@ -142,6 +144,15 @@ export function createTerminalTool(
       if (decision.verdict === "confirm" && decision.readsSecrets === true) {
         // What the command prints reaches the model and its provider: a person decides.
         return { verdict: "confirm", requiresPerson: true, reason: decision.reason, summary };
+      }
+      if (decision.verdict === "confirm" && decision.unanalysed === true) {
+        // Nobody checked what it reads or writes, so no mode runs it unasked.
+        return {
+          verdict: "confirm",
+          requiresPerson: true,
+          reason: `${decision.reason} The policy could not check it, so only a person's explicit yes lets it run, in any mode.`,
+          summary,
+        };
       }
       if (gitWrite && !options.allowUnattendedGitWrites) {
         return {

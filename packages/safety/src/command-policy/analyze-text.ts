@@ -104,7 +104,7 @@ export function analyzeText(
     const summary = walkScript(parsed.root, scope);
     return { findings, segments: summary.segments, argv: summary.argv };
   }
-  findings.confirm(
+  findings.incomplete(
     `The command ${FAILURES[parsed.failure]}, so it fails closed; it needs confirmation.`,
   );
   if (parsed.root !== undefined) {

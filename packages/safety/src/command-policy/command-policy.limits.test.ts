@@ -21,7 +21,23 @@ describe("fail closed", () => {
     const plain = await hurried.check("ls -la src");
     expect(plain.verdict).toBe("confirm");
     expect(plain.reason).toContain("too long to parse");
+    expect(plain.unanalysed).toBe(true);
     expect((await hurried.check("ls; rm -rf /")).verdict).toBe("block");
+  });
+
+  it("marks every decision it could not fully analyse, so no mode runs it without a person", async () => {
+    const unanalysed = async (command: string, options?: { cwd?: string }) =>
+      (await policy.check(command, options)).unanalysed === true;
+    expect(await unanalysed("ls <> x")).toBe(true);
+    expect(await unanalysed(`ls ${"a".repeat(40_000)}`)).toBe(true);
+    expect(await unanalysed(`echo ${"$(".repeat(300)}ls${")".repeat(300)}`)).toBe(true);
+    expect(await unanalysed("ls", { cwd: "no/such/dir" })).toBe(true);
+    expect(await unanalysed(`bash -c "${"bash -c 'ls'; ".repeat(140)}"`)).toBe(true);
+    // Fully analysed, even when it needs confirmation or is over the segment cap.
+    expect(await unanalysed("ls -la src")).toBe(false);
+    expect(await unanalysed("npm test")).toBe(false);
+    const capped = await createCommandPolicy({ pathGuard: guard, maxSegments: 0 });
+    expect((await capped.check("ls")).unanalysed).toBeUndefined();
   });
 
   it("never allows over the segment cap, and still checks every segment", async () => {

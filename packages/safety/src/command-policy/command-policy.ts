@@ -64,7 +64,7 @@ export async function createCommandPolicy(options: CommandPolicyOptions): Promis
           .findings;
       }
       const findings = new Findings();
-      findings.confirm(
+      findings.incomplete(
         `The command holds more than ${String(MAX_NESTED_SCRIPTS)} nested scripts; it needs confirmation.`,
       );
       return findings;
@@ -81,13 +81,14 @@ export async function createCommandPolicy(options: CommandPolicyOptions): Promis
       reason,
       programs: [...findings.programs],
       ...(findings.sensitive ? { readsSecrets: true } : {}),
+      ...(findings.unanalysed && verdict !== "block" ? { unanalysed: true } : {}),
     };
   }
 
   async function classify(command: string, options: CommandCheckOptions): Promise<CommandDecision> {
     const findings = new Findings();
     const start = await resolveStartDirectory(options.cwd, guard);
-    if (start.problem !== null) findings.confirm(start.problem);
+    if (start.problem !== null) findings.incomplete(start.problem);
     const cwd = start.path === guard.root ? null : start.path;
     if (command.includes("\0")) {
       findings.block(refused("command", "contains a NUL byte, which truncates what programs see"));
@@ -98,7 +99,7 @@ export async function createCommandPolicy(options: CommandPolicyOptions): Promis
       return decision(findings);
     }
     if (command.length > MAX_COMMAND_LENGTH) {
-      findings.confirm(
+      findings.incomplete(
         `The command is longer than ${String(MAX_COMMAND_LENGTH)} characters, too long to check; it needs confirmation.`,
       );
       scanRawText(command, policy, 0, findings);
@@ -133,6 +134,7 @@ export async function createCommandPolicy(options: CommandPolicyOptions): Promis
           verdict: "confirm",
           reason: "The command could not be analysed, so it fails closed; it needs confirmation.",
           programs: [],
+          unanalysed: true,
         };
       }
     },

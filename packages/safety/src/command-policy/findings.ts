@@ -38,6 +38,11 @@ export class Findings {
   readonly programs: string[] = [];
   /** A path the command reads looks secret or may be outside (a hard link). */
   sensitive = false;
+  /**
+   * Part of the command was not analysed (a parse error, the parse deadline, a length or
+   * nesting cap, a working directory that does not resolve): nobody knows what it reads.
+   */
+  unanalysed = false;
 
   block(reason: string): void {
     this.items.push({ severity: "block", reason });
@@ -45,6 +50,12 @@ export class Findings {
 
   confirm(reason: string): void {
     this.items.push({ severity: "confirm", reason });
+  }
+
+  /** A confirm for text that could not be analysed: only a person may let it run. */
+  incomplete(reason: string): void {
+    this.confirm(reason);
+    this.unanalysed = true;
   }
 
   path(request: PathRequest): void {
@@ -72,6 +83,7 @@ export class Findings {
     for (const item of other.items)
       if (options.blocksOnly !== true || item.severity === "block") this.items.push(item);
     this.paths.push(...other.paths);
+    if (other.unanalysed) this.unanalysed = true;
     if (options.programs !== false) for (const name of other.programs) this.program(name);
   }
 

@@ -19,6 +19,13 @@ export interface CommandDecision {
    * hard link): only a person's yes should let it run, as for the file tools.
    */
   readonly readsSecrets?: boolean;
+  /**
+   * Part of the command could not be analysed: it did not parse, its parse ran past the
+   * deadline, it is over a length or nesting cap, or its working directory does not resolve.
+   * Its paths were not checked, so, as for {@link readsSecrets}, only a person's yes should
+   * let it run, in every mode (full autonomous mode included).
+   */
+  readonly unanalysed?: boolean;
 }
 
 /** Options of {@link createCommandPolicy}. */
@@ -37,7 +44,11 @@ export interface CommandPolicyOptions {
   readonly denylist?: readonly string[];
   /** Most simple commands one input may hold; over the cap is never `allow`. Default 16. */
   readonly maxSegments?: number;
-  /** A parse that takes longer than this fails closed (never `allow`). Default 50 ms. */
+  /**
+   * A parse that takes longer than this fails closed (never `allow`, and `unanalysed`).
+   * Counted in CPU time of the calling thread where the runtime reports it, so a machine
+   * busy with other work does not turn a plain command into a refusal. Default 50 ms.
+   */
   readonly parseTimeoutMs?: number;
 }
 

@@ -38,6 +38,13 @@ describe("event filter", () => {
     );
   });
 
+  it("matches the source case-sensitively unless the pattern starts with (?i)", () => {
+    expect(createEventFilter({ sourcePattern: "^(?:XZEPR)\\." })(event)).toContain(
+      "does not match",
+    );
+    expect(createEventFilter({ sourcePattern: "(?i)^(?:XZEPR)\\." })(event)).toBeUndefined();
+  });
+
   it("refuses an invalid source pattern when built, naming the key", () => {
     expect(() => createEventFilter({ sourcePattern: "([" })).toThrow(EventFilterError);
     expect(() => createEventFilter({ sourcePattern: "([" })).toThrow(

@@ -7,7 +7,7 @@ export interface EventFilterOptions {
   readonly successOnly?: boolean;
   /** Only these event types (exact match); empty or absent means any. */
   readonly eventTypes?: readonly string[];
-  /** A regular expression that must match somewhere in `source` (case-sensitive). */
+  /** A regular expression that must match somewhere in `source`: case-sensitive unless it starts with `(?i)`. */
   readonly sourcePattern?: string;
   readonly platformId?: string;
   readonly package?: string;
@@ -39,20 +39,58 @@ export class EventFilterError extends Error {
 }
 
 /**
+ * A leading inline flag group as Go, Rust, PCRE and Python write it: `(?i)`, `(?-i)`,
+ * `(?ms)`, `(?s-i)`. JavaScript has no such group (it has the scoped `(?i:...)`), so it is
+ * read here and turned into flags. Nothing else that opens with `(?` is one: `(?:...)`,
+ * `(?<name>...)`, `(?=...)`, `(?!...)`, `(?<=...)` and `(?i:...)` are ordinary JavaScript
+ * and change no flag.
+ */
+const INLINE_FLAGS = /^\(\?([A-Za-z]*)(?:-([A-Za-z]*))?\)/;
+
+/** The flags a leading group may set or clear. */
+const JAVASCRIPT_FLAGS = "ims";
+
+/**
+ * Compiles a configured regular expression, throwing an {@link EventFilterError} naming
+ * `key` when it is not one. `caseInsensitive` is the default; a leading `(?i)` turns case
+ * insensitivity on, `(?-i)` off, and `m` and `s` may be set the same way.
+ */
+export function compilePattern(key: string, pattern: string, caseInsensitive: boolean): RegExp {
+  const flags = new Set(caseInsensitive ? ["i"] : []);
+  let source = pattern;
+  const inline = INLINE_FLAGS.exec(pattern);
+  const on = inline?.[1] ?? "";
+  const off = inline?.[2] ?? "";
+  if (inline && (on !== "" || off !== "")) {
+    source = pattern.slice(inline[0].length);
+    for (const flag of on + off) {
+      if (!JAVASCRIPT_FLAGS.includes(flag)) {
+        throw new EventFilterError(
+          `${key}: '${pattern}' sets the inline flag '${flag}', which JavaScript regular expressions lack (a leading group may set i, m and s: '(?i)', '(?-i)', '(?ms)').`,
+        );
+      }
+    }
+    for (const flag of on) flags.add(flag);
+    for (const flag of off) flags.delete(flag);
+  }
+  try {
+    return new RegExp(source, [...flags].join(""));
+  } catch (error) {
+    throw new EventFilterError(
+      `${key}: '${pattern}' is not a valid regular expression: ${(error as Error).message}`,
+    );
+  }
+}
+
+/**
  * Builds the filter once, so an invalid `sourcePattern` fails when the watcher starts,
  * not on the first event.
  */
 export function createEventFilter(options: EventFilterOptions): EventFilter {
-  let source: RegExp | undefined;
-  if (options.sourcePattern !== undefined) {
-    try {
-      source = new RegExp(options.sourcePattern);
-    } catch (error) {
-      throw new EventFilterError(
-        `filters.source_pattern: '${options.sourcePattern}' is not a valid regular expression: ${(error as Error).message}`,
-      );
-    }
-  }
+  const source =
+    options.sourcePattern === undefined
+      ? undefined
+      : compilePattern("filters.source_pattern", options.sourcePattern, false);
   const types =
     options.eventTypes && options.eventTypes.length > 0 ? new Set(options.eventTypes) : undefined;
   return (event) => {

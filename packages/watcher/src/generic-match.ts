@@ -1,9 +1,15 @@
 import semver from "semver";
-import { EventFilterError } from "./event-filter.js";
+import { compilePattern, EventFilterError } from "./event-filter.js";
+
+const ACTION = "watcher.generic_match.action";
+const NAME = "watcher.generic_match.name";
 
 /** `watcher.generic_match`: which plans a generic watcher runs. Unset: every plan. */
 export interface GenericMatchOptions {
-  /** A regular expression searched in the plan's `action`; case-insensitive unless it starts with `(?`. */
+  /**
+   * A regular expression searched in the plan's `action`, case-insensitive; a leading `(?-i)`
+   * makes it case-sensitive (`(?i)`, `(?m)`, `(?s)` are read too, see {@link compilePattern}).
+   */
   readonly action?: string;
   /** The same, for the plan's `name`. */
   readonly name?: string;
@@ -21,32 +27,14 @@ export interface MatchablePlan {
 /** Why a plan is not run, or `undefined` when it matches. */
 export type GenericMatch = (plan: MatchablePlan) => string | undefined;
 
-function compile(key: string, pattern: string): RegExp {
-  // `(?i)` and friends are not JavaScript; a pattern that opens with `(?` keeps its own flags
-  // where JavaScript has them (`(?i)` alone is read as "case-insensitive").
-  let source = pattern;
-  let flags = "i";
-  const inline = /^\(\?([a-z]+)\)/.exec(pattern);
-  if (inline) {
-    source = pattern.slice(inline[0].length);
-    flags = (inline[1] ?? "").includes("i") ? "i" : "";
-  } else if (pattern.startsWith("(?")) flags = "";
-  try {
-    return new RegExp(source, flags);
-  } catch (error) {
-    throw new EventFilterError(
-      `watcher.generic_match.${key}: '${pattern}' is not a valid regular expression: ${(error as Error).message}`,
-    );
-  }
-}
-
 /**
  * Builds the match once, so a bad pattern or range fails when the watcher starts. A
  * configured predicate against a plan that lacks the field does not match.
  */
 export function createGenericMatch(options: GenericMatchOptions): GenericMatch {
-  const action = options.action === undefined ? undefined : compile("action", options.action);
-  const name = options.name === undefined ? undefined : compile("name", options.name);
+  const action =
+    options.action === undefined ? undefined : compilePattern(ACTION, options.action, true);
+  const name = options.name === undefined ? undefined : compilePattern(NAME, options.name, true);
   const range =
     options.version === undefined
       ? undefined

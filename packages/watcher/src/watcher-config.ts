@@ -98,7 +98,7 @@ const kafkaSchema = z
 const filtersSchema = z.strictObject({
   /** Empty: any type. */
   event_types: textList().default([]),
-  /** A regular expression that must match somewhere in the event's source. */
+  /** A regular expression that must match somewhere in the event's source (`(?i)` first: any case). */
   source_pattern: text().optional(),
   platform_id: text().optional(),
   package: text().optional(),
@@ -107,7 +107,7 @@ const filtersSchema = z.strictObject({
 });
 
 const genericMatchSchema = z.strictObject({
-  /** Regular expressions, case-insensitive unless they start with `(?`. */
+  /** Regular expressions, case-insensitive unless a leading `(?-i)` makes them sensitive. */
   action: text().optional(),
   name: text().optional(),
   /** A semver range the plan's `version` must satisfy (`^1.2`, `>=2 <3`). */

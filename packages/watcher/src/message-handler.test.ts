@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { MAX_TIMER_MS } from "@xzatoma/core";
-import type { InboundMessage } from "@xzatoma/xzepr";
+import type { InboundMessage, MessageOutcome } from "@xzatoma/xzepr";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { recordingMeter } from "./recording-meter.test-support.js";
 import { createMemoryLedger } from "./event-ledger.js";
@@ -49,6 +49,18 @@ function handlerOf(
     metrics,
   });
   return { handler, metrics, logs };
+}
+
+const decoder = new TextDecoder();
+
+/** The one result record an outcome publishes, parsed. */
+function resultOf(outcome: MessageOutcome): Record<string, unknown> {
+  const value = outcome.publish[0]?.records[0]?.value;
+  expect(value).toBeDefined();
+  return JSON.parse(typeof value === "string" ? value : decoder.decode(value)) as Record<
+    string,
+    unknown
+  >;
 }
 
 afterEach(() => {
@@ -109,5 +121,108 @@ describe("metrics", () => {
     await handler(message, new AbortController().signal);
     await handler(message, new AbortController().signal);
     expect(metrics.counts).toMatchObject({ executed: 0, failed: 1, republished: 1 });
+  });
+});
+
+describe("a run that ignores the stop", () => {
+  const never: PlanExecutor = () => new Promise<never>(() => undefined);
+
+  it("is abandoned after the timeout and 30 s more, reported failed, and frees its slot", async () => {
+    vi.useFakeTimers();
+    let stopped: AbortSignal | undefined;
+    const { handler, metrics, logs } = handlerOf(
+      { execution: { execution_timeout_secs: 5, max_retries: 2 } },
+      (_request, signal) => {
+        stopped = signal;
+        return new Promise<never>(() => undefined);
+      },
+    );
+    let outcome: MessageOutcome | undefined;
+    void handler(messageOf(BUILD), new AbortController().signal).then((value) => {
+      outcome = value;
+    });
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(stopped?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(stopped?.aborted).toBe(true);
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(outcome).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome).toBeDefined();
+    const result = resultOf(outcome!);
+    expect(result["type"]).toBe("io.xzatoma.watcher.plan.failed");
+    expect(result["data"]).toMatchObject({
+      status: "failed",
+      stopReason: "timeout",
+      error: {
+        message: expect.stringMatching(
+          /execution_timeout_secs \(5 s\).*did not stop within 30 s.*abandoned/,
+        ),
+      },
+    });
+    expect(metrics.counts).toMatchObject({ failed: 1, executed: 0 });
+    expect(logs.some((line) => line.includes("abandoned"))).toBe(true);
+    // A timeout is not retried: one attempt.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("takes its bounded wait from settleMs", async () => {
+    vi.useFakeTimers();
+    const { handler } = handlerOf({ execution: { execution_timeout_secs: 1 } }, never, {
+      settleMs: 10,
+    });
+    const outcome = handler(messageOf(BUILD), new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(1_010);
+    expect(resultOf(await outcome)["data"]).toMatchObject({ status: "failed" });
+  });
+
+  it("leaves no timer behind for a run that stops when told to", async () => {
+    vi.useFakeTimers();
+    const { handler } = handlerOf(
+      { execution: { execution_timeout_secs: 1 } },
+      (_request, signal) =>
+        new Promise((resolve) =>
+          signal.addEventListener("abort", () => resolve({ stopReason: "aborted", text: "" })),
+        ),
+    );
+    const outcome = handler(messageOf(BUILD), new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(resultOf(await outcome)["data"]).toMatchObject({
+      stopReason: "timeout",
+      error: { message: expect.stringMatching(/\(1 s\) and was stopped\.$/) },
+    });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("leaves a run that ignores the watcher stopping for redelivery, after the same wait", async () => {
+    vi.useFakeTimers();
+    const stopping = new AbortController();
+    const { handler, metrics } = handlerOf({}, never);
+    let failure: unknown;
+    void handler(messageOf(BUILD), stopping.signal).catch((error: unknown) => {
+      failure = error;
+    });
+    await vi.advanceTimersByTimeAsync(100);
+    stopping.abort(new Error("The watcher is stopping."));
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(failure).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toBe("The watcher is stopping.");
+    expect(metrics.counts).toMatchObject({ failed: 0, executed: 0 });
+  });
+
+  it("does not start a run when the watcher is already stopping", async () => {
+    const stopping = new AbortController();
+    stopping.abort(new Error("The watcher is stopping."));
+    let calls = 0;
+    const { handler } = handlerOf({}, async (request) => {
+      calls += 1;
+      return { stopReason: "completed", text: request.title };
+    });
+    await expect(handler(messageOf(BUILD), stopping.signal)).rejects.toThrow(
+      "The watcher is stopping.",
+    );
+    expect(calls).toBe(0);
   });
 });

@@ -146,6 +146,9 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
       traceparent,
     };
     for (let attempt = 0; ; attempt += 1) {
+      // A listener added to a signal that has already aborted never runs: a run started now
+      // would not be told to stop.
+      if (signal.aborted) throw abortError(signal);
       const controller = new AbortController();
       const stop = () => controller.abort(abortError(signal));
       signal.addEventListener("abort", stop, { once: true });
@@ -156,17 +159,26 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
           new Error(`The run took longer than ${config.execution.execution_timeout_secs} s.`),
         );
       }, timeoutMs);
+      // A run told to stop (timeout or shutdown) that does not settle within `settleMs` is
+      // abandoned: the handler goes on without it, so its slot is free for the next message.
+      let settleTimer: NodeJS.Timeout | undefined;
+      let abandoned = false;
+      const settled = new Promise<ExecutionReport>((resolve) => {
+        controller.signal.addEventListener(
+          "abort",
+          () => {
+            settleTimer = setTimeout(() => {
+              abandoned = true;
+              resolve({ stopReason: "timeout", text: "" });
+            }, settleMs);
+            settleTimer.unref();
+          },
+          { once: true },
+        );
+      });
       let report: ExecutionReport;
       try {
         const running = executor(request, controller.signal);
-        // A run told to stop that does not settle is left behind, reported as timed out.
-        const settled = new Promise<ExecutionReport>((resolve) => {
-          controller.signal.addEventListener(
-            "abort",
-            () => setTimeout(() => resolve({ stopReason: "timeout", text: "" }), settleMs).unref(),
-            { once: true },
-          );
-        });
         report = await Promise.race([running, settled]);
       } catch (error) {
         report = {
@@ -176,14 +188,25 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
         };
       } finally {
         clearTimeout(timer);
+        clearTimeout(settleTimer);
         signal.removeEventListener("abort", stop);
+      }
+      if (abandoned) {
+        logger.warn("a run did not stop when told to and was abandoned", {
+          event: trigger.id,
+          reason: timedOut ? "timeout" : "stopping",
+          settleMs,
+        });
       }
       if (signal.aborted) throw abortError(signal);
       if (timedOut) {
+        const limit = `watcher.execution.execution_timeout_secs (${config.execution.execution_timeout_secs} s)`;
         return {
           ...report,
           stopReason: "timeout",
-          error: `The run took longer than watcher.execution.execution_timeout_secs (${config.execution.execution_timeout_secs} s) and was stopped.`,
+          error: abandoned
+            ? `The run took longer than ${limit}; it was told to stop, did not stop within ${settleMs / 1000} s, and was abandoned.`
+            : `The run took longer than ${limit} and was stopped.`,
         };
       }
       if (report.stopReason !== "error" || attempt >= config.execution.max_retries) return report;

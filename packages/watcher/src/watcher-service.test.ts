@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createMemoryTransport, type MemoryTransport, type StoredMessage } from "@xzatoma/xzepr";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createMemoryLedger, ledgerKeyOf, type EventLedger } from "./event-ledger.js";
 import type { ExecutionReport, ExecutionRequest, PlanExecutor } from "./plan-executor.js";
 import { watcherConfigSchema, watcherTopics, type WatcherConfig } from "./watcher-config.js";
@@ -276,6 +276,37 @@ describe("the xzepr watcher", () => {
     await h.service.stop(0);
     expect(h.output()).toHaveLength(0);
     expect(h.transport.committed("xzatoma-watcher", "xzepr.events").get(0) ?? 0n).toBe(0n);
+  });
+
+  it("moves on from a run that never settles: failed after the timeout and 30 s, its slot free for the next partition", async () => {
+    vi.useFakeTimers();
+    try {
+      const h = await start(
+        {
+          kafka: { num_partitions: 2 },
+          execution: { max_concurrent_executions: 1, execution_timeout_secs: 60 },
+        },
+        async (request) =>
+          request.trigger.id === "hangs" ? new Promise<never>(() => undefined) : completed(request),
+      );
+      const event = JSON.parse(BUILD) as Loose;
+      // Keys that land on partitions 0 and 1 of the memory transport.
+      await h.publish(JSON.stringify({ ...event, id: "hangs" }), "a");
+      await vi.advanceTimersByTimeAsync(1);
+      expect(h.requests.map((r) => r.trigger.id)).toEqual(["hangs"]);
+      // The only slot is taken: the other partition waits.
+      await h.publish(JSON.stringify({ ...event, id: "runs" }), "b");
+      await vi.advanceTimersByTimeAsync(60_000 + 29_998);
+      expect(h.requests.map((r) => r.trigger.id)).toEqual(["hangs"]);
+      await vi.advanceTimersByTimeAsync(1);
+      await h.settle();
+      expect(h.requests.map((r) => r.trigger.id)).toEqual(["hangs", "runs"]);
+      expect(h.output().map((m) => json(m)["data"].status)).toEqual(["failed", "completed"]);
+      expect(h.service.status().counts).toMatchObject({ failed: 1, executed: 1 });
+      await h.service.stop(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("publishes the stored result again when the same message is redelivered after a lost publish", async () => {

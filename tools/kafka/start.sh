@@ -80,6 +80,13 @@ fetch() {
   mv "$partial" "$LIBS"
 }
 
+# Java and Maven come from apt-get when missing and this runs as root (else the checks below
+# say what to install). Maven is only needed while the jar cache is empty.
+if ! command -v java >/dev/null 2>&1 || { [ ! -f "$LIBS/.complete" ] && ! command -v mvn >/dev/null 2>&1; }; then
+  # shellcheck source=../toolchain/system-packages.sh
+  source "$ROOT/tools/toolchain/system-packages.sh" openjdk-17-jre-headless maven >&2
+fi
+
 mkdir -p "$(dirname "$LIBS")"
 with_lock "$(dirname "$LIBS")/.fetch.lock" fetch
 if [ -n "$FETCH_ONLY" ]; then

@@ -129,6 +129,22 @@ export function lastText(view: ChatView, role: string): string {
   return view.messages.findLast((message) => message.role === role)?.content ?? "";
 }
 
+/** A tool result's gist: a terminal's first line of output, else the first line. */
+function firstLineOf(text: string): string {
+  const output = text.split("--- stdout ---\n")[1] ?? text;
+  return output.trim().split("\n")[0] ?? "";
+}
+
+/** An 8-hex-digit FNV-1a hash of a text. */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}
+
 export function toolResultCount(view: ChatView): number {
   return view.messages.filter((message) => message.role === "tool").length;
 }
@@ -142,6 +158,42 @@ export const SCENARIOS: Record<string, ChatScenario> = {
     toolResultCount(request) === 0
       ? { toolCalls: [{ name: "get_weather", arguments: { city: "Paris", unit: "celsius" } }] }
       : { content: `The forecast: ${lastText(request, "tool")}` },
+  /**
+   * Works through a plan as a watcher demo shows it: runs an `echo` in the terminal, writes a
+   * report named after the request (so concurrent plans write different files), then answers
+   * with what it did.
+   */
+  "plan-report": (request) => {
+    const done = toolResultCount(request);
+    const task = request.messages.find((message) => message.role === "user")?.content ?? "";
+    const report = `reports/plan-${shortHash(task)}.txt`;
+    if (done === 0)
+      return {
+        toolCalls: [
+          { name: "terminal", arguments: { command: "echo XZatoma received this event" } },
+        ],
+      };
+    if (done === 1) {
+      const said = firstLineOf(lastText(request, "tool"));
+      return {
+        toolCalls: [
+          {
+            name: "write_file",
+            arguments: {
+              path: report,
+              content: `XZatoma plan report\nterminal: ${said}\nend of report\n`,
+            },
+          },
+        ],
+      };
+    }
+    return {
+      content: `Done. I ran an echo in the terminal and wrote ${report}. The tools said:\n${request.messages
+        .filter((message) => message.role === "tool")
+        .map((message) => `- ${firstLineOf(message.content)}`)
+        .join("\n")}`,
+    };
+  },
   /** Never gives a final answer; each call asks about another day, so it is no repeated call. */
   forever: (_request, index) => ({
     toolCalls: [{ name: "get_weather", arguments: { city: "Paris", day: index } }],

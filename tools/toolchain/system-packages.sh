@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Installs the system packages XZatoma's tests use, with apt-get, when they are missing:
 #   bubblewrap  the sandbox terminal commands run in (tests assert it is there)
+# and the extra packages named, e.g. tools/kafka/start.sh's openjdk-17-jre-headless and maven.
 # Usage: source tools/toolchain/system-packages.sh [extra-package ...]
 # Without root or apt-get it says what to install and carries on.
 
@@ -12,6 +13,8 @@ xz_system_packages() {
       ripgrep) binary=rg ;;
       gnome-keyring) binary=gnome-keyring-daemon ;;
       dbus-daemon) binary=dbus-run-session ;;
+      openjdk-*-jre-headless | default-jre-headless) binary=java ;;
+      maven) binary=mvn ;;
       *) binary="$package" ;;
     esac
     command -v "$binary" >/dev/null 2>&1 || missing+=("$package")

@@ -48,3 +48,26 @@ describe("xzatoma-watcher check-event", () => {
     expect(watcher("serve").stderr).toContain("unknown command 'serve'");
   });
 });
+
+describe("xzatoma-watcher exit codes", () => {
+  it("gives 2 for a malformed flag and 1 for a configuration that cannot be read", () => {
+    const bogus = watcher("run", "--bogus");
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain("--bogus");
+    const missing = watcher("run", "--config", "no-such-watcher-config.yaml");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no-such-watcher-config.yaml");
+  });
+
+  it("publish and results check their arguments before connecting", () => {
+    const none = watcher("publish", "--config", "x.yaml");
+    expect(none).toMatchObject({ code: 2 });
+    expect(none.stderr).toContain("at least one EVENT file");
+    const count = watcher("results", "--config", "x.yaml", "--count", "0");
+    expect(count).toMatchObject({ code: 2 });
+    expect(count.stderr).toContain("--count must be a positive whole number");
+    const timeout = watcher("results", "--config", "x.yaml", "--timeout", "soon");
+    expect(timeout.stderr).toContain("--timeout must be a number of seconds");
+    expect(watcher("publish", BUILD_EVENT).stderr).toContain("publish needs --config FILE");
+  });
+});

@@ -2,8 +2,9 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { createEventFilter, type EventFilterOptions } from "@xzatoma/watcher";
 import { parseXzeprEvent } from "@xzatoma/xzepr";
-import { isXzatomaError } from "@xzatoma/core";
 import { runEvent } from "./run-event.js";
+import { publishEvents } from "./publish-events.js";
+import { readResults } from "./read-results.js";
 import { runWatcher } from "./run-watcher.js";
 
 const HELP = `Usage: xzatoma-watcher <command> [options]
@@ -17,6 +18,21 @@ Commands:
       --config FILE          XZatoma configuration with a watcher section (or XZATOMA_CONFIG)
       --workspace DIR        where plans run (default: the current directory)
       --dry-run              read, filter and match, but run and publish nothing
+  publish EVENT...   publish event files (- for stdin) to the watcher's topic
+      --config FILE          the watcher's configuration (brokers, topic, security)
+      --topic TOPIC          another topic (default: watcher.kafka.topic)
+      --brokers LIST         other bootstrap servers (host:port,...)
+      --key KEY              message key (default: the event's id)
+      --json                 one JSON line per published file
+      -v, --verbose          show the Kafka client's log lines
+  results            print the result events on the watcher's output topic
+      --config FILE          the watcher's configuration
+      --topic TOPIC          another topic (default: watcher.kafka.output_topic)
+      --brokers LIST         other bootstrap servers
+      -n, --count N          stop after N results
+      --timeout SECS         stop after SECS seconds
+      --json                 each result as one CloudEvent JSON line
+      -v, --verbose          show the Kafka client's log lines
   run-event FILE     run the plan an XZepr event file carries through the agent
       --workspace DIR        where the plan runs (required)
       --config FILE          XZatoma configuration (YAML); privileges come only from it
@@ -32,7 +48,8 @@ Options:
   -V, --version    print the version
 
 Exit codes: run: 0 stopped by a signal, 1 the consumer failed or the service could not
-start, 2 usage error; check-event: 0 accepted, 1 invalid or skipped, 2 usage error;
+start, 2 usage error; publish: 0 sent, 1 not sent; results: 0 done, 1 fewer than --count
+within --timeout or the consumer failed; check-event: 0 accepted, 1 invalid or skipped, 2 usage error;
 run-event: 0 completed, 1 failure, 2 usage error, 3 a limit stopped the run.
 
 See docs/how-to/deploy-the-watcher.md.
@@ -96,6 +113,20 @@ async function checkEvent(args: string[]): Promise<number> {
   }
 }
 
+/** Commands whose failures are 1, except a usage error (an unknown or malformed flag): 2. */
+const SERVICE_COMMANDS: Readonly<Record<string, (args: string[]) => Promise<number>>> = {
+  run: (args) => runWatcher(args),
+  "run-event": (args) => runEvent(args),
+  publish: (args) => publishEvents(args),
+  results: (args) => readResults(args),
+};
+
+/** True for the errors `parseArgs` throws for unknown or malformed flags. */
+function isUsageError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_");
+}
+
 /** Runs the `xzatoma-watcher` command line and resolves with the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -109,20 +140,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`xzatoma-watcher ${manifest.version}\n`);
     return 0;
   }
-  if (command === "run") {
+  const service = SERVICE_COMMANDS[command ?? ""];
+  if (service) {
     try {
-      return await runWatcher(rest);
+      return await service(rest);
     } catch (error) {
       process.stderr.write(`error: ${(error as Error).message}\n`);
-      return isXzatomaError(error) ? 1 : 2;
-    }
-  }
-  if (command === "run-event") {
-    try {
-      return await runEvent(rest);
-    } catch (error) {
-      process.stderr.write(`error: ${(error as Error).message}\n`);
-      return isXzatomaError(error) ? 1 : 2;
+      return isUsageError(error) ? 2 : 1;
     }
   }
   if (command === "check-event") {

@@ -119,6 +119,28 @@ function startWatcher(config: string, workspace: string): Running {
   return { child, log: () => log, exited };
 }
 
+/** Runs an `xzatoma-watcher` tool command to its end. */
+function tool(
+  args: string[],
+  config: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args, "--config", config], {
+      env: { ...process.env, OPENAI_API_KEY: "sk-test", XZATOMA_HOME: path.dirname(config) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.add(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("exit", (code) => {
+      children.delete(child);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
   const end = Date.now() + DEADLINE;
   while (!(await check())) {
@@ -302,4 +324,49 @@ describe("xzatoma-watcher run on a Kafka broker", () => {
     for (const member of members.slice(1)) expect(await member.exited).toBe(0);
     await results.consumer.disconnect();
   }, 300_000);
+
+  it("an operator publishes event files and reads the results; the broker crashes and restarts mid-stream and no event is lost or run twice", async () => {
+    let calls = 0;
+    const server = await model(() => {
+      calls += 1;
+      return { content: "Done.", delayMs: 100 };
+    });
+    const config = await configFor("restart", server.url);
+    const workspace = await mkdtemp(path.join(home, "ws-"));
+    const files = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const file = path.join(home, `restart-event-${i}.json`);
+        await writeFile(file, eventWithId(BUILD, `01JXZEPRRESTART${String(i).padStart(10, "0")}`));
+        return file;
+      }),
+    );
+    const watcher = startWatcher(config, workspace);
+    await until("the watcher to consume", () => watcher.log().includes('"msg":"watching"'));
+    const first = await tool(["publish", ...files.slice(0, 10)], config);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("(key 01JXZEPRRESTART0000000000)");
+    const completed = () => watcher.log().split('"msg":"the plan completed"').length - 1;
+    await until("some results", () => completed() >= 3);
+    await broker.kill();
+    await broker.restart();
+    const second = await tool(["publish", ...files.slice(10)], config);
+    expect(second.code).toBe(0);
+    const read = await tool(["results", "--count", "20", "--timeout", "240", "--json"], config);
+    expect(read.code).toBe(0);
+    const keys = read.stdout
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { subject: string; type: string }).subject);
+    expect(new Set(keys)).toEqual(
+      new Set(files.map((_, i) => `01JXZEPRRESTART${String(i).padStart(10, "0")}`)),
+    );
+    // Nothing ran twice: a run interrupted by the crash may be repeated, its result is not.
+    expect(calls).toBeGreaterThanOrEqual(20);
+    const human = await tool(["results", "--count", "1", "--timeout", "120"], config);
+    expect(human.stdout).toMatch(/^completed +01JXZEPRRESTART\d{10} +build\.success from /);
+    expect(human.stdout).toContain("  | Done.");
+    watcher.child.kill("SIGTERM");
+    expect(await watcher.exited).toBe(0);
+  }, 600_000);
 });

@@ -7,7 +7,6 @@ import {
   createWatcherService,
   historyLedger,
   type PlanExecutor,
-  type WatcherConfig,
   type WatcherLogger,
   type WatcherService,
 } from "@xzatoma/watcher";
@@ -74,7 +73,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Starte
     ...(watcher.logging.file_path !== undefined ? { filePath: watcher.logging.file_path } : {}),
     ...(options.write ? { write: options.write } : {}),
   });
-  const transport = options.transport ?? (await createWatcherTransport(watcher, { env, logger }));
+  const transport = options.transport ?? (createWatcherTransport(watcher, { env, logger }));
   const history = options.dryRun ? undefined : openRuntimeHistory(config.persistence.db_path);
   const ledger = history ? historyLedger(history) : createMemoryLedger();
   const executor =

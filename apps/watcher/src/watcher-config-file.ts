@@ -1,0 +1,47 @@
+import { homedir } from "node:os";
+import { loadConfig, type RuntimeConfig } from "@xzatoma/runtime";
+import type { WatcherConfig } from "@xzatoma/watcher";
+
+/** A loaded configuration that has a watcher section. */
+export interface WatcherConfigFile {
+  readonly config: RuntimeConfig;
+  readonly watcher: WatcherConfig;
+  readonly configPath: string;
+}
+
+/**
+ * Loads `--config FILE` (or `XZATOMA_CONFIG`) as the CLI does, the file then the environment,
+ * writes its warnings to stderr and returns it with its watcher section. Undefined, with the
+ * usage error written, when no file is given; a file without a watcher section is an error
+ * that says what to add.
+ */
+export async function loadWatcherConfigFile(
+  command: string,
+  configFlag: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<WatcherConfigFile | undefined> {
+  if (!configFlag && !env["XZATOMA_CONFIG"]) {
+    process.stderr.write(
+      `error: ${command} needs --config FILE (the XZatoma configuration with a watcher section) or XZATOMA_CONFIG\n`,
+    );
+    return undefined;
+  }
+  const loaded = await loadConfig({
+    ...(configFlag ? { configPath: configFlag } : {}),
+    env,
+    homeDir: homedir(),
+  });
+  for (const warning of loaded.warnings) process.stderr.write(`xzatoma-watcher: ${warning}\n`);
+  const watcher = loaded.config.watcher;
+  if (watcher === undefined) {
+    throw new Error(
+      `${loaded.configPath} has no watcher section: add \`watcher:\` with at least \`kafka: { brokers: host:port, topic: NAME }\` (see docs/how-to/deploy-the-watcher.md)`,
+    );
+  }
+  return { config: loaded.config, watcher, configPath: loaded.configPath };
+}
+
+/** The watcher section with `--brokers` applied, when given. */
+export function withBrokers(watcher: WatcherConfig, brokers: string | undefined): WatcherConfig {
+  return brokers === undefined ? watcher : { ...watcher, kafka: { ...watcher.kafka, brokers } };
+}

@@ -74,9 +74,11 @@ export interface AgentRuntimeOptions {
   readonly observeSubagent?: (child: ChildInfo) => ((event: AgentEvent) => void) | undefined;
   /**
    * OpenTelemetry's tracer and meter (an app's SDK, when telemetry is on): each run and each
-   * subagent's run become spans, with metrics. Absent: nothing is recorded.
+   * subagent's run become spans, with metrics. Absent: nothing is recorded. `parentContext`
+   * makes each run's span a child of that context's span (the watcher's span for the event
+   * that started the run); default none, each run starts a trace.
    */
-  readonly telemetry?: Pick<RunTelemetryOptions, "tracer" | "meter">;
+  readonly telemetry?: Pick<RunTelemetryOptions, "tracer" | "meter" | "parentContext">;
 }
 
 /** The session state a front end shows (`/status`). */

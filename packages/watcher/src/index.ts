@@ -63,4 +63,10 @@ export {
   type WatcherTopics,
   type WatcherType,
 } from "./watcher-config.js";
+export {
+  contextOfTraceparent,
+  formatTraceparent,
+  parseTraceparent,
+  type TraceParent,
+} from "./trace-context.js";
 export { triggerOf, type Trigger, type TriggerPlan } from "./wire.js";

@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { MAX_TIMER_MS } from "@xzatoma/core";
 import type { InboundMessage, MessageOutcome } from "@xzatoma/xzepr";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { recordingMeter } from "./recording-meter.test-support.js";
+import { recordingTracer } from "./recording-tracer.test-support.js";
 import { createMemoryLedger } from "./event-ledger.js";
 import { createMessageHandler, type MessageHandlerOptions } from "./message-handler.js";
-import type { PlanExecutor } from "./plan-executor.js";
+import type { ExecutionRequest, PlanExecutor } from "./plan-executor.js";
 import { watcherConfigSchema } from "./watcher-config.js";
 import { createWatcherLogger } from "./watcher-logger.js";
 import { createWatcherMetrics } from "./watcher-metrics.js";
@@ -224,5 +226,137 @@ describe("a run that ignores the stop", () => {
       "The watcher is stopping.",
     );
     expect(calls).toBe(0);
+  });
+});
+
+describe("trace context", () => {
+  const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+  const SPAN = "00f067aa0ba902b7";
+  const TRACEPARENT = `00-${TRACE}-${SPAN}-01`;
+  const plan = { name: "verify", steps: [{ name: "s", action: "echo" }] };
+  const cloudEvent = {
+    specversion: "1.0",
+    id: "ce-1",
+    source: "https://ci.example.com/pipelines/42",
+    type: "com.example.build.succeeded",
+    datacontenttype: "application/json",
+    data: { plan },
+  };
+
+  async function run(message: InboundMessage) {
+    const { tracer, spans } = recordingTracer();
+    const requests: ExecutionRequest[] = [];
+    const { handler } = handlerOf(
+      {},
+      async (request) => {
+        requests.push(request);
+        return { stopReason: "completed", text: "ok" };
+      },
+      { tracer },
+    );
+    const outcome = await handler(message, new AbortController().signal);
+    const [span, ...others] = spans;
+    expect(others).toEqual([]);
+    expect(span).toMatchObject({
+      name: "process xzepr.events",
+      kind: SpanKind.CONSUMER,
+      ended: true,
+    });
+    return { span: span!, request: requests[0]!, result: resultOf(outcome) };
+  }
+
+  /** The run continues the trigger's trace: its span's parent is the trigger's span. */
+  function expectContinued(outcome: Awaited<ReturnType<typeof run>>) {
+    const { span, request, result } = outcome;
+    expect(span.parent).toMatchObject({ traceId: TRACE, spanId: SPAN, isRemote: true });
+    expect(span.spanContext.traceId).toBe(TRACE);
+    const own = `00-${TRACE}-${span.spanContext.spanId}-01`;
+    expect(request.traceparent).toBe(own);
+    expect(result["traceparent"]).toBe(own);
+  }
+
+  it("continues the trace of a structured CloudEvent's traceparent attribute", async () => {
+    const continued = await run(
+      messageOf(JSON.stringify({ ...cloudEvent, traceparent: TRACEPARENT, tracestate: "ci=42" }), {
+        headers: { "content-type": "application/cloudevents+json" },
+      }),
+    );
+    expectContinued(continued);
+    expect(continued.result["tracestate"]).toBe("ci=42");
+    expect(continued.span.attributes).toMatchObject({
+      "messaging.system": "kafka",
+      "messaging.destination.name": "xzepr.events",
+      "cloudevents.event_id": "ce-1",
+      "xzatoma.stop_reason": "completed",
+    });
+  });
+
+  it("continues the trace of a binary-mode CloudEvent's ce_traceparent header", async () => {
+    expectContinued(
+      await run(
+        messageOf(JSON.stringify({ plan }), {
+          headers: {
+            ce_specversion: "1.0",
+            ce_id: "ce-2",
+            ce_source: "https://ci.example.com/pipelines/42",
+            ce_type: "com.example.build.succeeded",
+            ce_traceparent: TRACEPARENT,
+            "content-type": "application/json",
+          },
+        }),
+      ),
+    );
+  });
+
+  it("continues the trace of a traceparent Kafka header on an XZepr event", async () => {
+    expectContinued(await run(messageOf(BUILD, { headers: { traceparent: TRACEPARENT } })));
+  });
+
+  it("starts a new trace for an invalid traceparent, or none", async () => {
+    for (const invalid of [
+      `00-${"0".repeat(32)}-${SPAN}-01`,
+      `00-${TRACE.toUpperCase()}-${SPAN}-01`,
+      `ff-${TRACE}-${SPAN}-01`,
+      "not-a-traceparent",
+      undefined,
+    ]) {
+      const { span, request, result } = await run(
+        messageOf(BUILD, { headers: invalid === undefined ? {} : { traceparent: invalid } }),
+      );
+      expect(span.parent).toBeUndefined();
+      expect(span.spanContext.traceId).not.toBe(TRACE);
+      const own = `00-${span.spanContext.traceId}-${span.spanContext.spanId}-01`;
+      expect(request.traceparent).toBe(own);
+      expect(result["traceparent"]).toBe(own);
+      expect(result["tracestate"]).toBeUndefined();
+    }
+  });
+
+  it("keeps the trigger's trace id without an SDK, under a span id of its own", async () => {
+    const requests: ExecutionRequest[] = [];
+    const { handler } = handlerOf({}, async (request) => {
+      requests.push(request);
+      return { stopReason: "completed", text: "ok" };
+    });
+    const outcome = await handler(
+      messageOf(BUILD, { headers: { traceparent: TRACEPARENT } }),
+      new AbortController().signal,
+    );
+    const traceparent = resultOf(outcome)["traceparent"];
+    expect(traceparent).toMatch(new RegExp(`^00-${TRACE}-[0-9a-f]{16}-01$`));
+    expect(traceparent).not.toContain(SPAN);
+    expect(requests[0]!.traceparent).toBe(traceparent);
+  });
+
+  it("marks the span of a failed run as an error", async () => {
+    const { tracer, spans } = recordingTracer();
+    const { handler } = handlerOf(
+      { execution: { max_retries: 0 } },
+      async () => ({ stopReason: "error", text: "", error: "no model" }),
+      { tracer },
+    );
+    await handler(messageOf(BUILD), new AbortController().signal);
+    expect(spans[0]?.status).toMatchObject({ code: SpanStatusCode.ERROR });
+    expect(spans[0]?.attributes["error.type"]).toBe("error");
   });
 });

@@ -1,4 +1,11 @@
-import { randomBytes } from "node:crypto";
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Tracer,
+} from "@opentelemetry/api";
 import { MAX_TIMER_MS } from "@xzatoma/core";
 import type { InboundMessage, MessageHandler, MessageOutcome, TopicRecords } from "@xzatoma/xzepr";
 import { createEventFilter, type EventFilter } from "./event-filter.js";
@@ -6,6 +13,12 @@ import { ledgerKeyOf, type EventLedger } from "./event-ledger.js";
 import { createGenericMatch, type GenericMatch } from "./generic-match.js";
 import { planTaskOf, promptTaskOf, type PlanTask } from "./plan-task.js";
 import type { ExecutionReport, PlanExecutor, TriggerRef } from "./plan-executor.js";
+import {
+  contextOfTraceparent,
+  parseTraceparent,
+  traceparentOfRun,
+  usableTracestate,
+} from "./trace-context.js";
 import { triggerOf, deadLetterRecord, resultRecord, type Trigger } from "./wire.js";
 import { watcherTopics, type WatcherConfig } from "./watcher-config.js";
 import type { WatcherLogger } from "./watcher-logger.js";
@@ -29,6 +42,11 @@ export interface MessageHandlerOptions {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** How long a run that was told to stop (timeout) may take to settle. Default 30 s. */
   readonly settleMs?: number;
+  /**
+   * Where each run's span (`process <topic>`) is recorded; default the global tracer
+   * provider's (a no-op without an SDK).
+   */
+  readonly tracer?: Tracer;
 }
 
 /** One finished execution, as it was published. */
@@ -62,16 +80,6 @@ function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-
-/** The trace a run belongs to: the trigger's (`traceparent` header), else a new one. */
-function traceparentFor(headers: Readonly<Record<string, string>>): string {
-  const incoming = TRACEPARENT.exec(headers["traceparent"]?.trim().toLowerCase() ?? "")?.[1];
-  const traceId =
-    incoming !== undefined && !/^0+$/.test(incoming) ? incoming : randomBytes(16).toString("hex");
-  return `00-${traceId}-${randomBytes(8).toString("hex")}-01`;
-}
-
 /** Whether `text` is structured data (a JSON or YAML mapping) rather than prose. */
 function looksStructured(text: string): boolean {
   const trimmed = text.trim();
@@ -91,6 +99,7 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? defaultSleep;
   const settleMs = options.settleMs ?? 30_000;
+  const tracer = options.tracer ?? trace.getTracer("xzatoma-watcher");
   const generic = config.watcher_type === "generic";
   const filter: EventFilter = createEventFilter({
     successOnly: config.filters.success_only,
@@ -295,13 +304,39 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
     }
 
     inFlight.add(key);
+    // The run continues the trace the event was sent in (a new one when it names none or an
+    // invalid one): its span is a child of the sender's, and the agent's spans and the result
+    // carry the run's context.
+    const parent = parseTraceparent(trigger.traceparent);
+    const tracestate = parent !== undefined ? usableTracestate(trigger.tracestate) : undefined;
+    const attributes: Attributes = {
+      "messaging.system": "kafka",
+      "messaging.operation.type": "process",
+      "messaging.operation.name": "process",
+      "messaging.destination.name": message.topic,
+      "messaging.destination.partition.id": String(message.partition),
+      "messaging.consumer.group.name": config.kafka.group_id,
+      "messaging.message.id": trigger.id,
+      "cloudevents.event_id": trigger.id,
+      "cloudevents.event_source": trigger.source,
+      "cloudevents.event_type": trigger.type,
+    };
+    const offset = Number(message.offset);
+    if (Number.isSafeInteger(offset)) attributes["messaging.kafka.offset"] = offset;
+    if (message.key !== undefined) attributes["messaging.kafka.message.key"] = message.key;
+    const span = tracer.startSpan(
+      `process ${message.topic}`,
+      { kind: SpanKind.CONSUMER, attributes },
+      contextOfTraceparent(trigger.traceparent, trigger.tracestate) ?? ROOT_CONTEXT,
+    );
     try {
-      const traceparent = traceparentFor(message.headers);
+      const traceparent = traceparentOfRun(span, parent);
       const started = now();
       logger.info("running the plan", {
         ...at,
         event: trigger.id,
         plan: task.plan.name ?? "(prompt)",
+        traceparent,
       });
       const report = await execute(task, trigger, traceparent, signal);
       const durationMs = Math.max(0, now() - started);
@@ -320,7 +355,13 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
         report,
         durationMs,
         traceparent,
+        ...(tracestate !== undefined ? { tracestate } : {}),
       });
+      span.setAttribute("xzatoma.stop_reason", report.stopReason);
+      if (status === "failed") {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: summary });
+        span.setAttribute("error.type", report.stopReason);
+      }
       const publish: TopicRecords[] = [{ topic: topics.output, records: [record] }];
       ledger.record(key, {
         outcome: status,
@@ -346,7 +387,15 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
           );
       }
       return done(status === "completed" ? "executed" : "failed", { publish });
+    } catch (error) {
+      // Stopping: the message is left for redelivery.
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: error instanceof Error ? error.message : String(error),
+      });
+      throw error;
     } finally {
+      span.end();
       inFlight.delete(key);
     }
   };

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import type { Meter } from "@opentelemetry/api";
+import type { Meter, Tracer } from "@opentelemetry/api";
 import type { EventTransport } from "@xzatoma/xzepr";
 import type { EventLedger } from "./event-ledger.js";
 import { createMessageHandler, type HandledResult } from "./message-handler.js";
@@ -17,6 +17,11 @@ export interface WatcherServiceOptions {
   readonly logger?: WatcherLogger;
   /** Where the instruments live; default the global meter provider's (a no-op without an SDK). */
   readonly meter?: Meter;
+  /**
+   * Where each run's span (`process <topic>`, a child of the trace the event was sent in) is
+   * recorded; default the global tracer provider's (a no-op without an SDK).
+   */
+  readonly tracer?: Tracer;
   /** This instance's CloudEvents source. Default `xzatoma-watcher://<host>/<pid>`. */
   readonly instance?: string;
   /**
@@ -76,6 +81,7 @@ export function createWatcherService(options: WatcherServiceOptions): WatcherSer
     instance,
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(options.onResult ? { onResult: options.onResult } : {}),
+    ...(options.tracer ? { tracer: options.tracer } : {}),
   });
   let ready = false;
   let live = true;

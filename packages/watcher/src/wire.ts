@@ -29,12 +29,43 @@ export interface Trigger {
   /** What the filters look at. */
   readonly filterable: FilterableEvent;
   readonly plan: TriggerPlan;
+  /**
+   * The W3C trace context the event was sent in, as given (validated where it is used): a
+   * CloudEvent's `traceparent` attribute (structured mode, or the `ce_traceparent` header in
+   * binary mode), else a `traceparent` Kafka header.
+   */
+  readonly traceparent?: string;
+  /** The `tracestate` that came with it, found the same way. */
+  readonly tracestate?: string;
 }
 
 const text = (value: unknown): string | undefined =>
   typeof value === "string" || typeof value === "number" || typeof value === "boolean"
     ? String(value)
     : undefined;
+
+/** A header's value, its name matched case-insensitively. */
+function header(message: InboundMessage, name: string): string | undefined {
+  for (const [key, value] of Object.entries(message.headers)) {
+    if (key.toLowerCase() === name) return value;
+  }
+  return undefined;
+}
+
+/** The trace context of a message: the event's own attributes first, else its headers. */
+function traceContextOf(
+  message: InboundMessage,
+  extensions: Readonly<Record<string, unknown>> = {},
+): { traceparent?: string; tracestate?: string } {
+  const own = text(extensions["traceparent"]);
+  const traceparent = own ?? header(message, "traceparent");
+  const tracestate =
+    own !== undefined ? text(extensions["tracestate"]) : header(message, "tracestate");
+  return {
+    ...(traceparent !== undefined ? { traceparent } : {}),
+    ...(tracestate !== undefined ? { tracestate } : {}),
+  };
+}
 
 /**
  * Reads one consumed message. `plain` lets text that is no event through as a plan (the
@@ -61,6 +92,7 @@ export function triggerOf(
           source: event.source,
           type: event.type,
           filterable: event,
+          ...traceContextOf(message),
           plan:
             planText !== undefined
               ? { kind: "text", text: planText }
@@ -94,6 +126,7 @@ export function triggerOf(
             ...(pkg !== undefined ? { package: pkg } : {}),
             ...(apiVersion !== undefined ? { api_version: apiVersion } : {}),
           },
+          ...traceContextOf(message, event.extensions),
           plan:
             planText !== undefined
               ? { kind: "text", text: planText }
@@ -111,6 +144,7 @@ export function triggerOf(
           source,
           type: "plan",
           filterable: { type: "plan", source },
+          ...traceContextOf(message),
           plan:
             decoded.text.trim() === ""
               ? { kind: "invalid", reason: "The message is empty." }
@@ -154,6 +188,7 @@ export interface ResultInput {
   readonly report: ExecutionReport;
   readonly durationMs: number;
   readonly traceparent: string;
+  readonly tracestate?: string;
 }
 
 /** The result event, as a record for the output topic keyed by the trigger's id. */
@@ -175,6 +210,7 @@ export function resultRecord(input: ResultInput): OutboundRecord {
     durationMs: input.durationMs,
     trigger: { id: input.trigger.id, source: input.trigger.source, type: input.trigger.type },
     traceparent: input.traceparent,
+    ...(input.tracestate !== undefined ? { tracestate: input.tracestate } : {}),
     ...(report.error !== undefined ? { error: { message: report.error } } : {}),
   });
   return toKafkaRecord(event, input.config.kafka.result_mode, input.trigger.id);

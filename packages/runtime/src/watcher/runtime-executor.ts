@@ -1,4 +1,4 @@
-import type { ExecutionReport, PlanExecutor } from "@xzatoma/watcher";
+import { contextOfTraceparent, type ExecutionReport, type PlanExecutor } from "@xzatoma/watcher";
 import { createAgentRuntime, type AgentRuntimeOptions } from "../agent-runtime.js";
 import { executionModeOf, type RuntimeConfig } from "../config/config-schema.js";
 
@@ -26,6 +26,8 @@ export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExec
   const configured = executionModeOf(options.config.agent.terminal.default_mode);
   const unattended = configured === "interactive" ? "restricted" : configured;
   return async (request, signal): Promise<ExecutionReport> => {
+    // The run's span continues the watcher's trace: a child of the span that handles the event.
+    const parentContext = contextOfTraceparent(request.traceparent);
     const runtime = await createAgentRuntime(
       options.config,
       { warn: options.warn },
@@ -39,7 +41,15 @@ export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExec
         ...(options.configPath !== undefined ? { configPath: options.configPath } : {}),
         ...(options.env !== undefined ? { env: options.env } : {}),
         ...(request.maxTurns !== undefined ? { limits: { maxTurns: request.maxTurns } } : {}),
-        ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
+        ...(options.telemetry !== undefined
+          ? {
+              telemetry: {
+                tracer: options.telemetry.tracer,
+                meter: options.telemetry.meter,
+                ...(parentContext !== undefined ? { parentContext } : {}),
+              },
+            }
+          : {}),
         ...(options.provider !== undefined ? { provider: options.provider } : {}),
         history: { title: () => request.title },
       },

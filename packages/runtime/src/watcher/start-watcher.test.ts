@@ -1,7 +1,17 @@
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import {
+  metrics,
+  trace,
+  type Context,
+  type Span,
+  type SpanContext,
+  type SpanOptions,
+  type Tracer,
+} from "@opentelemetry/api";
 import { openHistory } from "@xzatoma/persistence";
 import {
   startScriptedOpenAI,
@@ -49,9 +59,36 @@ function withPlan(plan: Record<string, unknown>, id = "01JXZEPR0BUILD0DEMO000001
   return JSON.stringify(event);
 }
 
+/** A tracer that records each span's name, parent and own context, as an SDK would make them. */
+function recordingTracer() {
+  const spans: { name: string; parent?: SpanContext; context: SpanContext }[] = [];
+  const tracer = {
+    startSpan(name: string, _options?: SpanOptions, context?: Context): Span {
+      const parent = context === undefined ? undefined : trace.getSpanContext(context);
+      const own: SpanContext = {
+        traceId: parent?.traceId ?? randomBytes(16).toString("hex"),
+        spanId: randomBytes(8).toString("hex"),
+        traceFlags: 1,
+      };
+      spans.push({ name, ...(parent ? { parent } : {}), context: own });
+      const span: Record<string, unknown> = {
+        spanContext: () => own,
+        isRecording: () => true,
+        end: () => undefined,
+        recordException: () => undefined,
+      };
+      for (const method of ["setAttribute", "setAttributes", "setStatus", "addEvent", "updateName"])
+        span[method] = () => span;
+      return span as unknown as Span;
+    },
+  } as unknown as Tracer;
+  return { tracer, spans };
+}
+
 async function start(
   scenario: ChatScenario,
   extra: Record<string, unknown> = {},
+  telemetry?: { tracer: Tracer },
 ): Promise<{ transport: MemoryTransport; lines: string[] }> {
   model = await startScriptedOpenAI({ scenario, apiKey: "sk-test", models: ["scripted-1"] });
   const config = resolveRuntimeConfig(
@@ -73,6 +110,9 @@ async function start(
     env: { OPENAI_API_KEY: "sk-test", XZEPR_API_TOKEN: "xz-token" },
     write: (line) => lines.push(line),
     release: "9.9.9",
+    ...(telemetry
+      ? { telemetry: { tracer: telemetry.tracer, meter: metrics.getMeter("test") } }
+      : {}),
   });
   return { transport, lines };
 }
@@ -109,6 +149,29 @@ describe("startWatcher", () => {
     } finally {
       history.close();
     }
+  });
+
+  it("continues the trigger's trace: the event's span under the sender's, the agent's run under it, the result in it", async () => {
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const sender = "00f067aa0ba902b7";
+    const { tracer, spans } = recordingTracer();
+    const { transport } = await start(() => ({ content: "Build verified." }), {}, { tracer });
+    await transport.publish({
+      topic: "xzepr.events",
+      records: [{ value: BUILD, headers: { traceparent: `00-${traceId}-${sender}-01` } }],
+    });
+    await transport.drained();
+    const handling = spans.find((span) => span.name === "process xzepr.events");
+    const run = spans.find((span) => span.name === "invoke_agent");
+    expect(handling?.parent).toMatchObject({ traceId, spanId: sender });
+    expect(run?.parent).toMatchObject({ traceId, spanId: handling?.context.spanId });
+    expect(run?.context.traceId).toBe(traceId);
+    const parsed = parseResultEvent(transport.messages("xzepr.events.results")[0]!);
+    expect(parsed.kind).toBe("result");
+    if (parsed.kind !== "result") return;
+    expect(parsed.event.extensions.traceparent).toBe(
+      `00-${traceId}-${handling?.context.spanId}-01`,
+    );
   });
 
   it("gives a payload's allow_dangerous no effect unless the configuration allows it", async () => {

@@ -73,7 +73,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Starte
     ...(watcher.logging.file_path !== undefined ? { filePath: watcher.logging.file_path } : {}),
     ...(options.write ? { write: options.write } : {}),
   });
-  const transport = options.transport ?? (createWatcherTransport(watcher, { env, logger }));
+  const transport = options.transport ?? createWatcherTransport(watcher, { env, logger });
   const history = options.dryRun ? undefined : openRuntimeHistory(config.persistence.db_path);
   const ledger = history ? historyLedger(history) : createMemoryLedger();
   const executor =
@@ -101,6 +101,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Starte
     logger,
     instance: `xzatoma-watcher://${hostname()}/${process.pid}`,
     ...(options.telemetry?.meter !== undefined ? { meter: options.telemetry.meter } : {}),
+    ...(options.telemetry?.tracer !== undefined ? { tracer: options.telemetry.tracer } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(options.onFatal ? { onFatal: options.onFatal } : {}),
     ...(onResult && !options.dryRun ? { onResult } : {}),

@@ -1,5 +1,7 @@
+import path from "node:path";
 import { startWatcher } from "@xzatoma/runtime/watcher";
 import type { CommandOptionSource } from "../config/flag-mapping.js";
+import { version } from "../version.js";
 import { loadUserConfig } from "./load-user-config.js";
 
 /** Options of `xzatoma watch`. */
@@ -30,7 +32,10 @@ export async function watchCommand(
   });
   const watcher = await startWatcher({
     config: loaded.config,
-    workspace: options.workspace ?? process.cwd(),
+    // Absolute, as `xzatoma-watcher run` makes it: runs must not depend on a later cwd.
+    workspace: path.resolve(options.workspace ?? process.cwd()),
+    // Results reported to XZepr carry the version of the command that ran them.
+    release: version,
     ...(loaded.configFileFound ? { configPath: loaded.configPath } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
     onFatal(error) {

@@ -39,7 +39,10 @@ export interface StartWatcherOptions {
   readonly provider?: AgentRuntimeOptions["provider"];
   /** Called once when the consumer stops for good (authentication refused, topic gone). */
   readonly onFatal?: (error: Error) => void;
-  /** The watcher's version, as results reported to XZepr carry it (`release`). */
+  /**
+   * The version results reported to XZepr carry (`release`): the front end's own. Default
+   * the version of `@xzatoma/watcher`.
+   */
   readonly release?: string;
 }
 
@@ -92,7 +95,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Starte
   const xzepr = config.xzepr;
   const client = xzepr?.report_results ? resolveXzeprClientOptions(xzepr, env) : undefined;
   const onResult =
-    xzepr && client ? createXzeprReporter(xzepr, client, options.release ?? "unknown") : undefined;
+    xzepr && client ? createXzeprReporter(xzepr, client, options.release) : undefined;
   const service = createWatcherService({
     config: watcher,
     transport,

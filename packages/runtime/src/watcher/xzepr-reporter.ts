@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { HandledResult } from "@xzatoma/watcher";
 import type { XzeprConfig } from "@xzatoma/xzepr/config";
 import { createXzeprClient, type XzeprClientOptions } from "@xzatoma/xzepr";
@@ -6,16 +7,28 @@ import { createXzeprClient, type XzeprClientOptions } from "@xzatoma/xzepr";
 export type XzeprReporter = (result: HandledResult) => Promise<void>;
 
 /**
+ * The version of `@xzatoma/watcher`, from its package.json (the same file from the sources
+ * and from a build): the `release` results carry when the front end names none.
+ */
+export function watcherPackageVersion(): string {
+  const manifest = createRequire(import.meta.url)("@xzatoma/watcher/package.json") as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+/**
  * Reports each plan run to XZepr as an event of the configured receiver (`xzepr.receiver`,
  * found by name and type on the first report, created when missing): the run's status as
  * `success`, the summary as `description`, and the trigger, stop reason, duration, usage and
- * answer in `payload`. The watcher logs a report that fails; the result event on Kafka is
- * the record that counts.
+ * answer in `payload`, and `release` (the front end's version, default
+ * {@link watcherPackageVersion}). The watcher logs a report that fails; the result event on
+ * Kafka is the record that counts.
  */
 export function createXzeprReporter(
   config: XzeprConfig,
   client: XzeprClientOptions,
-  release: string,
+  release: string = watcherPackageVersion(),
 ): XzeprReporter {
   const xzepr = createXzeprClient(client);
   let receiver: Promise<string> | undefined;

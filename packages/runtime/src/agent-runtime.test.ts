@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {
@@ -181,5 +181,55 @@ describe("createAgentRuntime", () => {
     await expect(
       createAgentRuntime(configFor(url), quietIO(), options({ history: { resume: "nope" } })),
     ).rejects.toMatchObject({ code: "CONVERSATION_NOT_FOUND" });
+  });
+
+  it("keeps the configuration file unwritable without making the workspace that holds it unwritable", async () => {
+    /** Writes each path in turn, then answers with what every write said. */
+    const writeAll =
+      (paths: string[]): ChatScenario =>
+      (request, index) =>
+        index < paths.length
+          ? {
+              toolCalls: [
+                { name: "write_file", arguments: { path: paths[index]!, content: "x: 1\n" } },
+              ],
+            }
+          : {
+              content: request.messages
+                .filter((m) => m.role === "tool")
+                .map((m) => m.content)
+                .join("\n"),
+            };
+    const url = await startModel(
+      writeAll(["out.txt", "xzatoma.yaml", "conf/other.yaml", "conf/project.yaml"]),
+    );
+    await writeFile(path.join(workspace, "xzatoma.yaml"), "agent: {}\n");
+    await mkdir(path.join(workspace, "conf"));
+    await writeFile(path.join(workspace, "conf", "project.yaml"), "agent: {}\n");
+    // A configuration at the workspace's root: the file is protected, its directory is not.
+    const atRoot = await createAgentRuntime(
+      configFor(url),
+      quietIO(),
+      options({ configPath: path.join(workspace, "xzatoma.yaml") }),
+    );
+    const text = (await atRoot.run("write")).text.split("\n");
+    await atRoot.close();
+    expect(text[0]).toMatch(/^Created out\.txt/);
+    expect(text[1]).toContain("'xzatoma.yaml' is protected: it belongs to XZatoma itself");
+    expect(await readFile(path.join(workspace, "xzatoma.yaml"), "utf8")).toBe("agent: {}\n");
+    expect(text[2]).toMatch(/^Created conf\/other\.yaml/);
+    expect(text[3]).not.toContain("belongs to XZatoma itself");
+    // A configuration in a directory of its own: that directory is protected as a whole.
+    await server?.close();
+    const url2 = await startModel(writeAll(["conf/another.yaml", "elsewhere.txt"]));
+    const inConf = await createAgentRuntime(
+      configFor(url2),
+      quietIO(),
+      options({ configPath: path.join(workspace, "conf", "project.yaml") }),
+    );
+    const second = (await inConf.run("write")).text.split("\n");
+    await inConf.close();
+    expect(second[0]).toContain("'conf/another.yaml' is protected: it belongs to XZatoma itself");
+    expect(second[1]).toMatch(/^Created elsewhere\.txt/);
   });
 });

@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@xzatoma/conversation";
 import {
@@ -190,7 +191,7 @@ export async function createAgentRuntime(
       `${dbPath}-wal`,
       `${dbPath}-shm`,
       dataDir,
-      ...(options.configPath ? [options.configPath, path.dirname(options.configPath)] : []),
+      ...(options.configPath ? configProtection(options.configPath, options.workspace) : []),
     ],
   });
   const sandbox = createSandbox({ disabled: !config.agent.terminal.sandbox, env });
@@ -437,4 +438,27 @@ export async function createAgentRuntime(
       await standard.close();
     },
   };
+}
+
+/**
+ * What of the configuration file no tool may change: the file, and its directory (where a
+ * sibling could be read as configuration) unless that directory is the workspace or holds
+ * it. A project that keeps its `xzatoma.yaml` at its root stays writable; the file does not.
+ */
+function configProtection(configPath: string, workspace: string): string[] {
+  const file = realOrResolved(configPath);
+  const directory = path.dirname(file);
+  const root = realOrResolved(workspace);
+  const relative = path.relative(directory, root);
+  const holdsWorkspace =
+    relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+  return holdsWorkspace ? [file] : [file, directory];
+}
+
+function realOrResolved(target: string): string {
+  try {
+    return realpathSync(target);
+  } catch {
+    return path.resolve(target);
+  }
 }

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -68,6 +69,7 @@ export async function runWatcher(
       workspace,
       configPath: path.resolve(configPath),
       env,
+      release: (createRequire(import.meta.url)("../package.json") as { version: string }).version,
       ...(values["dry-run"] ? { dryRun: true } : {}),
       ...(telemetry ? { telemetry: { tracer: telemetry.tracer, meter: telemetry.meter } } : {}),
       onFatal(error) {

@@ -15,7 +15,12 @@ describe("tool registry", () => {
         name: "greet",
         description: "Greets.",
         inputSchema: z
-          .object({ name: z.string().describe("who"), loud: z.boolean().default(false) })
+          .object({
+            name: z.string().describe("who"),
+            loud: z.boolean().default(false),
+            times: z.number().int().min(1).optional(),
+            offset: z.number().int().optional(),
+          })
           .strict(),
         access: "read",
         execute: async ({ name }) => toolSuccess(name),
@@ -30,6 +35,13 @@ describe("tool registry", () => {
         additionalProperties: false,
       },
     });
+    // Sent with every request: no `$schema` URI, no safe-integer bounds that say nothing.
+    expect(registry.specifications()[0]?.inputSchema).not.toHaveProperty("$schema");
+    expect(registry.specifications()[0]?.inputSchema["properties"]).toMatchObject({
+      times: { type: "integer", minimum: 1 },
+      offset: { type: "integer" },
+    });
+    expect(JSON.stringify(registry.specifications())).not.toMatch(/9007199254740991/);
   });
 
   it("refuses a duplicate name with a coded error and rejects invalid names", () => {

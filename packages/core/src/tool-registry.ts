@@ -30,6 +30,24 @@ export interface ToolSpecification {
   readonly inputSchema: Record<string, unknown>;
 }
 
+/**
+ * The JSON Schema of a tool's input as every provider sends it to the model. zod's `$schema`
+ * URI and the safe-integer bounds it writes for each integer (±9007199254740991) tell a model
+ * nothing and cost bytes on every request, so they are left out; the registry still validates
+ * calls with the zod schema, which keeps those bounds.
+ */
+export function toModelInputSchema(schema: z.ZodType): Record<string, unknown> {
+  const json: Record<string, unknown> = z.toJSONSchema(schema, {
+    io: "input",
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+    },
+  });
+  delete json["$schema"];
+  return json;
+}
+
 /** One call to execute. `input` is the JSON text the model sent. */
 export interface ToolCallRequest {
   readonly toolCallId: string;
@@ -372,7 +390,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       specificationCache ??= [...tools.values()].map((tool) => ({
         name: tool.name,
         description: tool.description,
-        inputSchema: z.toJSONSchema(tool.inputSchema, { io: "input" }) as Record<string, unknown>,
+        inputSchema: toModelInputSchema(tool.inputSchema),
       }));
       return specificationCache;
     },

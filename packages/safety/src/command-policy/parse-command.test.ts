@@ -8,7 +8,10 @@ describe("the parse deadline", () => {
     const racing = await createBashParser(() => (now += 1_000));
     expect(racing.parse("ls -la src", 50)).toEqual({ ok: false, failure: "timeout" });
     const frozen = await createBashParser(() => 0);
-    expect(frozen.parse("ls -la src", 0)).toMatchObject({ ok: true });
+    expect(frozen.parse("ls -la src", 1)).toMatchObject({ ok: true });
+    // The deadline is reached, not passed: a timeout of 0 never parses, even on a clock
+    // that has not moved since the parse started.
+    expect(frozen.parse("ls -la src", 0)).toEqual({ ok: false, failure: "timeout" });
   });
 
   it("counts the CPU time of this thread, so time spent waiting or preempted does not count", async () => {

@@ -1,8 +1,10 @@
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Language, Parser, type TreeCursor } from "web-tree-sitter";
 import type { SyntaxNode } from "./syntax-node.js";
+import { compileBaselineOnly } from "./wasm-baseline.js";
 
 /** Deeper trees than this are not analysed: they fail closed. */
 const MAX_TREE_DEPTH = 200;
@@ -22,7 +24,11 @@ export type ParseOutcome =
 
 /** A bash parser bound to one tree-sitter `Parser` instance. */
 export interface BashParser {
-  /** Parses `text`; a parse that runs past `timeoutMs` fails with `timeout`. */
+  /**
+   * Parses `text`; a parse that reaches `timeoutMs` of CPU time fails with `timeout`, so a
+   * timeout of 0 never parses (the clock moves in steps of a few milliseconds on some
+   * kernels: "past the deadline" would let a short parse through).
+   */
   parse(text: string, timeoutMs: number): ParseOutcome;
 }
 
@@ -40,12 +46,19 @@ function bashGrammarPath(): string {
   return createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
 }
 
-/** Loads web-tree-sitter and the bash grammar once per process, on first use. */
+/**
+ * Loads web-tree-sitter and the bash grammar once per process, on first use. The grammar
+ * is compiled here rather than by `Language.load`, so that it is compiled with Liftoff only
+ * and never tiered up to TurboFan (see `wasm-baseline.ts`): tiering up its lexer costs
+ * ~0.5 s of CPU and ~460 MiB of peak memory, and commands (32 KB at most) never run the
+ * lexer long enough to repay it. web-tree-sitter's own runtime keeps V8's default tiering.
+ */
 function loadBashLanguage(): Promise<Language> {
   if (bashLanguage === undefined) {
     const loading = (async () => {
       await Parser.init();
-      return Language.load(bashGrammarPath());
+      const grammar = await readFile(bashGrammarPath());
+      return Language.loadSync(compileBaselineOnly(grammar));
     })();
     // A failed load is retried by the next policy instead of being cached forever.
     loading.catch(() => (bashLanguage = undefined));
@@ -96,14 +109,15 @@ export async function createBashParser(clock: () => number = parseClock): Promis
 
   function parse(text: string, timeoutMs: number): ParseOutcome {
     const deadline = clock() + timeoutMs;
-    const tree = parser.parse(text, null, { progressCallback: () => clock() > deadline });
+    const expired = (): boolean => clock() >= deadline;
+    const tree = parser.parse(text, null, { progressCallback: expired });
     if (tree === null) {
       parser.reset();
       return { ok: false, failure: "timeout" };
     }
     const cursor = tree.walk();
     try {
-      if (clock() > deadline) return { ok: false, failure: "timeout" };
+      if (expired()) return { ok: false, failure: "timeout" };
       const root = copyTree(cursor, text, 0);
       return tree.rootNode.hasError
         ? { ok: false, failure: "syntax-error", root }

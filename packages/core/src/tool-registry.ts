@@ -30,6 +30,9 @@ export interface ToolSpecification {
   readonly inputSchema: Record<string, unknown>;
 }
 
+/** Each input schema's JSON Schema, converted once per schema object. */
+const converted = new WeakMap<z.ZodType, Record<string, unknown>>();
+
 /**
  * The JSON Schema of a tool's input as every provider sends it to the model. zod's `$schema`
  * URI and the safe-integer bounds it writes for each integer (±9007199254740991) tell a model
@@ -37,6 +40,17 @@ export interface ToolSpecification {
  * calls with the zod schema, which keeps those bounds.
  */
 export function toModelInputSchema(schema: z.ZodType): Record<string, unknown> {
+  // Tools keep their input schema in a module constant, so a service that builds a fresh
+  // runtime per event converts each schema once; callers get their own copy to change.
+  let json = converted.get(schema);
+  if (json === undefined) {
+    json = convertInputSchema(schema);
+    converted.set(schema, json);
+  }
+  return structuredClone(json);
+}
+
+function convertInputSchema(schema: z.ZodType): Record<string, unknown> {
   const json: Record<string, unknown> = z.toJSONSchema(schema, {
     io: "input",
     override: ({ jsonSchema }) => {

@@ -98,6 +98,28 @@ describe("createAgentRuntime", () => {
     }
   });
 
+  it("records into a history store the caller keeps open, and leaves it open when it closes", async () => {
+    const url = await startModel(() => ({ content: "done" }));
+    const store = openHistory({ path: path.join(home, "data", "shared.db") });
+    try {
+      const ids: string[] = [];
+      for (const prompt of ["first", "second"]) {
+        const runtime = await createAgentRuntime(
+          configFor(url),
+          quietIO(),
+          options({ history: { store, title: () => prompt } }),
+        );
+        await runtime.run(prompt);
+        await runtime.close();
+        ids.push(runtime.conversationId ?? "missing");
+      }
+      // Still open after both runtimes closed, holding both conversations.
+      expect(ids.map((id) => store.getConversation(id)?.title)).toEqual(["first", "second"]);
+    } finally {
+      store.close();
+    }
+  });
+
   it("refuses a call that needs a yes when the front end cannot ask anyone", async () => {
     const url = await startModel((request, index) =>
       index === 0

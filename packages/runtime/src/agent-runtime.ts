@@ -60,10 +60,17 @@ export interface AgentRuntimeOptions {
   readonly extraTools?: readonly Tool[];
   /**
    * History recording: `false` turns it off for this runtime even when the configuration
-   * enables it. `resume` continues a stored conversation (an id or a unique prefix).
+   * enables it. `resume` continues a stored conversation (an id or a unique prefix). `store`
+   * is a history database the caller already opened and keeps open (a service running many
+   * runtimes one after another); without it the runtime opens its own and closes it.
    */
   readonly history?:
-    false | { readonly resume?: string; readonly title?: (firstMessage: string) => string };
+    | false
+    | {
+        readonly resume?: string;
+        readonly title?: (firstMessage: string) => string;
+        readonly store?: History;
+      };
   /** An already created provider (tests, embedders with their own model). */
   readonly provider?: Provider;
   /**
@@ -243,10 +250,14 @@ export async function createAgentRuntime(
     ...(instructions ? { projectInstructions: instructions.text } : {}),
   });
 
+  const shared = options.history === false ? undefined : options.history?.store;
   const history: History | undefined =
     options.history !== false && config.persistence.enabled
-      ? openRuntimeHistory(dbPath)
+      ? (shared ?? openRuntimeHistory(dbPath))
       : undefined;
+  const closeHistory = () => {
+    if (history !== shared) history?.close();
+  };
   let model = provider.defaultModel;
   const historyOptions = options.history === false ? undefined : options.history;
   let resumed: Message[] = [];
@@ -255,7 +266,7 @@ export async function createAgentRuntime(
   if (historyOptions?.resume !== undefined) {
     const previous = history?.getConversation(historyOptions.resume);
     if (!previous) {
-      history?.close();
+      closeHistory();
       throw new XzatomaError(
         history ? "CONVERSATION_NOT_FOUND" : "HISTORY_UNAVAILABLE",
         history
@@ -434,7 +445,7 @@ export async function createAgentRuntime(
       recorder?.clear();
     },
     async close() {
-      history?.close();
+      closeHistory();
       await standard.close();
     },
   };

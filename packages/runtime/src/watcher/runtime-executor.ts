@@ -1,3 +1,4 @@
+import type { History } from "@xzatoma/persistence";
 import { contextOfTraceparent, type ExecutionReport, type PlanExecutor } from "@xzatoma/watcher";
 import { createAgentRuntime, type AgentRuntimeOptions } from "../agent-runtime.js";
 import { executionModeOf, type RuntimeConfig } from "../config/config-schema.js";
@@ -10,8 +11,10 @@ export interface RuntimeExecutorOptions {
   readonly configPath?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly telemetry?: AgentRuntimeOptions["telemetry"];
-  /** An already created provider (tests, embedders). */
+  /** An already created provider (tests, embedders); else the first run's is kept for the rest. */
   readonly provider?: AgentRuntimeOptions["provider"];
+  /** The history database the service keeps open; each run records its conversation there. */
+  readonly history?: History;
   readonly warn: (message: string) => void;
 }
 
@@ -25,6 +28,8 @@ export interface RuntimeExecutorOptions {
 export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExecutor {
   const configured = executionModeOf(options.config.agent.terminal.default_mode);
   const unattended = configured === "interactive" ? "restricted" : configured;
+  // One provider (its client, credentials and model lookups) for every run of the service.
+  let provider = options.provider;
   return async (request, signal): Promise<ExecutionReport> => {
     // The run's span continues the watcher's trace: a child of the span that handles the event.
     const parentContext = contextOfTraceparent(request.traceparent);
@@ -50,10 +55,14 @@ export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExec
               },
             }
           : {}),
-        ...(options.provider !== undefined ? { provider: options.provider } : {}),
-        history: { title: () => request.title },
+        ...(provider !== undefined ? { provider } : {}),
+        history: {
+          title: () => request.title,
+          ...(options.history !== undefined ? { store: options.history } : {}),
+        },
       },
     );
+    provider ??= runtime.provider;
     try {
       const result = await runtime.run(request.prompt, { signal });
       return {

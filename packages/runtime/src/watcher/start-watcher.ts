@@ -91,6 +91,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Starte
         ? { telemetry: { tracer: options.telemetry.tracer, meter: options.telemetry.meter } }
         : {}),
       ...(options.provider !== undefined ? { provider: options.provider } : {}),
+      ...(history !== undefined ? { history } : {}),
     });
   const xzepr = config.xzepr;
   const client = xzepr?.report_results ? resolveXzeprClientOptions(xzepr, env) : undefined;

@@ -8,7 +8,7 @@ import type { WorkspaceContext } from "./workspace-context.js";
 
 const inputSchema = z
   .object({
-    path: z.string().describe("The directory to create, relative to the workspace root"),
+    path: z.string(),
   })
   .strict();
 

@@ -26,13 +26,11 @@ export interface DeletePathToolOptions {
 
 const inputSchema = z
   .object({
-    path: z
-      .string()
-      .describe("The file, symlink or directory to delete, relative to the workspace root"),
+    path: z.string(),
     recursive: z
       .boolean()
       .default(false)
-      .describe("Required to delete a directory and everything in it"),
+      .describe("Required for a directory: deletes everything in it"),
   })
   .strict();
 

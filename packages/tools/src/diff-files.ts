@@ -16,8 +16,8 @@ export interface DiffFilesToolOptions {
 
 const inputSchema = z
   .object({
-    path_a: z.string().describe("The first (old) file, relative to the workspace root"),
-    path_b: z.string().describe("The second (new) file, relative to the workspace root"),
+    path_a: z.string().describe("Old file"),
+    path_b: z.string().describe("New file"),
   })
   .strict();
 

@@ -32,21 +32,10 @@ export interface EditFileToolOptions {
 
 const inputSchema = z
   .object({
-    path: z.string().describe("Path of the file, relative to the workspace root"),
-    mode: z
-      .enum(["edit", "create", "overwrite", "append"])
-      .describe(
-        "edit: replace old_text; create: new file; overwrite: replace all; append: add at the end",
-      ),
-    content: z
-      .string()
-      .describe("The new text: the replacement, the whole file, or the text to append"),
-    old_text: z
-      .string()
-      .optional()
-      .describe(
-        "Required for mode 'edit': the exact text to replace; it must match exactly one place",
-      ),
+    path: z.string(),
+    mode: z.enum(["edit", "create", "overwrite", "append"]),
+    content: z.string().describe("The replacement, the whole file or the text to append"),
+    old_text: z.string().optional().describe("For mode edit: the exact text to replace"),
   })
   .strict();
 

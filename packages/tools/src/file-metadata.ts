@@ -16,7 +16,7 @@ export interface FileMetadataToolOptions {
 
 const inputSchema = z
   .object({
-    path: z.string().describe("The file or directory, relative to the workspace root"),
+    path: z.string(),
   })
   .strict();
 

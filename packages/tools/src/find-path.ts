@@ -25,12 +25,9 @@ export interface FindPathToolOptions {
 
 const inputSchema = z
   .object({
-    glob: z
-      .string()
-      .min(1)
-      .describe("Glob matched against paths relative to the workspace root, e.g. '**/*.ts'"),
-    offset: z.number().int().min(0).default(0).describe("Number of sorted results to skip"),
-    limit: z.number().int().min(1).default(50).describe("Results per page (at most 1000)"),
+    glob: z.string().min(1),
+    offset: z.number().int().min(0).default(0).describe("Results to skip"),
+    limit: z.number().int().min(1).default(50).describe("At most 1000"),
   })
   .strict();
 

@@ -33,33 +33,13 @@ export interface GrepToolOptions {
 
 const inputSchema = z
   .object({
-    pattern: z
-      .string()
-      .min(1)
-      .describe("JavaScript regular expression (or plain text) to search for"),
-    path: z
-      .string()
-      .default(".")
-      .describe("Directory or file to search, relative to the workspace root"),
-    include: z
-      .string()
-      .optional()
-      .describe("Only files matching this glob, e.g. '*.ts' or 'src/**/*.py'"),
-    exclude: z.string().optional().describe("Skip files and directories matching this glob"),
-    case_sensitive: z.boolean().default(true).describe("Match case exactly (default true)"),
-    context_lines: z
-      .number()
-      .int()
-      .min(0)
-      .max(10)
-      .default(0)
-      .describe("Lines of context around each match"),
-    max_results: z
-      .number()
-      .int()
-      .min(1)
-      .default(100)
-      .describe("Matches shown at most (up to 1000)"),
+    pattern: z.string().min(1).describe("No slashes or flags"),
+    path: z.string().default(".").describe("Directory or file"),
+    include: z.string().optional().describe("Glob, e.g. *.ts or src/**/*.ts"),
+    exclude: z.string().optional().describe("Glob to skip"),
+    case_sensitive: z.boolean().default(true),
+    context_lines: z.number().int().min(0).max(10).default(0).describe("Lines around each match"),
+    max_results: z.number().int().min(1).default(100).describe("At most 1000"),
   })
   .strict();
 

@@ -17,14 +17,9 @@ export interface ListDirectoryToolOptions {
 
 const inputSchema = z
   .object({
-    path: z
-      .string()
-      .describe("Directory to list, relative to the workspace root ('.' for the root)"),
-    recursive: z.boolean().default(false).describe("List everything below the directory"),
-    pattern: z
-      .string()
-      .optional()
-      .describe("Only entries whose file name matches, with * and ? wildcards"),
+    path: z.string().describe("'.' for the root"),
+    recursive: z.boolean().default(false).describe("Include subdirectories"),
+    pattern: z.string().optional().describe("Name filter, e.g. *.ts"),
   })
   .strict();
 

@@ -22,7 +22,7 @@ export function createPlanTool(workspace: WorkspaceContext): Tool {
     description: PLAN_DESCRIPTION,
     inputSchema: z
       .object({
-        path: z.string().describe("Path of the plan file, relative to the workspace root"),
+        path: z.string(),
       })
       .strict(),
     access: "read",

@@ -21,9 +21,9 @@ export interface ReadFileToolOptions {
 
 const inputSchema = z
   .object({
-    path: z.string().describe("Path of the file, relative to the workspace root"),
-    start_line: z.number().int().min(1).optional().describe("First line to read (1-based)"),
-    end_line: z.number().int().min(1).optional().describe("Last line to read (1-based, inclusive)"),
+    path: z.string(),
+    start_line: z.number().int().min(1).optional().describe("1-based"),
+    end_line: z.number().int().min(1).optional().describe("Inclusive; default: the last line"),
   })
   .strict();
 

@@ -84,14 +84,9 @@ export function sanitizedEnvironment(
 
 const inputSchema = z
   .object({
-    command: z.string().min(1).describe("The command, as typed in bash"),
-    cwd: z.string().default(".").describe("Working directory relative to the workspace root"),
-    timeout_seconds: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe("Stop the command after this many seconds"),
+    command: z.string().min(1),
+    cwd: z.string().default("."),
+    timeout_seconds: z.number().int().min(1).optional().describe("Stop it after this many seconds"),
   })
   .strict();
 

@@ -19,11 +19,9 @@ export interface TransferToolOptions {
 
 const inputSchema = z
   .object({
-    source: z
-      .string()
-      .describe("The file or directory to copy or move, relative to the workspace root"),
-    destination: z.string().describe("The new path, relative to the workspace root"),
-    overwrite: z.boolean().default(false).describe("Replace the destination when it exists"),
+    source: z.string(),
+    destination: z.string().describe("The new path itself, not a parent directory"),
+    overwrite: z.boolean().default(false).describe("Replace an existing destination"),
   })
   .strict();
 

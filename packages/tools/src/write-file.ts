@@ -24,8 +24,8 @@ export interface WriteFileToolOptions {
 
 const inputSchema = z
   .object({
-    path: z.string().describe("Path of the file, relative to the workspace root"),
-    content: z.string().describe("The complete new content of the file"),
+    path: z.string(),
+    content: z.string().describe("The complete new content"),
   })
   .strict();
 

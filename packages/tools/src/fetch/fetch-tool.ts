@@ -64,9 +64,7 @@ export const DEFAULT_FETCH_MAX_BYTES = 1024 * 1024;
 /** 60 s. */
 export const DEFAULT_FETCH_TIMEOUT_MS = 60_000;
 
-const inputSchema = z
-  .object({ url: z.string().min(1).describe("Absolute http:// or https:// URL to fetch") })
-  .strict();
+const inputSchema = z.object({ url: z.string().min(1) }).strict();
 
 /**
  * Judges a fetch before it runs, with the guard's static check: `block` never runs,

@@ -48,9 +48,11 @@ async function run(command: string, limits?: { processes: number }) {
 const work = await run(
   "id -u; grep CapEff /proc/self/status; cat /etc/shadow 2>/dev/null || echo no-shadow; echo hi > a.txt; rm old.txt; python3 -c \"open('.envrc','w')\"; rm -rf build && mkdir build && echo n > build/new; chmod 000 a.txt",
 );
-// Builtins only, so that counting works while the bomb holds every process slot.
+// Builtins only, so that counting works while the bomb holds every process slot. It counts
+// for 3 s and on until the bomb has grown past 8 processes (a loaded machine can start the
+// loop late or the bomb slowly), but never past 30 s.
 const bomb = await run(
-  ":(){ :|:& };:; max=0; while [ $SECONDS -lt 3 ]; do n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; [ $n -gt $max ] && max=$n; done; echo $max",
+  ":(){ :|:& };:; max=0; while { [ $SECONDS -lt 3 ] || [ $max -le 8 ]; } && [ $SECONDS -lt 30 ]; do n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; [ $n -gt $max ] && max=$n; done; echo $max",
   { processes: 32 },
 );
 const exists = (file: string) =>

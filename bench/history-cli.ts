@@ -50,13 +50,16 @@ for (let index = 0; index < CONVERSATIONS; index += 1) {
 history.close();
 console.log(`seeded ${CONVERSATIONS} conversations in ${format(performance.now() - seeded)}`);
 
-const env = { ...process.env, HOME: home, XZATOMA_HISTORY_DB: database };
+// The seeded file is named with --storage-path (the CLI reads no environment variable for
+// it); HOME points at the empty temp directory so no user configuration applies.
+const env = { ...process.env, HOME: home };
 const time = (args: string[]) => {
   const original = process.env;
   process.env = env;
+  const argv = [CLI, "--storage-path", database, ...args];
   try {
-    timeSync(process.execPath, [CLI, ...args]);
-    return median(Array.from({ length: RUNS }, () => timeSync(process.execPath, [CLI, ...args])));
+    timeSync(process.execPath, argv);
+    return median(Array.from({ length: RUNS }, () => timeSync(process.execPath, argv)));
   } finally {
     process.env = original;
   }

@@ -1,5 +1,5 @@
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { openRaw, pluck } from "./__fixtures__/raw-db.js";
 import {
   openTempHistory,
   SOME_USAGE,
@@ -201,8 +201,8 @@ describe("conversations", () => {
     }
     expect(history.getConversation(unrelated.id)).toBeDefined();
     // The cascade is the schema's (foreign keys are on): no orphan message rows remain.
-    const db = new Database(file, { readonly: true });
-    expect(db.prepare("SELECT count(*) FROM messages").pluck().get()).toBe(0);
+    const db = openRaw(file);
+    expect(pluck(db, "SELECT count(*) FROM messages")).toBe(0);
     db.close();
   });
 });

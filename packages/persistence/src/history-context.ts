@@ -1,12 +1,11 @@
-import type { Database, RunResult } from "better-sqlite3";
-import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import type { NodeSqliteDatabase, NodeSqliteRunResult } from "./node-sqlite.js";
 
-/** The drizzle database over one better-sqlite3 connection. */
-export type HistoryDatabase = BetterSQLite3Database & { readonly $client: Database };
+/** The drizzle database over one `node:sqlite` connection. */
+export type HistoryDatabase = NodeSqliteDatabase;
 
 /** The database or a transaction on it: what read helpers need. */
-export type HistoryReader = BaseSQLiteDatabase<"sync", RunResult>;
+export type HistoryReader = BaseSQLiteDatabase<"sync", NodeSqliteRunResult>;
 
 /** What the store's operations share: the connection and the injected policies. */
 export interface HistoryContext {

@@ -1,5 +1,5 @@
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { openRaw, pluckAll } from "./__fixtures__/raw-db.js";
 import { openTempHistory, SOME_USAGE, tempDbPath } from "./__fixtures__/temp-history.js";
 import type { HistoryMessage } from "./model.js";
 import { openHistory } from "./open-history.js";
@@ -74,7 +74,7 @@ describe("messages", () => {
 
     // A turn in flight (an open transaction of another writer) is not visible, and is
     // lost when that writer dies; the committed turn is not.
-    const inFlight = new Database(file);
+    const inFlight = openRaw(file, { readOnly: false });
     inFlight.exec("BEGIN IMMEDIATE");
     inFlight
       .prepare(
@@ -133,10 +133,10 @@ describe("messages", () => {
       },
     ]);
 
-    const db = new Database(file, { readonly: true });
+    const db = openRaw(file);
     const raw = [
-      ...(db.prepare("SELECT message FROM messages").pluck().all() as string[]),
-      ...(db.prepare("SELECT title || ' ' || label FROM conversations").pluck().all() as string[]),
+      ...pluckAll(db, "SELECT message FROM messages"),
+      ...pluckAll(db, "SELECT title || ' ' || label FROM conversations"),
     ].join("\n");
     db.close();
     expect(raw).not.toMatch(/sk-[a-z]+1|sk-input2/);

@@ -1,19 +1,20 @@
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import type * as Migrator from "drizzle-orm/better-sqlite3/migrator";
+import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { pluck } from "./__fixtures__/raw-db.js";
 import { tempDbPath } from "./__fixtures__/temp-history.js";
 import { applyMigrations, defaultMigrationsFolder } from "./migrations.js";
+import * as NodeSqlite from "./node-sqlite.js";
 
 const lose = vi.hoisted(() => ({ afterWinnerMigrated: false, active: false }));
 
-vi.mock("drizzle-orm/better-sqlite3/migrator", async (importOriginal) => {
-  const original = await importOriginal<typeof Migrator>();
+vi.mock("./node-sqlite.js", async (importOriginal) => {
+  const original = await importOriginal<typeof NodeSqlite>();
   return {
-    migrate: (...args: Parameters<typeof original.migrate>) => {
-      if (!lose.active) return original.migrate(...args);
+    ...original,
+    migrateNodeSqlite: (...args: Parameters<typeof original.migrateNodeSqlite>) => {
+      if (!lose.active) return original.migrateNodeSqlite(...args);
       // Another process wins the race (or nobody does), then this one fails on its tables.
-      if (lose.afterWinnerMigrated) original.migrate(...args);
+      if (lose.afterWinnerMigrated) original.migrateNodeSqlite(...args);
       throw new Error("table `conversations` already exists");
     },
   };
@@ -24,8 +25,8 @@ afterEach(() => {
 });
 
 function openRaw() {
-  const client = new Database(tempDbPath());
-  return { client, db: drizzle({ client }) };
+  const client = new DatabaseSync(tempDbPath());
+  return { client, db: NodeSqlite.drizzleNodeSqlite(client) };
 }
 
 describe("applyMigrations", () => {
@@ -48,7 +49,7 @@ describe("applyMigrations", () => {
   it("applies the real migrations when nothing goes wrong", () => {
     const { client, db } = openRaw();
     applyMigrations(db, defaultMigrationsFolder());
-    expect(client.prepare("SELECT count(*) FROM conversations").pluck().get()).toBe(0);
+    expect(pluck(client, "SELECT count(*) FROM conversations")).toBe(0);
     client.close();
   });
 });

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { HistoryError } from "./errors.js";
 import type { HistoryDatabase } from "./history-context.js";
+import { migrateNodeSqlite } from "./node-sqlite.js";
 
 const MIGRATIONS_TABLE = "__drizzle_migrations";
 
@@ -30,12 +30,12 @@ export function applyMigrations(db: HistoryDatabase, migrationsFolder: string): 
     );
   }
   try {
-    migrate(db, { migrationsFolder });
+    migrateNodeSqlite(db, { migrationsFolder });
   } catch (error) {
     if (isUpToDate(db, migrationsFolder)) return;
     throw new HistoryError(
       "HISTORY_MIGRATION_FAILED",
-      `Could not migrate the history database ${db.$client.name}: ${String(error)}`,
+      `Could not migrate the history database ${db.$client.location() ?? ":memory:"}: ${String(error)}`,
       { cause: error },
     );
   }

@@ -1,14 +1,15 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import type { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
+import { openRaw, pluck, pluckAll } from "./__fixtures__/raw-db.js";
 import { openTempHistory, tempDbPath } from "./__fixtures__/temp-history.js";
 import { HistoryError } from "./errors.js";
 import { defaultMigrationsFolder } from "./migrations.js";
 import { openHistory } from "./open-history.js";
 
-function inspect(file: string): Database.Database {
-  return new Database(file, { readonly: true });
+function inspect(file: string): DatabaseSync {
+  return openRaw(file);
 }
 
 /** The migrations the package ships: each is applied once. */
@@ -22,10 +23,10 @@ describe("openHistory", () => {
     openHistory({ path: file }).close();
     expect(existsSync(file)).toBe(true);
     const db = inspect(file);
-    const tables = db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-      .pluck()
-      .all();
+    const tables = pluckAll(
+      db,
+      "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+    );
     expect(tables).toEqual(
       expect.arrayContaining([
         "__drizzle_migrations",
@@ -34,7 +35,7 @@ describe("openHistory", () => {
         "processed_events",
       ]),
     );
-    expect(db.prepare("SELECT count(*) FROM __drizzle_migrations").pluck().get()).toBe(SHIPPED);
+    expect(pluck(db, "SELECT count(*) FROM __drizzle_migrations")).toBe(SHIPPED);
     db.close();
   });
 
@@ -47,7 +48,7 @@ describe("openHistory", () => {
     expect(second.getConversation(conversation.id)?.title).toBe("kept");
     second.close();
     const db = inspect(file);
-    expect(db.prepare("SELECT count(*) FROM __drizzle_migrations").pluck().get()).toBe(SHIPPED);
+    expect(pluck(db, "SELECT count(*) FROM __drizzle_migrations")).toBe(SHIPPED);
     db.close();
   });
 
@@ -56,14 +57,14 @@ describe("openHistory", () => {
     openTempHistory({ path: file }).createConversation({ title: "t", provider: "p", model: "m" });
     expect(existsSync(`${file}-wal`)).toBe(true);
     const db = inspect(file);
-    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(pluck(db, "PRAGMA journal_mode")).toBe("wal");
     db.close();
   });
 
   it("waits for another writer up to the busy timeout, then fails", () => {
     const file = tempDbPath();
     const history = openTempHistory({ path: file, busyTimeoutMs: 200 });
-    const other = new Database(file);
+    const other = openRaw(file, { readOnly: false });
     other.exec("BEGIN IMMEDIATE");
     const started = performance.now();
     expect(() => history.createConversation({ title: "t", provider: "p", model: "m" })).toThrow(

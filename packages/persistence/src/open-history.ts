@@ -1,8 +1,6 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { redactSecrets } from "@xzatoma/safety";
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
 import { monotonicFactory } from "ulid";
 import { createConversation, deleteConversation, finishConversation } from "./conversations.js";
 import { isEventProcessed, lookupProcessedEvent, markEventProcessed } from "./event-ledger.js";
@@ -10,6 +8,7 @@ import type { History } from "./history.js";
 import type { HistoryContext } from "./history-context.js";
 import { appendMessages, markPruned } from "./messages.js";
 import { applyMigrations, defaultMigrationsFolder } from "./migrations.js";
+import { drizzleNodeSqlite, loadNodeSqlite } from "./node-sqlite.js";
 import { getConversation, getConversationTree, listConversations } from "./queries.js";
 
 /** Default of {@link OpenHistoryOptions.busyTimeoutMs}. */
@@ -58,14 +57,17 @@ export function openHistory(options: OpenHistoryOptions): History {
     // -shm files the database file's mode.
     closeSync(openSync(file, "a", 0o600));
   }
-  const client = new Database(file, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+  const { DatabaseSync } = loadNodeSqlite();
+  const client = new DatabaseSync(file, {
+    timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+  });
   try {
     // WAL: readers never block the writer, and a commit is one append to the log.
-    client.pragma("journal_mode = WAL");
+    client.exec("PRAGMA journal_mode = WAL");
     // FULL: a committed turn survives a power cut too, for one fsync per turn.
-    client.pragma("synchronous = FULL");
-    client.pragma("foreign_keys = ON");
-    const db = drizzle({ client });
+    client.exec("PRAGMA synchronous = FULL");
+    client.exec("PRAGMA foreign_keys = ON");
+    const db = drizzleNodeSqlite(client);
     applyMigrations(db, options.migrationsFolder ?? defaultMigrationsFolder());
     const now = options.now ?? (() => new Date());
     const ulid = monotonicFactory();
@@ -97,7 +99,7 @@ function createHistory(context: HistoryContext, file: string): History {
     isEventProcessed: (eventId) => isEventProcessed(context, eventId),
     lookupProcessedEvent: (eventId) => lookupProcessedEvent(context, eventId),
     close: () => {
-      if (context.db.$client.open) context.db.$client.close();
+      if (context.db.$client.isOpen) context.db.$client.close();
     },
   };
 }

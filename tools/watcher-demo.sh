@@ -7,6 +7,7 @@
 #   bash tools/watcher-demo.sh            # scripted model: answers at once, uses two tools
 #   bash tools/watcher-demo.sh --local    # the embedded model, in-process (slow: minutes)
 #   bash tools/watcher-demo.sh --keep     # leave the broker running and the demo directory
+#                                         # (else both, and the broker's data, are removed)
 #
 # Environment: KAFKA_PORT (default 19092, so a Kafka of your own on 9092 is left alone);
 # XZATOMA_DEMO_TIMEOUT seconds to wait for the results (default 300, 1200 with --local).
@@ -38,11 +39,15 @@ die() {
 }
 
 source tools/toolchain/env.sh
-source tools/toolchain/system-packages.sh
-say "setting up (dependencies, build)"
-pnpm install --reporter=silent </dev/null
-nx run xzatoma-watcher:build --output-style=static >/dev/null </dev/null ||
-  die "the build failed; run 'bash tools/test.sh' to see why"
+# XZATOMA_DEMO_BUILT=1 skips the setup when the checkout is installed and built already (the
+# test suite runs the demo that way, beside other tests that use the built files).
+if [ -z "${XZATOMA_DEMO_BUILT:-}" ]; then
+  source tools/toolchain/system-packages.sh
+  say "setting up (dependencies, build)"
+  pnpm install --reporter=silent </dev/null
+  nx run xzatoma-watcher:build --output-style=static >/dev/null </dev/null ||
+    die "the build failed; run 'bash tools/test.sh' to see why"
+fi
 
 export KAFKA_PORT="${KAFKA_PORT:-19092}"
 export KAFKA_WORK="$ROOT/.cache/kafka/demo-$KAFKA_PORT"
@@ -62,7 +67,7 @@ cleanup() {
       "${BOOTSTRAP:-}" "$KAFKA_PORT" "$KAFKA_WORK" "$DEMO" >&2
   else
     bash tools/kafka/stop.sh >/dev/null 2>&1 || true
-    rm -rf "$DEMO"
+    rm -rf "$DEMO" "$KAFKA_WORK"
   fi
   exit "$status"
 }

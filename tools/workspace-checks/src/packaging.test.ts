@@ -27,18 +27,31 @@ process.exitCode = result.stopReason === "completed" ? 0 : 1;
 
 let base: string;
 let project: string;
+let tarballs: string[];
 let server: ScriptedOllama;
 
 beforeAll(async () => {
   base = await mkdtemp(path.join(tmpdir(), "xz-packaging-"));
   project = path.join(base, "project");
-  installTarballs(packPackages(CLI_PACKAGES, path.join(base, "tarballs")), project);
+  tarballs = packPackages(CLI_PACKAGES, path.join(base, "tarballs"));
+  installTarballs(tarballs, project);
   server = await startScriptedOllama({ scenario: SCENARIOS["two-tools"]! });
 });
 
 afterAll(async () => {
   await server?.close();
   await rm(base, { recursive: true, force: true });
+});
+
+describe("the packed packages", () => {
+  it("each carry the workspace's license", () => {
+    expect(tarballs).toHaveLength(CLI_PACKAGES.length);
+    for (const tarball of tarballs) {
+      // pnpm packs the workspace's LICENSE into a package that has none of its own.
+      const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
+      expect(files, tarball).toContain("package/LICENSE");
+    }
+  });
 });
 
 describe("the packed packages installed with npm", () => {

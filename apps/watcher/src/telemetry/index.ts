@@ -39,7 +39,7 @@ function watcherVersion(): string {
   for (const candidate of ["../package.json", "../../package.json"]) {
     try {
       const manifest = require(candidate) as { name?: string; version?: string };
-      if (manifest.name === "xzatoma-watcher" && manifest.version) return manifest.version;
+      if (manifest.name === "@xzatoma/watcher-service" && manifest.version) return manifest.version;
     } catch {
       // Not there from this file: the other candidate.
     }

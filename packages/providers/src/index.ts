@@ -1,9 +1,6 @@
-export {
-  createOllamaModel,
-  DEFAULT_OLLAMA_MODEL,
-  OLLAMA_TOOL_MODELS,
-  type OllamaModelOptions,
-} from "./ollama.js";
+// The public API. Helpers shared between the providers (retry, redaction, HTTP, the
+// Copilot and OpenAI wire details) stay inside the package.
+export { createOllamaModel, DEFAULT_OLLAMA_MODEL, type OllamaModelOptions } from "./ollama.js";
 export {
   findOllamaTag,
   inspectOllamaModel,
@@ -12,11 +9,6 @@ export {
   type OllamaModelInfo,
   type OllamaTag,
 } from "./ollama-model-info.js";
-export {
-  parseTextToolCalls,
-  withTextToolCalls,
-  type RecoveredToolCall,
-} from "./text-tool-calls.js";
 export { DEFAULT_OLLAMA_HOST, normalizeOllamaHost, resolveOllamaHost } from "./ollama-host.js";
 export {
   connectionErrorCode,
@@ -25,13 +17,79 @@ export {
   type ExplainedProviderError,
   type ProviderErrorWording,
 } from "./provider-errors.js";
-export * from "./openai/index.js";
-export * from "./copilot/index.js";
-export * from "./retry/index.js";
-export * from "./local/index.js";
-export * from "./credentials/index.js";
 export {
-  isProviderType,
+  createOpenAIModel,
+  DEFAULT_OPENAI_BASE_URL,
+  listOpenAIModels,
+  type ListedModel,
+  type ListOpenAIModelsOptions,
+  type ModelCapabilities,
+  type OpenAIConnectionOptions,
+  type OpenAIModelInfo,
+  type OpenAIModelOptions,
+} from "./openai/index.js";
+export {
+  CopilotAuthError,
+  createCopilotClient,
+  createCopilotModel,
+  DEFAULT_COPILOT_CLIENT_ID,
+  DEFAULT_COPILOT_MODEL,
+  startDeviceFlow,
+  type CopilotAuthFailure,
+  type CopilotClient,
+  type CopilotClientOptions,
+  type CopilotEndpoint,
+  type CopilotHeaders,
+  type CopilotModelCapabilities,
+  type CopilotModelFactoryOptions,
+  type CopilotModelInfo,
+  type CopilotModelOptions,
+  type CopilotSession,
+  type CopilotTokenOptions,
+  type CopilotTokenSource,
+  type CopilotUrls,
+  type DeviceFlow,
+  type DeviceFlowOptions,
+  type GithubOAuthToken,
+  type ListCopilotModelsOptions,
+} from "./copilot/index.js";
+export {
+  DEFAULT_RETRY_OPTIONS,
+  defaultSleep,
+  ProviderTimeoutError,
+  REDACTED,
+  withRetries,
+  type ResolvedRetryOptions,
+  type RetryableKind,
+  type RetryEvent,
+  type RetryOptions,
+  type Sleep,
+  type WithRetriesOptions,
+} from "./retry/index.js";
+export {
+  createLocalModel,
+  DEFAULT_LOCAL_CONTEXT_SIZE,
+  DEFAULT_LOCAL_MAX_TOKENS,
+  DEFAULT_LOCAL_MODEL_FILE,
+  DEFAULT_LOCAL_SAMPLING,
+  disposeLocalModels,
+  loadLocalModel,
+  LocalModelUnavailableError,
+  type LocalLanguageModel,
+  type LocalModelLocation,
+  type LocalModelOptions,
+  type LocalModelUnavailableReason,
+  type LocalSampling,
+} from "./local/index.js";
+export {
+  createCredentialStore,
+  CREDENTIAL_ENV_VARS,
+  type CredentialSource,
+  type CredentialStore,
+  type CredentialStoreOptions,
+  type KeyringBackend,
+} from "./credentials/index.js";
+export {
   PROVIDER_TYPES,
   providerConfigSchema,
   type ProviderConfig,

@@ -1,22 +1,13 @@
 export {
   executionModeOf,
-  PATH_KEYS,
   PROVIDER_TYPES,
   runtimeConfigSchema,
-  TERMINAL_MODES,
   type ConfigFileShape,
   type ProviderType,
   type RuntimeConfig,
 } from "./config/config-schema.js";
-export { createAuditSink } from "./audit-sink.js";
-export {
-  DEFAULT_PROJECT_INSTRUCTIONS_MAX_BYTES,
-  loadProjectInstructions,
-  type ProjectInstructions,
-  type ProjectInstructionsOptions,
-} from "./project-instructions.js";
+export type { ProjectInstructions, ProjectInstructionsOptions } from "./project-instructions.js";
 export type { SessionModes } from "./session-modes.js";
-export { createSystemPrompt } from "./system-prompt.js";
 export {
   conversationTitle,
   createAgentRuntime,
@@ -31,16 +22,11 @@ export { resolveRuntimeConfig, type ResolveRuntimeConfigOptions } from "./resolv
 export {
   ConfigError,
   defaultConfigPath,
-  ECOSYSTEM_ENV_MAPPINGS,
   ENV_MAPPINGS,
-  ENV_PREFIX,
   environmentVariableOf,
   formatConfig,
   formatConfigJson,
-  formatConfigProblem,
   loadConfig,
-  NON_KEY_VARIABLES,
-  resolveUserPath,
   SELECTED_MODEL_KEY,
   validateConfigFile,
   type ConfigProblem,

@@ -10,15 +10,7 @@ export {
   type PathRefusal,
 } from "./path-guard-error.js";
 export { isProtectedPath, isSecretFileName, protectionOf } from "./protected-paths.js";
-export {
-  CODE_RUNNING_DIRECTORIES,
-  CODE_RUNNING_FILES,
-  SHELL_STARTUP_FILES,
-  VERSION_CONTROL_NAMES,
-  writeConcern,
-  type PathConcern,
-  type PathProtection,
-} from "./path-rules/path-rules.js";
+export { writeConcern, type PathConcern, type PathProtection } from "./path-rules/path-rules.js";
 export { isSecretPath } from "./path-rules/secret-paths.js";
 export {
   createSecretExposure,
@@ -69,5 +61,23 @@ export {
 } from "./sandbox/sandbox.js";
 export type { SandboxChangeKind, SandboxJudge, SandboxOutcome } from "./sandbox/apply-changes.js";
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from "./sandbox/sandbox-limits.js";
-export * from "./url-guard/index.js";
+export {
+  checkMention,
+  checkUrl,
+  createGuardedFetch,
+  isDeniedAddress,
+  UrlBlockedError,
+  type Allowance,
+  type ByteCapAction,
+  type GuardedFetch,
+  type GuardedFetchInit,
+  type GuardedFetchOptions,
+  type GuardedResponse,
+  type LookupFunction,
+  type ResolvedAddress,
+  type UrlDecision,
+  type UrlGuardOptions,
+  type UrlRefusal,
+  type UrlVerdict,
+} from "./url-guard/index.js";
 export * from "./command-policy/index.js";

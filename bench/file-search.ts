@@ -1,6 +1,8 @@
 // grep and find_path of @xzatoma/tools on a generated tree of 10,000 files (nested
 // directories, mixed sizes, a .gitignore, a git repository so ripgrep honours it), median
 // of 5 after one warm-up, beside ripgrep and find on the same tree. Target: within 2x.
+// The first grep of a tool starts its worker threads: measured for a new tool in this
+// process, and for the first call of new processes (its code not yet compiled either).
 //
 //   node bench/file-search.ts
 //
@@ -191,6 +193,32 @@ function createCaller(tree: string) {
   };
 }
 
+// `node bench/file-search.ts --first-call <tree>`: the first grep of a new process (its
+// tools, worker threads and code all new), printed in milliseconds.
+if (process.argv[2] === "--first-call") {
+  const call = createCaller(process.argv[3] as string);
+  const started = performance.now();
+  const matches = await call("grep", { pattern: LITERAL, max_results: 1000 }, "matches");
+  console.log(JSON.stringify({ ms: performance.now() - started, count: matches }));
+  process.exit(0);
+}
+
+/** The first grep of new processes, timed in each (loading the modules not counted). */
+function measureFirstCalls(tree: string): Measured {
+  const once = (): Measured => {
+    const result = spawnSync(process.execPath, [import.meta.filename, "--first-call", tree], {
+      encoding: "utf8",
+    });
+    if (result.status !== 0) {
+      throw new Error(`first call exited ${String(result.status)}: ${result.stderr}`);
+    }
+    return JSON.parse(result.stdout) as Measured;
+  };
+  once(); // warm-up: file cache
+  const runs = Array.from({ length: RUNS }, once);
+  return { ms: median(runs.map((run) => run.ms)), count: runs.at(-1)?.count ?? 0 };
+}
+
 // XZ_BENCH_TREE keeps the generated tree in that directory for repeated runs.
 const kept = process.env["XZ_BENCH_TREE"];
 const tree = kept ?? mkdtempSync(path.join(tmpdir(), "xz-file-search-"));
@@ -220,6 +248,7 @@ try {
       "rg -n",
       rgLiteral,
     ],
+    [`grep '${LITERAL}', first call of a new process`, measureFirstCalls(tree), "rg -n", rgLiteral],
     ["find_path '**/*.ts'", find, "find -prune", await command("find", FIND_ARGS)],
     [
       "find_path '**/*.ts'",

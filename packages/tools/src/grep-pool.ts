@@ -1,8 +1,16 @@
 import { Worker } from "node:worker_threads";
-import { grepWorkerSource } from "./grep-worker.js";
 
 /** Idle grep workers are stopped after this long. */
 export const GREP_WORKER_IDLE_MS = 30_000;
+
+/**
+ * The worker's module: `grep-worker.cjs` next to the built bundle (`dist/`), or the source
+ * file when this module runs from `src/` (the package's tests, on a Node that strips types).
+ */
+export const GREP_WORKER_URL = new URL(
+  import.meta.url.endsWith(".ts") ? "./grep-worker.ts" : "./grep-worker.cjs",
+  import.meta.url,
+);
 
 /** Worker threads kept warm between searches: no start-up cost, code already optimised. */
 export interface GrepWorkerPool {
@@ -18,7 +26,6 @@ export interface GrepWorkerPool {
 export function createGrepWorkerPool(idleMs = GREP_WORKER_IDLE_MS): GrepWorkerPool {
   const idle = new Set<Worker>();
   let timer: NodeJS.Timeout | undefined;
-  let source: string | undefined;
   const stopIdle = () => {
     for (const worker of idle) void worker.terminate();
     idle.clear();
@@ -31,9 +38,7 @@ export function createGrepWorkerPool(idleMs = GREP_WORKER_IDLE_MS): GrepWorkerPo
         reused.ref();
         return reused;
       }
-      source ??= grepWorkerSource();
-      const worker = new Worker(source, {
-        eval: true,
+      const worker = new Worker(GREP_WORKER_URL, {
         resourceLimits: { maxOldGenerationSizeMb: 256 },
       });
       // An idle worker that fails leaves the pool; a search adds its own listeners.

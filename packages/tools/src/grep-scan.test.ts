@@ -1,7 +1,10 @@
 // The grep workers skip ahead by whole chunks and jump between candidate lines; this
 // compares their output with a plain line-by-line reference on files of several chunks.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "./file-tools.test-support.js";
+import { GREP_WORKER_URL } from "./grep-pool.js";
 
 let ws: TestWorkspace;
 const files: Record<string, string> = {};
@@ -110,4 +113,11 @@ describe("grep workers", () => {
       });
     }
   }
+});
+
+describe("grep worker module", () => {
+  it("is started from the file next to the pool (the source file under the tests)", () => {
+    expect(GREP_WORKER_URL.pathname.endsWith("/src/grep-worker.ts")).toBe(true);
+    expect(existsSync(fileURLToPath(GREP_WORKER_URL))).toBe(true);
+  });
 });

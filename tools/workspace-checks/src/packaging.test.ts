@@ -52,6 +52,21 @@ describe("the packed packages", () => {
       expect(files, tarball).toContain("package/LICENSE");
     }
   });
+
+  it("each say where they live, where bugs go and that they publish publicly", () => {
+    for (const tarball of tarballs) {
+      const manifest = JSON.parse(
+        execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
+      ) as {
+        homepage?: string;
+        bugs?: { url?: string };
+        publishConfig?: { access?: string; provenance?: boolean };
+      };
+      expect(manifest.homepage, tarball).toMatch(/^https:\/\//);
+      expect(manifest.bugs?.url, tarball).toMatch(/^https:\/\/.*\/issues$/);
+      expect(manifest.publishConfig, tarball).toEqual({ access: "public", provenance: true });
+    }
+  });
 });
 
 describe("the packed packages installed with npm", () => {

@@ -4,6 +4,36 @@
 // no message. `--version` is answered here too, so it costs no more than starting Node.
 // Written for old Node as well (no top-level await), so the check can always speak.
 import { existsSync, readFileSync } from "node:fs";
+import module from "node:module";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * Node's on-disk compile cache: the ~250 modules a run loads are compiled once and read back
+ * afterwards (docs/explanation/start-up-and-memory.md). In `$NODE_COMPILE_CACHE` when set,
+ * else in the user's cache directory (`$XDG_CACHE_HOME/xzatoma/node-compile`, by default
+ * under `~/.cache`; `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows), never in the
+ * data directory, which persistence creates private (0700) when it first needs it.
+ * Off with `NODE_DISABLE_COMPILE_CACHE=1`; any failure leaves it off, silently. Only this
+ * process uses it: Node sets no environment variable, so commands the agent runs do not.
+ */
+function enableCompileCache() {
+  try {
+    if (typeof module.enableCompileCache !== "function") return;
+    const env = process.env;
+    const base =
+      process.platform === "win32"
+        ? env.LOCALAPPDATA || join(homedir(), "AppData", "Local")
+        : process.platform === "darwin"
+          ? join(homedir(), "Library", "Caches")
+          : env.XDG_CACHE_HOME?.startsWith("/")
+            ? env.XDG_CACHE_HOME
+            : join(homedir(), ".cache");
+    module.enableCompileCache(env.NODE_COMPILE_CACHE || join(base, "xzatoma", "node-compile"));
+  } catch {
+    // A start without the cache is only slower.
+  }
+}
 
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 16)) {
@@ -21,6 +51,7 @@ if (major < 22 || (major === 22 && minor < 16)) {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
     process.stdout.write(`xzatoma ${manifest.version}\n`);
   } else {
+    enableCompileCache();
     void import("../dist/main.js").then(async ({ main }) => {
       process.exitCode = await main(argv);
     });

@@ -1,9 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { createWatcherTransport } from "@xzatoma/runtime/watcher";
-import { createWatcherLogger, watcherTopics } from "@xzatoma/watcher";
+import { watcherTopics } from "@xzatoma/watcher";
 import type { OutboundRecord } from "@xzatoma/xzepr";
-import { loadWatcherConfigFile, withBrokers } from "./watcher-config-file.js";
+import {
+  createToolTransport,
+  ensureTopic,
+  loadWatcherConfigFile,
+  withBrokers,
+} from "./watcher-config-file.js";
 
 /** The message key of an event file: its `id` when it is a JSON object that has one. */
 export function keyOf(text: string): string | undefined {
@@ -68,29 +72,9 @@ export async function publishEvents(
     const key = values.key ?? keyOf(text);
     records.push({ file, record: { value: text, ...(key !== undefined ? { key } : {}) } });
   }
-  // The Kafka client's lines (retries while a broker starts, ...) only with --verbose; what
-  // makes the command fail is its error message.
-  const logger = createWatcherLogger({
-    level: "debug",
-    json: false,
-    ...(values.verbose ? {} : { write: () => undefined }),
-  });
-  const transport = createWatcherTransport(watcher, {
-    env,
-    logger,
-    transactional: false,
-    clientId: `${watcher.kafka.client_id}-publish`,
-  });
+  const transport = createToolTransport(watcher, env, "publish", values.verbose);
   try {
-    if (watcher.kafka.auto_create_topics) {
-      await transport.ensureTopics([
-        {
-          topic,
-          numPartitions: watcher.kafka.num_partitions,
-          replicationFactor: watcher.kafka.replication_factor,
-        },
-      ]);
-    }
+    await ensureTopic(transport, watcher, topic);
     await transport.publish({ topic, records: records.map((entry) => entry.record) });
   } finally {
     await transport.stop(0);

@@ -1,9 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-import { createWatcherTransport } from "@xzatoma/runtime/watcher";
-import { createWatcherLogger, watcherTopics } from "@xzatoma/watcher";
+import { watcherTopics } from "@xzatoma/watcher";
 import { parseResultEvent, type InboundMessage, type ResultEvent } from "@xzatoma/xzepr";
-import { loadWatcherConfigFile, withBrokers } from "./watcher-config-file.js";
+import {
+  createToolTransport,
+  ensureTopic,
+  loadWatcherConfigFile,
+  withBrokers,
+} from "./watcher-config-file.js";
 
 /** A result as `xzatoma-watcher results` prints it without `--json`. */
 export function formatResult(event: ResultEvent): string {
@@ -70,19 +74,7 @@ export async function readResults(
   if (!loaded) return 2;
   const watcher = withBrokers(loaded.watcher, values.brokers);
   const topic = values.topic ?? watcherTopics(watcher).output;
-  // The Kafka client's lines (retries while a broker starts, ...) only with --verbose; what
-  // makes the command fail is its error message.
-  const logger = createWatcherLogger({
-    level: "debug",
-    json: false,
-    ...(values.verbose ? {} : { write: () => undefined }),
-  });
-  const transport = createWatcherTransport(watcher, {
-    env,
-    logger,
-    transactional: false,
-    clientId: `${watcher.kafka.client_id}-results`,
-  });
+  const transport = createToolTransport(watcher, env, "results", values.verbose);
 
   let seen = 0;
   let fatal: Error | undefined;
@@ -111,15 +103,7 @@ export async function readResults(
     if (count !== undefined && seen >= count) finish("count");
   };
   try {
-    if (watcher.kafka.auto_create_topics) {
-      await transport.ensureTopics([
-        {
-          topic,
-          numPartitions: watcher.kafka.num_partitions,
-          replicationFactor: watcher.kafka.replication_factor,
-        },
-      ]);
-    }
+    await ensureTopic(transport, watcher, topic);
     await transport.consume({
       topic,
       // A group of its own, so reading moves no other reader's offsets.

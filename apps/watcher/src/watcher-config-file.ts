@@ -1,6 +1,8 @@
 import { homedir } from "node:os";
 import { loadConfig, type RuntimeConfig } from "@xzatoma/runtime";
-import type { WatcherConfig } from "@xzatoma/watcher";
+import { createWatcherTransport } from "@xzatoma/runtime/watcher";
+import { createWatcherLogger, type WatcherConfig } from "@xzatoma/watcher";
+import type { EventTransport } from "@xzatoma/xzepr";
 
 /** A loaded configuration that has a watcher section. */
 export interface WatcherConfigFile {
@@ -44,4 +46,44 @@ export async function loadWatcherConfigFile(
 /** The watcher section with `--brokers` applied, when given. */
 export function withBrokers(watcher: WatcherConfig, brokers: string | undefined): WatcherConfig {
   return brokers === undefined ? watcher : { ...watcher, kafka: { ...watcher.kafka, brokers } };
+}
+
+/**
+ * The Kafka transport of an operator tool (`publish`, `results`): no transactions, its own
+ * client id, and the client's log lines only with `--verbose` (what makes the command fail is
+ * its error message).
+ */
+export function createToolTransport(
+  watcher: WatcherConfig,
+  env: NodeJS.ProcessEnv,
+  tool: string,
+  verbose: boolean | undefined,
+): EventTransport {
+  const logger = createWatcherLogger({
+    level: "debug",
+    json: false,
+    ...(verbose ? {} : { write: () => undefined }),
+  });
+  return createWatcherTransport(watcher, {
+    env,
+    logger,
+    transactional: false,
+    clientId: `${watcher.kafka.client_id}-${tool}`,
+  });
+}
+
+/** Creates `topic` as the watcher section says, when it may create topics. */
+export async function ensureTopic(
+  transport: EventTransport,
+  watcher: WatcherConfig,
+  topic: string,
+): Promise<void> {
+  if (!watcher.kafka.auto_create_topics) return;
+  await transport.ensureTopics([
+    {
+      topic,
+      numPartitions: watcher.kafka.num_partitions,
+      replicationFactor: watcher.kafka.replication_factor,
+    },
+  ]);
 }

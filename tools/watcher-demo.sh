@@ -67,7 +67,13 @@ cleanup() {
       "${BOOTSTRAP:-}" "$KAFKA_PORT" "$KAFKA_WORK" "$DEMO" >&2
   else
     bash tools/kafka/stop.sh >/dev/null 2>&1 || true
-    rm -rf "$DEMO" "$KAFKA_WORK"
+    rm -rf "$DEMO"
+    # The broker's data goes too, unless the demo failed: then its log may say why.
+    if [ "$status" -eq 0 ]; then
+      rm -rf "$KAFKA_WORK"
+    else
+      printf 'watcher-demo: the broker'"'"'s log is in %s/broker.log\n' "$KAFKA_WORK" >&2
+    fi
   fi
   exit "$status"
 }

@@ -180,8 +180,11 @@ PROPERTIES
     cluster_id="$(probe cluster-id)"
     log "formatting $WORK/data (cluster $cluster_id)"
     (cd "$HERE" && java "${java_options[@]}" kafka.tools.StorageTool format --ignore-formatted \
-      -t "$cluster_id" -c "$WORK/server.properties") >>"$WORK/broker.log" 2>&1 </dev/null ||
-      die "formatting the broker's storage failed; see $WORK/broker.log"
+      -t "$cluster_id" -c "$WORK/server.properties") >>"$WORK/broker.log" 2>&1 </dev/null || {
+      log "formatting the broker's storage failed; the end of $WORK/broker.log:"
+      tail -n 30 "$WORK/broker.log" >&2 || true
+      exit 1
+    }
   fi
 
   log "starting Apache Kafka $VERSION on 127.0.0.1:$PORT (controller 127.0.0.1:$controller_port, data in $WORK)"

@@ -163,7 +163,7 @@ describe("the first request in write mode", () => {
         const model = createLocalModel({
           modelPath: MODEL_PATH,
           contextSize: 2048,
-          maxTokens: 160,
+          maxTokens: 256,
           threads: 1,
         });
         const offered = JSON.parse(tools) as {
@@ -171,7 +171,9 @@ describe("the first request in write mode", () => {
         }[];
         const result = await model.doGenerate({
           prompt: [
-            { role: "system", content: system },
+            // A fixed workspace path: the temporary directory's random name would give the
+            // model a different prompt, and so a different answer, on every run.
+            { role: "system", content: system.replaceAll(workspace, "/home/user/project") },
             { role: "user", content: [{ type: "text", text: "Read the file notes.txt." }] },
           ],
           tools: offered.map(({ function: tool }) => ({

@@ -89,13 +89,13 @@ if (command === "wait") {
   const server = net.createServer();
   server.listen(0, "127.0.0.1", () => {
     const { port } = server.address();
-    server.close(() => console.log(port));
+    server.close(() => process.stdout.write(`${port}\n`));
   });
 } else if (command === "cluster-id") {
   let id;
   do id = randomBytes(16).toString("base64url");
   while (id.startsWith("-"));
-  console.log(id);
+  process.stdout.write(`${id}\n`);
 } else {
   console.error("usage: node probe.mjs wait HOST PORT PID TIMEOUT | free-port | cluster-id");
   process.exit(64);

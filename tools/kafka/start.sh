@@ -134,6 +134,7 @@ start() {
   else
     controller_port="$(probe free-port)"
   fi
+  [[ "$controller_port" =~ ^[0-9]+$ ]] || die "the controller port is not a number: '$controller_port'"
   [ "$controller_port" != "$PORT" ] || die "KAFKA_CONTROLLER_PORT must differ from KAFKA_PORT ($PORT)"
   printf '%s\n' "$controller_port" >"$WORK/controller.port"
 

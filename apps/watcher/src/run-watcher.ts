@@ -1,11 +1,10 @@
 import { createRequire } from "node:module";
-import { homedir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { loadConfig } from "@xzatoma/runtime";
 import { startWatcher } from "@xzatoma/runtime/watcher";
 import { serveHealth, type HealthServer } from "./health-server.js";
 import { startTelemetry } from "./telemetry/index.js";
+import { loadWatcherConfigFile } from "./watcher-config-file.js";
 
 /**
  * `xzatoma-watcher run --config FILE [--workspace DIR] [--dry-run]`: the service. Consumes the
@@ -32,22 +31,12 @@ export async function runWatcher(
     );
     return 2;
   }
-  if (!values.config && !env["XZATOMA_CONFIG"]) {
-    process.stderr.write(
-      "error: run needs --config FILE (the XZatoma configuration with a watcher section) or XZATOMA_CONFIG\n",
-    );
-    return 2;
-  }
   // The same loader as the CLI's: the file, then XZATOMA_* and the ecosystem's variables.
-  const loaded = await loadConfig({
-    ...(values.config ? { configPath: values.config } : {}),
-    env,
-    homeDir: homedir(),
-  });
-  for (const warning of loaded.warnings) process.stderr.write(`xzatoma-watcher: ${warning}\n`);
+  const loaded = await loadWatcherConfigFile("run", values.config, env);
+  if (!loaded) return 2;
   const { config, configPath } = loaded;
   const workspace = path.resolve(values.workspace ?? process.cwd());
-  const health = config.watcher?.health;
+  const health = loaded.watcher.health;
   const telemetry = await startTelemetry(env, {
     ...(health?.port !== undefined ? { prometheusHandler: true } : {}),
     warn: (message) => process.stderr.write(`xzatoma-watcher: ${message}\n`),

@@ -52,17 +52,8 @@ export {
   type WatcherCounts,
   type WatcherMetrics,
 } from "./watcher-metrics.js";
-export {
-  KAFKA_SASL_MECHANISMS,
-  KAFKA_SECURITY_PROTOCOLS,
-  RESULT_MODES,
-  WATCHER_TYPES,
-  watcherConfigSchema,
-  watcherTopics,
-  type WatcherConfig,
-  type WatcherTopics,
-  type WatcherType,
-} from "./watcher-config.js";
+// The configuration slice, as `@xzatoma/watcher/config` exports it alone.
+export * from "./config.js";
 export {
   contextOfTraceparent,
   formatTraceparent,

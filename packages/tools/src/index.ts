@@ -12,6 +12,7 @@ export {
 } from "./read-file.js";
 export {
   createWorkspaceContext,
+  type FileAccess,
   type WorkspaceContext,
   type WorkspaceContextOptions,
 } from "./workspace-context.js";

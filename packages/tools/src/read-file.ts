@@ -49,6 +49,24 @@ export function createReadFileTool(
       const resolved = await guardPath(workspace, input.path);
       if (!resolved.ok) return resolved.failure;
       await recordRead(workspace, resolved.path);
+      if (workspace.files) {
+        // The editor's buffer, saved or not: newer than the disk.
+        let text: string;
+        try {
+          text = await workspace.files.readTextFile(resolved.path);
+        } catch (error) {
+          return toolFailure(
+            `'${input.path}' could not be read through the editor: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+        const bytes = Buffer.byteLength(text, "utf8");
+        if (bytes > maxFileBytes) {
+          return toolFailure(
+            `'${input.path}' has ${bytes} bytes, more than the limit of ${maxFileBytes}. Read a line range instead.`,
+          );
+        }
+        return present(text, bytes, input);
+      }
       let handle;
       try {
         // O_NOFOLLOW: the guard resolved every symlink; a link swapped in since then is refused.
@@ -72,42 +90,50 @@ export function createReadFileTool(
         if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
           return toolFailure(`'${input.path}' is a binary file; read_file reads text only.`);
         }
-        const text = buffer.toString("utf8");
-        const lines = text.split(/\r?\n/);
-        if (lines.length > 1 && lines.at(-1) === "") lines.pop();
-        const totalLines = lines.length;
-        const metadata = { bytes: stats.size, totalLines };
-
-        if (input.start_line !== undefined || input.end_line !== undefined) {
-          const start = input.start_line ?? 1;
-          const end = Math.min(input.end_line ?? totalLines, totalLines);
-          if (start > totalLines) {
-            return toolFailure(
-              `start_line ${start} is past the end of '${input.path}', which has ${totalLines} lines.`,
-            );
-          }
-          if (start > end)
-            return toolFailure(`start_line (${start}) must not be greater than end_line (${end}).`);
-          return toolSuccess(lines.slice(start - 1, end).join("\n"), {
-            ...metadata,
-            startLine: start,
-            endLine: end,
-          });
-        }
-        if (totalLines > OUTLINE_THRESHOLD_LINES) {
-          const head = numbered(lines.slice(0, OUTLINE_EDGE_LINES), 1);
-          const tailStart = totalLines - OUTLINE_EDGE_LINES + 1;
-          const tail = numbered(lines.slice(tailStart - 1), tailStart);
-          return toolSuccess(
-            `Outline of ${input.path}: ${totalLines} lines; showing the first and last ${OUTLINE_EDGE_LINES}. ` +
-              `Call read_file with start_line and end_line for the rest.\n\n${head}\n\n... (lines ${OUTLINE_EDGE_LINES + 1}-${tailStart - 1} omitted) ...\n\n${tail}`,
-            { ...metadata, outline: true },
-          );
-        }
-        return toolSuccess(text, metadata);
+        return present(buffer.toString("utf8"), stats.size, input);
       } finally {
         await handle.close();
       }
     },
   });
+}
+
+/** The result of read_file for a file's text: whole, a line range, or an outline. */
+function present(
+  text: string,
+  bytes: number,
+  input: { readonly path: string; readonly start_line?: number; readonly end_line?: number },
+) {
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+  const totalLines = lines.length;
+  const metadata = { bytes, totalLines };
+
+  if (input.start_line !== undefined || input.end_line !== undefined) {
+    const start = input.start_line ?? 1;
+    const end = Math.min(input.end_line ?? totalLines, totalLines);
+    if (start > totalLines) {
+      return toolFailure(
+        `start_line ${start} is past the end of '${input.path}', which has ${totalLines} lines.`,
+      );
+    }
+    if (start > end)
+      return toolFailure(`start_line (${start}) must not be greater than end_line (${end}).`);
+    return toolSuccess(lines.slice(start - 1, end).join("\n"), {
+      ...metadata,
+      startLine: start,
+      endLine: end,
+    });
+  }
+  if (totalLines > OUTLINE_THRESHOLD_LINES) {
+    const head = numbered(lines.slice(0, OUTLINE_EDGE_LINES), 1);
+    const tailStart = totalLines - OUTLINE_EDGE_LINES + 1;
+    const tail = numbered(lines.slice(tailStart - 1), tailStart);
+    return toolSuccess(
+      `Outline of ${input.path}: ${totalLines} lines; showing the first and last ${OUTLINE_EDGE_LINES}. ` +
+        `Call read_file with start_line and end_line for the rest.\n\n${head}\n\n... (lines ${OUTLINE_EDGE_LINES + 1}-${tailStart - 1} omitted) ...\n\n${tail}`,
+      { ...metadata, outline: true },
+    );
+  }
+  return toolSuccess(text, metadata);
 }

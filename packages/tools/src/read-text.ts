@@ -1,4 +1,5 @@
 import { constants } from "node:fs";
+import { lstat } from "node:fs/promises";
 import { isXzatomaError } from "@xzatoma/core";
 import { describeFsError, recordRead } from "./tool-paths.js";
 import type { WorkspaceContext } from "./workspace-context.js";
@@ -20,6 +21,7 @@ export async function readTextFile(
   input: string,
   maxBytes: number,
 ): Promise<TextRead> {
+  if (workspace.files) return readThroughEditor(workspace, workspace.files, input, maxBytes);
   let handle;
   try {
     // O_NONBLOCK: a FIFO at the path fails instead of blocking a thread forever.
@@ -57,4 +59,36 @@ export async function readTextFile(
   } finally {
     await handle.close();
   }
+}
+
+/** {@link readTextFile} through the editor's file access, after the same guard. */
+async function readThroughEditor(
+  workspace: WorkspaceContext,
+  files: NonNullable<WorkspaceContext["files"]>,
+  input: string,
+  maxBytes: number,
+): Promise<TextRead> {
+  let real: string;
+  let text: string;
+  try {
+    real = await workspace.pathGuard.resolve(input);
+    await recordRead(workspace, real);
+    text = await files.readTextFile(real);
+  } catch (error) {
+    return {
+      ok: false,
+      message: isXzatomaError(error)
+        ? error.message
+        : `'${input}' could not be read through the editor: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > maxBytes)
+    return {
+      ok: false,
+      message: `'${input}' has ${bytes} bytes, more than the limit of ${maxBytes}.`,
+    };
+  // The disk's link count still matters: writing a hard-linked file changes its other names.
+  const links = (await lstat(real).catch(() => undefined))?.nlink ?? 1;
+  return { ok: true, text, bytes, links };
 }

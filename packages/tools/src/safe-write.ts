@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { lstat, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { isXzatomaError } from "@xzatoma/core";
 import type { WorkspaceContext } from "./workspace-context.js";
@@ -39,7 +39,8 @@ export function describeWriteError(error: unknown, input: string): string {
  * protected paths refused) and only then truncates it, so a path swapped before the open
  * check is never emptied. Refuses files with more than one hard link: writing one would
  * change the other names too, possibly outside the workspace. `exclusive` fails with
- * EEXIST when the file exists.
+ * EEXIST when the file exists. With the workspace's `files` (an editor's buffers), the
+ * same guard and checks run, and the editor writes the text.
  */
 export async function writeFileSafely(
   workspace: WorkspaceContext,
@@ -52,6 +53,28 @@ export async function writeFileSafely(
     const code = String((error as { code?: unknown }).code ?? "UNKNOWN");
     return { ok: false, code, message: describeWriteError(error, input) };
   };
+  if (workspace.files) {
+    try {
+      const real = await workspace.pathGuard.resolveForWrite(input);
+      const existing = await lstat(real).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return undefined;
+        throw error;
+      });
+      if (existing && options.exclusive)
+        return {
+          ok: false,
+          code: "EEXIST",
+          message: describeWriteError({ code: "EEXIST" }, input),
+        };
+      if (existing && !existing.isFile())
+        return { ok: false, code: "EISDIR", message: `'${input}' is not a regular file.` };
+      if (existing && existing.nlink > 1) return hardLinked(input, existing.nlink);
+      await workspace.files.writeTextFile(real, content);
+      return { ok: true, bytes: Buffer.byteLength(content, "utf8") };
+    } catch (error) {
+      return failed(error);
+    }
+  }
   let handle;
   try {
     const real = await workspace.pathGuard.resolveForWrite(input);
@@ -71,13 +94,7 @@ export async function writeFileSafely(
     if (!stats.isFile()) {
       return { ok: false, code: "EISDIR", message: `'${input}' is not a regular file.` };
     }
-    if (stats.nlink > 1) {
-      return {
-        ok: false,
-        code: "EMLINK",
-        message: `'${input}' has ${stats.nlink} hard links; writing it would also change the other linked names, possibly outside the workspace. Delete it and create it again instead.`,
-      };
-    }
+    if (stats.nlink > 1) return hardLinked(input, stats.nlink);
     await handle.truncate(0);
     const buffer = Buffer.from(content, "utf8");
     await handle.writeFile(buffer);
@@ -87,4 +104,12 @@ export async function writeFileSafely(
   } finally {
     await handle.close();
   }
+}
+
+function hardLinked(input: string, links: number): WriteOutcome {
+  return {
+    ok: false,
+    code: "EMLINK",
+    message: `'${input}' has ${links} hard links; writing it would also change the other linked names, possibly outside the workspace. Delete it and create it again instead.`,
+  };
 }

@@ -5,6 +5,18 @@ import {
   type SecretExposure,
 } from "@xzatoma/safety";
 
+/**
+ * Where the file tools read and write text when someone else holds the files: an editor
+ * over ACP, whose unsaved buffers are newer than the disk. Paths are absolute and have
+ * already passed the path guard (the root and the protected paths apply unchanged).
+ */
+export interface FileAccess {
+  /** The file's current text (an open buffer's, saved or not). Rejects when it cannot be read. */
+  readTextFile(absolutePath: string): Promise<string>;
+  /** Replaces the file's text (creating it). Rejects when it cannot be written. */
+  writeTextFile(absolutePath: string, content: string): Promise<void>;
+}
+
 /** What every built-in tool needs to know about the workspace it works in. */
 export interface WorkspaceContext {
   /** The real absolute path of the workspace root. */
@@ -17,6 +29,11 @@ export interface WorkspaceContext {
    * person's yes). Share it with anything else that reads or sends for the same session.
    */
   readonly exposure: SecretExposure;
+  /**
+   * Reads and writes of read_file, write_file and edit_file go here instead of the disk,
+   * after the path guard has checked them. Absent: the disk.
+   */
+  readonly files?: FileAccess;
 }
 
 /** Options of {@link createWorkspaceContext}. */
@@ -30,6 +47,8 @@ export interface WorkspaceContextOptions {
   readonly protectedPaths?: readonly string[];
   /** The session's secret-exposure tracker; a new one by default. */
   readonly exposure?: SecretExposure;
+  /** Where the file tools read and write text instead of the disk (an editor's buffers). */
+  readonly files?: FileAccess;
 }
 
 /**
@@ -45,5 +64,6 @@ export function createWorkspaceContext(options: WorkspaceContextOptions): Worksp
     root: pathGuard.root,
     pathGuard,
     exposure: options.exposure ?? createSecretExposure(),
+    ...(options.files ? { files: options.files } : {}),
   };
 }

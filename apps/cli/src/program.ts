@@ -177,6 +177,24 @@ export function createProgram(setExitCode: (code: number) => void): Command {
 
   configOptions(
     program
+      .command("agent")
+      .description(
+        "Run as an Agent Client Protocol agent on standard input and output, for editors such as Zed (docs/how-to/use-in-zed.md).",
+      ),
+  )
+    .option(
+      "--allow-dangerous",
+      "full autonomous mode: run commands that would need a yes (blocked ones stay blocked)",
+    )
+    .action(
+      act(async (call) => {
+        const { agentCommand } = await import("./commands/agent.js");
+        return agentCommand(call.options as Parameters<typeof agentCommand>[0], call.source);
+      }),
+    );
+
+  configOptions(
+    program
       .command("watch")
       .description(
         "Run the watcher service in the foreground: consume events from Kafka, run the plans they carry, publish results (the configuration's watcher section).",

@@ -1,1 +1,33 @@
-export {};
+export {
+  mcpConfigSchema,
+  mcpServerConfigSchema,
+  transportOf,
+  MCP_CONNECT_MODES,
+  MCP_SERVER_NAME,
+  type McpConfig,
+  type McpServerConfig,
+  type McpTransportKind,
+} from "./mcp-config.js";
+export {
+  createMcpConnection,
+  type McpConnection,
+  type McpConnectionOptions,
+  type McpServerState,
+  type McpServerStatus,
+  type McpToolInfo,
+} from "./mcp-connection.js";
+export {
+  createMcpManager,
+  type McpConnectScope,
+  type McpManager,
+  type McpManagerOptions,
+  type McpServerReport,
+} from "./mcp-manager.js";
+export {
+  createMcpTools,
+  isToolIncluded,
+  passThroughSchema,
+  type McpToolsContext,
+} from "./mcp-tools.js";
+export { mapCallResult, type McpCallResult, type McpContentBlock } from "./result-mapping.js";
+export { mcpToolName, uniqueToolName, MAX_TOOL_NAME_LENGTH } from "./tool-names.js";

@@ -1,0 +1,231 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { describeError } from "@xzatoma/errors";
+import { transportOf, type McpServerConfig, type McpTransportKind } from "./mcp-config.js";
+import type { McpCallResult } from "./result-mapping.js";
+
+/** Where a server stands: `idle` until something needs it, `disabled` when `enabled: false`. */
+export type McpServerState = "idle" | "connecting" | "connected" | "failed" | "disabled";
+
+/** One tool as the server lists it. */
+export interface McpToolInfo {
+  readonly name: string;
+  readonly description?: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/** A server's state, for `xzatoma mcp list` and `/mcp`. */
+export interface McpServerStatus {
+  readonly name: string;
+  readonly transport: McpTransportKind;
+  readonly state: McpServerState;
+  /** Why the last connection failed or ended. */
+  readonly error?: string;
+  /** The server's own name and version from the handshake. */
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** Its tools as last listed (before include/exclude). */
+  readonly tools: readonly McpToolInfo[];
+}
+
+/** Options of {@link createMcpConnection}. */
+export interface McpConnectionOptions {
+  readonly name: string;
+  readonly config: McpServerConfig;
+  /** The working directory of stdio servers without a `cwd`. */
+  readonly cwd: string;
+  /** Where `${NAME}` in `env`, `args` and `headers` is looked up. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Told once each time an established connection ends without being closed by XZatoma. */
+  readonly onLost?: (message: string) => void;
+}
+
+/** One configured server and its connection, made again at the next use after it ended. */
+export interface McpConnection {
+  readonly name: string;
+  status(): McpServerStatus;
+  /** Connects and lists the tools; a second call while connected does nothing. Throws on failure. */
+  connect(timeoutMs: number): Promise<void>;
+  /** Calls a tool by its server's name for it, connecting again first if the server went away. */
+  callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; timeoutMs: number; connectTimeoutMs: number },
+  ): Promise<McpCallResult>;
+  close(): Promise<void>;
+}
+
+const CLIENT_INFO = { name: "xzatoma", version: "0.1.0" };
+const STDERR_TAIL = 2000;
+
+/** `${NAME}` replaced by NAME's value in `env` (empty when unset). */
+function expand(value: string, env: NodeJS.ProcessEnv): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? "");
+}
+
+function expandAll(values: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv) {
+  return Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [key, expand(value, env)]),
+  );
+}
+
+/** Rejects after `ms` with a message naming what took too long; `onTimeout` cleans up. */
+function deadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A connection to one configured MCP server. Nothing starts until {@link McpConnection.connect}
+ * (the MCP SDK itself is loaded then, so configuring servers costs no start-up time).
+ */
+export function createMcpConnection(options: McpConnectionOptions): McpConnection {
+  const { name, config } = options;
+  const transport = transportOf(config);
+  let state: McpServerState = config.enabled ? "idle" : "disabled";
+  let error: string | undefined;
+  let serverInfo: McpServerStatus["serverInfo"];
+  let tools: McpToolInfo[] = [];
+  let client: Client | undefined;
+  let connecting: Promise<void> | undefined;
+  let stderrTail = "";
+  let closing = false;
+
+  const withStderr = (message: string) => {
+    const tail = stderrTail.trim();
+    return tail === "" ? message : `${message} (its last output: ${tail.slice(-500)})`;
+  };
+
+  async function open(timeoutMs: number): Promise<void> {
+    const [{ Client: ClientClass }, made] = await Promise.all([
+      import("@modelcontextprotocol/sdk/client/index.js"),
+      makeTransport(),
+    ]);
+    const next = new ClientClass(CLIENT_INFO, { capabilities: {} });
+    let established = false;
+    next.onclose = () => {
+      if (client !== next) return;
+      client = undefined;
+      if (closing || !established) return;
+      state = "failed";
+      error = withStderr("the server closed the connection");
+      options.onLost?.(error);
+    };
+    const handshake = async () => {
+      await next.connect(made, { timeout: timeoutMs });
+      const listed: McpToolInfo[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await next.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+        for (const tool of page.tools) {
+          listed.push({
+            name: tool.name,
+            ...(tool.description === undefined ? {} : { description: tool.description }),
+            inputSchema: tool.inputSchema as Record<string, unknown>,
+          });
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+      return listed;
+    };
+    client = next;
+    try {
+      tools = await deadline(handshake(), timeoutMs, `connecting to MCP server '${name}'`);
+    } catch (cause) {
+      client = undefined;
+      await next.close().catch(() => undefined);
+      throw new Error(withStderr(describeError(cause)), { cause });
+    }
+    established = true;
+    const info = next.getServerVersion();
+    serverInfo = info ? { name: info.name, version: info.version } : undefined;
+  }
+
+  async function makeTransport(): Promise<Transport> {
+    if (transport === "stdio") {
+      const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+      stderrTail = "";
+      const stdio = new StdioClientTransport({
+        command: expand(config.command ?? "", options.env),
+        args: config.args.map((arg) => expand(arg, options.env)),
+        // The SDK adds a safe default environment (PATH, HOME, ...), never XZatoma's secrets.
+        env: expandAll(config.env, options.env),
+        cwd: config.cwd ?? options.cwd,
+        stderr: "pipe",
+      });
+      stdio.stderr?.on("data", (chunk: Buffer) => {
+        stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL);
+      });
+      return stdio;
+    }
+    const { StreamableHTTPClientTransport } =
+      await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    return new StreamableHTTPClientTransport(new URL(config.url ?? ""), {
+      requestInit: { headers: expandAll(config.headers, options.env) },
+    });
+  }
+
+  async function connect(timeoutMs: number): Promise<void> {
+    if (state === "disabled") throw new Error(`MCP server '${name}' is disabled (enabled: false).`);
+    if (client && state === "connected") return;
+    connecting ??= (async () => {
+      state = "connecting";
+      closing = false;
+      try {
+        await open(timeoutMs);
+        state = "connected";
+        error = undefined;
+      } catch (cause) {
+        state = "failed";
+        error = describeError(cause);
+        throw cause;
+      } finally {
+        connecting = undefined;
+      }
+    })();
+    return connecting;
+  }
+
+  return {
+    name,
+    status: () => ({
+      name,
+      transport,
+      state,
+      ...(error === undefined ? {} : { error }),
+      ...(serverInfo ? { serverInfo } : {}),
+      tools,
+    }),
+    connect,
+    async callTool(tool, args, call) {
+      if (!client) await connect(call.connectTimeoutMs);
+      const active = client;
+      if (!active) throw new Error(`MCP server '${name}' is not connected.`);
+      try {
+        return (await active.callTool({ name: tool, arguments: args }, undefined, {
+          signal: call.signal,
+          // The registry stops the call at the configured timeout; the SDK's own is a backstop.
+          timeout: call.timeoutMs + 1000,
+        })) as McpCallResult;
+      } catch (cause) {
+        if (call.signal.aborted) throw cause;
+        if (client !== active) {
+          throw new Error(
+            `${withStderr(`the MCP server '${name}' ended during the call`)}; it is started again at the next call`,
+            { cause },
+          );
+        }
+        throw cause;
+      }
+    },
+    async close() {
+      closing = true;
+      const active = client;
+      client = undefined;
+      if (state !== "disabled") state = "idle";
+      await active?.close().catch(() => undefined);
+    },
+  };
+}

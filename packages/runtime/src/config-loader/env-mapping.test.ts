@@ -8,8 +8,9 @@ import {
 } from "./env-mapping.js";
 import { allKeyPaths, isLeafAt } from "./schema-walk.js";
 
-const leafKeys = allKeyPaths(runtimeConfigSchema).filter((keyPath) =>
-  isLeafAt(runtimeConfigSchema, keyPath.split(".")),
+// `mcp.servers` is a mapping of servers, which no text can hold: it has no variable.
+const leafKeys = allKeyPaths(runtimeConfigSchema).filter(
+  (keyPath) => isLeafAt(runtimeConfigSchema, keyPath.split(".")) && keyPath !== "mcp.servers",
 );
 
 describe("environment variable names", () => {

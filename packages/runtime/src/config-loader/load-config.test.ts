@@ -122,6 +122,7 @@ describe("defaults", () => {
         db_path: path.join(home, ".xzatoma", "history.db"),
       },
       logging: {},
+      mcp: { servers: {}, connect_timeout_seconds: 30 },
     });
     expect(new Set(Object.values(loaded.sources))).toEqual(new Set(["default"]));
     expect(Object.keys(loaded.sources)).toContain("agent.max_turns");
@@ -422,7 +423,7 @@ describe("invalid configuration", () => {
       ["provider.typo", 'unknown key "typo"; did you mean "type"?', 5],
       [
         "extras",
-        'unknown key "extras"; the keys here are: provider, agent, persistence, logging, watcher, xzepr',
+        'unknown key "extras"; the keys here are: provider, agent, persistence, logging, mcp, watcher, xzepr',
         6,
       ],
     ]);

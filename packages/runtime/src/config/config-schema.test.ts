@@ -30,7 +30,8 @@ describe("runtimeConfigSchema", () => {
     expect(config.agent.chat).toEqual({ default_mode: "planning", default_safety: "safe" });
     expect(chatConfigSchema.parse({})).toEqual(config.agent.chat);
     expect(config.logging).toEqual({});
-    expect(Object.keys(config)).toEqual(["provider", "agent", "persistence", "logging"]);
+    expect(Object.keys(config)).toEqual(["provider", "agent", "persistence", "logging", "mcp"]);
+    expect(config.mcp).toEqual({ servers: {}, connect_timeout_seconds: 30 });
     expect(config.agent.subagent.enabled).toBe(false);
     expect(config.agent.quota.max_executions).toBe(100);
   });

@@ -7,6 +7,7 @@ import { quotaConfigSchema, subagentConfigSchema } from "../subagents/subagent-c
 import { chatConfigSchema, mentionsConfigSchema } from "./front-end-schemas.js";
 import { watcherConfigSchema } from "@xzatoma/watcher/config";
 import { xzeprConfigSchema } from "@xzatoma/xzepr/config";
+import { mcpConfigSchema } from "@xzatoma/mcp";
 
 export { PROVIDER_TYPES, type ProviderType } from "@xzatoma/providers";
 
@@ -45,6 +46,8 @@ export const runtimeConfigSchema = z.strictObject({
   agent: agentSchema.prefault({}),
   persistence: persistenceConfigSchema.prefault({}),
   logging: loggingSchema.prefault({}),
+  /** MCP servers whose tools join the agent's (`mcp.servers`); none by default. */
+  mcp: mcpConfigSchema.prefault({}),
   /** The watcher service's section (`xzatoma-watcher run`, `xzatoma watch`); absent unless set. */
   watcher: watcherConfigSchema.optional(),
   /** XZepr's REST API, where the watcher reports results; absent unless set. */

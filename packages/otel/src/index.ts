@@ -1,1 +1,1 @@
-export { startSdk, type SdkOptions, type Telemetry } from "./start-sdk.js";
+export { startSdk, type MetricReaderLike, type SdkOptions, type Telemetry } from "./start-sdk.js";

@@ -1,5 +1,5 @@
 import type { Meter, Tracer } from "@opentelemetry/api";
-import type { MetricReader } from "@opentelemetry/sdk-metrics";
+import type { IMetricReader } from "@opentelemetry/sdk-metrics";
 import type { TelemetrySettings } from "@xzatoma/core";
 
 /** A running OpenTelemetry SDK: what the agent runtime records into. */
@@ -13,13 +13,24 @@ export interface Telemetry {
   shutdown(): Promise<void>;
 }
 
+/**
+ * A metric reader of `@opentelemetry/sdk-metrics` 3.x, such as the Prometheus exporter's.
+ * The SDK is bundled into this package, so its types are not part of the public API: any
+ * object with the reader's methods is accepted.
+ */
+export interface MetricReaderLike {
+  setMetricProducer(producer: never): void;
+  shutdown(options?: never): Promise<void>;
+  forceFlush(options?: never): Promise<void>;
+}
+
 /** How the SDK is started, beyond the settings the environment gave. */
 export interface SdkOptions {
   readonly serviceVersion: string;
   /** The instrumentation scope's name (the tracer's and meter's). */
   readonly scope: string;
   /** Metric readers besides OTLP (the watcher's Prometheus endpoint). */
-  readonly extraReaders?: readonly MetricReader[];
+  readonly extraReaders?: readonly MetricReaderLike[];
   /** Told about the first export failure, once. */
   readonly warn?: (message: string) => void;
 }
@@ -105,7 +116,8 @@ export async function startSdk(
     tracer = new api.ProxyTracerProvider().getTracer(options.scope);
   }
 
-  const readers: MetricReader[] = [...(options.extraReaders ?? [])];
+  // The reader came from another copy of sdk-metrics: only its interface is used.
+  const readers = [...(options.extraReaders ?? [])] as IMetricReader[];
   if (settings.metrics) {
     const [{ PeriodicExportingMetricReader }, { OTLPMetricExporter }] = await Promise.all([
       import("@opentelemetry/sdk-metrics"),

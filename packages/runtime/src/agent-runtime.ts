@@ -16,6 +16,7 @@ import {
   type Tool,
   type Usage,
 } from "@xzatoma/core";
+import { createMcpManager, type McpManager } from "@xzatoma/mcp";
 import { createHistoryRecorder, type History } from "@xzatoma/persistence";
 import { createProvider, type Provider } from "@xzatoma/providers";
 import {
@@ -136,6 +137,8 @@ export interface AgentRuntime {
   readonly messages: readonly Message[];
   /** The agent of the current mode and model (its conversation, registry and limits). */
   readonly agent: Agent;
+  /** The configured MCP servers (`mcp.servers`); undefined when none is configured. */
+  readonly mcp: McpManager | undefined;
   /** Fetches a URL through the same guard as the fetch tool (for `@url:` mentions). */
   fetchText(
     url: string,
@@ -241,6 +244,20 @@ export async function createAgentRuntime(
       dataDir,
     });
   const subagentsOn = options.subagents ?? config.agent.subagent.enabled;
+  // MCP servers connect when the first run starts (the model needs their tools in its first
+  // request), or here for `connect: start`; their tools are added to every mode's registry
+  // that allows write tools, so mode switches keep them.
+  const mcp: McpManager | undefined =
+    Object.keys(config.mcp.servers).length > 0
+      ? createMcpManager({
+          config: config.mcp,
+          cwd: workspace.root,
+          env,
+          warn: (message) => io.warn(message),
+          reservedNames: [...tools.map((tool) => tool.name), ...SUBAGENT_TOOL_NAMES],
+        })
+      : undefined;
+  let mcpTools: readonly Tool[] = [];
   const childProviderType = config.agent.subagent.provider;
   const childProvider =
     subagentsOn && childProviderType !== undefined && childProviderType !== provider.name
@@ -345,7 +362,9 @@ export async function createAgentRuntime(
   const build = (messages: readonly Message[]) => {
     const fromConfig = agentOptionsFromConfig(config.agent, provider.contextWindow(model));
     const registry = createToolRegistry({ maxOutputBytes: config.agent.tools.max_output_size });
-    const available = tools.filter((tool) => isToolAvailable(modes.chatMode, tool.access));
+    const available = [...tools, ...mcpTools].filter((tool) =>
+      isToolAvailable(modes.chatMode, tool.access),
+    );
     for (const tool of available) registry.register(tool);
     if (subagentScope) {
       // Rebuilt with every mode switch, so delegation survives it with the new mode's tools.
@@ -363,6 +382,7 @@ export async function createAgentRuntime(
       limits: { ...fromConfig.limits, ...options.limits },
     });
   };
+  if (mcp) mcpTools = await mcp.connect("start");
   let agent = build(resumed);
 
   return {
@@ -382,11 +402,19 @@ export async function createAgentRuntime(
     get agent() {
       return agent;
     },
+    mcp,
     async fetchText(url, fetchOptions) {
       const response = await standard.fetcher.fetch(url, { confirmed: fetchOptions.confirmed });
       return { url: response.url, contentType: response.contentType, body: response.body };
     },
     async run(prompt, runOptions = {}) {
+      if (mcp?.enabled) {
+        const connected = await mcp.connect();
+        if (connected.length !== mcpTools.length) {
+          mcpTools = connected;
+          agent = build(agent.messages);
+        }
+      }
       quota = createQuota(quotaOf(config));
       turn = 0;
       const telemetry = options.telemetry
@@ -457,7 +485,7 @@ export async function createAgentRuntime(
     },
     async close() {
       closeHistory();
-      await standard.close();
+      await Promise.all([standard.close(), mcp?.close()]);
     },
   };
 }

@@ -17,6 +17,12 @@ export {
   type RuntimeStatus,
 } from "./agent-runtime.js";
 export { openRuntimeHistory } from "./open-history.js";
+export {
+  createMcpManager,
+  type McpManager,
+  type McpServerReport,
+  type McpServerState,
+} from "@xzatoma/mcp";
 export type { RuntimeIO } from "./runtime-io.js";
 export { resolveRuntimeConfig, type ResolveRuntimeConfigOptions } from "./resolve-config.js";
 export {

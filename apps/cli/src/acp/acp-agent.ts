@@ -91,7 +91,8 @@ export function createAcpAgent(options: AcpAgentOptions): {
   ): Promise<AcpSession> {
     const usesEditorFiles =
       capabilities.fs?.readTextFile === true && capabilities.fs.writeTextFile === true;
-    let session: AcpSession | undefined;
+    // Set once the runtime exists: its `ask` goes to the session.
+    const late: { session?: AcpSession } = {};
     let runtime: AgentRuntime;
     try {
       runtime = await createAgentRuntime(
@@ -100,8 +101,8 @@ export function createAcpAgent(options: AcpAgentOptions): {
           warn: options.warn,
           // Every confirmation goes to the editor; before the session exists nothing is asked.
           ask: (request) =>
-            session
-              ? session.ask(request)
+            late.session
+              ? late.session.ask(request)
               : Promise.resolve({ approved: false, reason: "The session is not ready." }),
         },
         {
@@ -122,7 +123,8 @@ export function createAcpAgent(options: AcpAgentOptions): {
         throw RequestError.internalError({ code: error.code }, error.message);
       throw error;
     }
-    session = createAcpSession({ sessionId, runtime, client, warn: options.warn });
+    const session = createAcpSession({ sessionId, runtime, client, warn: options.warn });
+    late.session = session;
     sessions.set(sessionId, session);
     return session;
   }

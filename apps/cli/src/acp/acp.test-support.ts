@@ -38,7 +38,6 @@ export interface TestEditor {
 export interface StartEditorOptions {
   readonly cwd: string;
   readonly env: Record<string, string>;
-  readonly capabilities?: ClientCapabilities;
   /** The answer to each permission request; default: allow once. */
   readonly permission?: (request: RequestPermissionRequest) => RequestPermissionResponse;
   /** The editor's buffers by absolute path; a read of another path fails. */
@@ -85,7 +84,7 @@ export function startEditor(options: StartEditorOptions): TestEditor {
       permissions.push(params);
       return options.permission
         ? options.permission(params)
-        : { outcome: { outcome: "selected", optionId: params.options[0]!.optionId } };
+        : { outcome: { outcome: "selected", optionId: params.options[0]?.optionId ?? "none" } };
     })
     .onRequest("fs/read_text_file", ({ params }) => {
       reads.push(params);

@@ -417,5 +417,17 @@ export function createProgram(setExitCode: (code: number) => void): Command {
         );
       }),
     );
+  program
+    .command("mcp")
+    .description("The configured MCP servers (mcp.servers).")
+    .command("list")
+    .description("Start every enabled MCP server and list its state and tools.")
+    .option("--json", "JSON output")
+    .action(
+      act(async (call) => {
+        const { mcpList } = await import("./commands/mcp.js");
+        return mcpList(call.options as Parameters<typeof mcpList>[0], call.source);
+      }),
+    );
   return program;
 }

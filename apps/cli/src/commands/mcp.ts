@@ -1,0 +1,64 @@
+import { createMcpManager, type McpServerReport } from "@xzatoma/runtime";
+import type { CommandOptionSource } from "../config/flag-mapping.js";
+import { ExitCode } from "../exit-codes.js";
+import { loadUserConfig } from "./load-user-config.js";
+
+/** One server as `mcp list` and `/mcp` show it: `files (stdio): connected, 14 tools`. */
+export function describeMcpServer(server: McpServerReport): string {
+  const state =
+    server.state === "failed"
+      ? `failed: ${server.error ?? "no reason given"}`
+      : server.state === "idle"
+        ? "not started yet (starts with the first message)"
+        : server.state;
+  const tools = server.state === "connected" ? `, ${server.toolNames.length} tools` : "";
+  return `${server.name} (${server.transport}): ${state}${tools}`;
+}
+
+/** Servers and their tools as text lines, each tool indented under its server. */
+export function mcpServerLines(servers: readonly McpServerReport[]): string[] {
+  return servers.flatMap((server) => [
+    describeMcpServer(server),
+    ...server.toolNames.map((name) => `  ${name}`),
+  ]);
+}
+
+/**
+ * `xzatoma mcp list`: starts every enabled server of `mcp.servers`, lists its state and its
+ * tools as the model sees them, and stops it. Exit code 1 when a server failed.
+ */
+export async function mcpList(
+  options: { config?: string; json?: boolean },
+  command: CommandOptionSource,
+): Promise<number> {
+  const { config } = await loadUserConfig(options, command);
+  const manager = createMcpManager({ config: config.mcp, cwd: process.cwd() });
+  let servers: McpServerReport[];
+  try {
+    await manager.connect();
+    servers = manager.servers();
+  } finally {
+    await manager.close();
+  }
+  const failed = servers.some((server) => server.state === "failed");
+  if (options.json) {
+    const json = servers.map((server) => ({
+      name: server.name,
+      transport: server.transport,
+      state: server.state,
+      ...(server.error === undefined ? {} : { error: server.error }),
+      ...(server.serverInfo ? { server: server.serverInfo } : {}),
+      tools: server.toolNames,
+    }));
+    process.stdout.write(`${JSON.stringify({ servers: json })}\n`);
+  } else if (servers.length === 0) {
+    process.stdout.write("No MCP servers configured (mcp.servers).\n");
+  } else {
+    process.stdout.write(
+      `MCP servers (${servers.length}):\n${mcpServerLines(servers)
+        .map((line) => `  ${line}`)
+        .join("\n")}\n`,
+    );
+  }
+  return failed ? ExitCode.failure : ExitCode.ok;
+}

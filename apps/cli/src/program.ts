@@ -1,6 +1,7 @@
 // The command tree of `xzatoma`: every command, its options and help, each loading its
 // module only when it runs.
 import { Command, InvalidArgumentError as CommanderInvalidArgument, Option } from "commander";
+import { registerCompletionCommand } from "./commands/completion.js";
 import type { CommandOptionSource } from "./config/flag-mapping.js";
 import { version } from "./version.js";
 
@@ -429,5 +430,6 @@ export function createProgram(setExitCode: (code: number) => void): Command {
         return mcpList(call.options as Parameters<typeof mcpList>[0], call.source);
       }),
     );
+  registerCompletionCommand(program);
   return program;
 }

@@ -133,6 +133,38 @@ describe("xzatoma completion zsh", () => {
     const result = spawnSync("zsh", ["-n", scriptFile("zsh")], { encoding: "utf8" });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
+    // Its function run by zsh on a command line, with zsh's completion functions replaced
+    // by ones that print what they were given.
+    const complete = (...words: string[]) =>
+      execFileSync(
+        "zsh",
+        [
+          "-f",
+          "-c",
+          'compdef() { :; }; _files() { print -l "<files>"; }; ' +
+            '_describe() { print -l -- "${(@)${(P)4}%%:*}"; }; ' +
+            'compadd() { shift; print -l -- "$@"; }; ' +
+            'source "$1"; shift; words=("$@"); CURRENT=$#; _xzatoma',
+          "completion-test",
+          scriptFile("zsh"),
+          ...words,
+        ],
+        { encoding: "utf8" },
+      )
+        .split("\n")
+        .filter((line) => line !== "");
+    expect(complete("xzatoma", "")).toEqual(
+      expect.arrayContaining(program.commands.map((command) => command.name())),
+    );
+    expect(complete("xzatoma", "history", "")).toEqual(["list", "show", "delete"]);
+    expect(complete("xzatoma", "run", "--provider", "")).toEqual([
+      "ollama",
+      "openai",
+      "copilot",
+      "local",
+    ]);
+    expect(complete("xzatoma", "run", "--plan", "")).toEqual(["<files>"]);
+    expect(complete("xzatoma", "history", "list", "--")).toContain("--limit");
   });
 });
 
@@ -162,6 +194,21 @@ describe("xzatoma completion fish", () => {
     const result = spawnSync("fish", ["-n", scriptFile("fish")], { encoding: "utf8" });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
+    // What fish itself completes with the script loaded.
+    const complete = (line: string) =>
+      execFileSync(
+        "fish",
+        ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", scriptFile("fish"), line],
+        {
+          encoding: "utf8",
+        },
+      )
+        .split("\n")
+        .filter((entry) => entry !== "")
+        .map((entry) => entry.split("\t")[0]);
+    expect(complete("xzatoma ch")).toEqual(["chat"]);
+    expect(complete("xzatoma history ")).toEqual(["delete", "list", "show"]);
+    expect(complete("xzatoma run --provider ")).toEqual(["copilot", "local", "ollama", "openai"]);
   });
 });
 

@@ -250,6 +250,7 @@ ${argumentCases.join("\n")}
     (( \${#subcommands} )) && _describe -t commands 'command' subcommands
     (( \${#arguments} )) && compadd -- "\${arguments[@]}"
   fi
+  return 0
 }
 if [[ "\${funcstack[1]}" == ${fn} ]]; then
   ${fn} "$@"

@@ -1,4 +1,14 @@
-import { createTwoFilesPatch } from "diff";
+import { createRequire } from "node:module";
+import type * as Diff from "diff";
+
+let diffModule: typeof Diff | undefined;
+/**
+ * The diff package (19 files), loaded on the first diff rather than when the tools are
+ * created: a run that edits nothing never needs it (docs/explanation/start-up-and-memory.md).
+ */
+function diff(): typeof Diff {
+  return (diffModule ??= createRequire(import.meta.url)("diff") as typeof Diff);
+}
 
 /** Diffs longer than this many lines are cut. */
 export const MAX_DIFF_LINES = 400;
@@ -17,7 +27,7 @@ export function unifiedDiff(
   maxLines = MAX_DIFF_LINES,
 ): string {
   if (oldText === newText) return "";
-  const patch = createTwoFilesPatch(
+  const patch = diff().createTwoFilesPatch(
     `a/${oldName}`,
     `b/${newName}`,
     oldText,

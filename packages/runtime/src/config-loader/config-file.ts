@@ -1,6 +1,7 @@
-import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from "yaml";
+import type { Document, LineCounter } from "yaml";
 import type { ConfigProblem, ConfigSource } from "./config-error.js";
 import type { KeySegments } from "./schema-walk.js";
+import { yaml } from "./yaml.js";
 
 /** Reads a file as UTF-8 text; rejects with an error carrying `code: "ENOENT"` when it is missing. */
 export type ReadTextFile = (path: string) => Promise<string>;
@@ -53,6 +54,7 @@ function withoutNulls(data: unknown): unknown {
 }
 
 function locator(document: Document, lines: LineCounter) {
+  const { isMap, isNode, isScalar } = yaml();
   return (segments: KeySegments, key?: string) => {
     let node: unknown = segments.length === 0 ? document.contents : document.getIn(segments, true);
     if (key !== undefined && isMap(node)) {
@@ -87,6 +89,7 @@ export async function readConfigFile(
         : `the config file ${describeReadError(error)}`;
     return { kind: "invalid", problems: [{ source, message }] };
   }
+  const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (document.errors.length > 0) {

@@ -1,6 +1,6 @@
-import { Document, isMap, isScalar, isSeq } from "yaml";
 import type { ConfigSource } from "./config-error.js";
 import type { RuntimeConfig } from "../config/config-schema.js";
+import { yaml } from "./yaml.js";
 
 /** Options of {@link formatConfig} and {@link formatConfigJson}. */
 export interface FormatConfigOptions {
@@ -29,6 +29,7 @@ export function formatConfig(
   sources: Readonly<Record<string, ConfigSource>>,
   options: FormatConfigOptions = {},
 ): string {
+  const { Document, isMap, isScalar, isSeq } = yaml();
   const document = new Document(config);
   for (const [keyPath, source] of Object.entries(sources)) {
     const segments = keyPath.split(".");

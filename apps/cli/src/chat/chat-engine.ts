@@ -28,6 +28,8 @@ export interface ChatEngine {
   setModel(name: string): Promise<string>;
   listModels(): Promise<string>;
   status(): string;
+  /** The MCP servers, their state and their tools (`/mcp`). */
+  mcp(): string;
   context(): string;
   summarize(signal: AbortSignal): Promise<string>;
   clear(): string;

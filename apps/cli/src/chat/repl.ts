@@ -225,6 +225,9 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       case "status":
         say(engine.status());
         break;
+      case "mcp":
+        say(engine.mcp());
+        break;
       case "context":
         if (command.summary) {
           running = new AbortController();

@@ -5,6 +5,7 @@ export type SlashCommand =
   | { readonly kind: "mode"; readonly mode: "planning" | "write" }
   | { readonly kind: "safety"; readonly safety: "safe" | "yolo" }
   | { readonly kind: "status" }
+  | { readonly kind: "mcp" }
   | { readonly kind: "context"; readonly summary: boolean }
   | { readonly kind: "models" }
   | { readonly kind: "model"; readonly name: string }
@@ -18,6 +19,7 @@ export const SLASH_HELP = `Commands:
   /mode planning|write   switch mode (also /planning, /write); the conversation is kept
   /safe, /yolo           confirm dangerous operations, or do not ask (blocks still hold)
   /status                mode, safety, model, workspace and usage
+  /mcp                   MCP servers, their state and their tools
   /context               tokens used and left in the context window
   /context summary       replace older turns by a summary written by the model
   /models                list the provider's models
@@ -46,6 +48,8 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
       return { kind: "safety", safety: name.toLowerCase() as "safe" | "yolo" };
     case "status":
       return { kind: "status" };
+    case "mcp":
+      return { kind: "mcp" };
     case "context":
       if (argument === "" || argument === "info") return { kind: "context", summary: false };
       if (argument === "summary") return { kind: "context", summary: true };

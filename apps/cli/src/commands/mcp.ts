@@ -1,27 +1,8 @@
 import { createMcpManager, type McpServerReport } from "@xzatoma/runtime";
 import type { CommandOptionSource } from "../config/flag-mapping.js";
+import { mcpServerLines } from "../chat/mcp-view.js";
 import { ExitCode } from "../exit-codes.js";
 import { loadUserConfig } from "./load-user-config.js";
-
-/** One server as `mcp list` and `/mcp` show it: `files (stdio): connected, 14 tools`. */
-export function describeMcpServer(server: McpServerReport): string {
-  const state =
-    server.state === "failed"
-      ? `failed: ${server.error ?? "no reason given"}`
-      : server.state === "idle"
-        ? "not started yet (starts with the first message)"
-        : server.state;
-  const tools = server.state === "connected" ? `, ${server.toolNames.length} tools` : "";
-  return `${server.name} (${server.transport}): ${state}${tools}`;
-}
-
-/** Servers and their tools as text lines, each tool indented under its server. */
-export function mcpServerLines(servers: readonly McpServerReport[]): string[] {
-  return servers.flatMap((server) => [
-    describeMcpServer(server),
-    ...server.toolNames.map((name) => `  ${name}`),
-  ]);
-}
 
 /**
  * `xzatoma mcp list`: starts every enabled server of `mcp.servers`, lists its state and its

@@ -1,6 +1,7 @@
 import { isXzatomaError } from "@xzatoma/core";
 import type { AgentRuntime } from "@xzatoma/runtime";
 import type { ChatEngine, ChatState } from "../chat/chat-engine.js";
+import { describeMcpServers } from "../chat/mcp-view.js";
 
 /** Loads @mentions of a message into its prompt. */
 export interface MentionExpander {
@@ -89,6 +90,7 @@ export function createChatSession(
         `messages: ${status.messages}   tokens in this conversation: ${status.usage.inputTokens} in, ${status.usage.outputTokens} out`,
       ].join("\n");
     },
+    mcp: () => describeMcpServers(runtime.mcp?.servers()),
     context() {
       const status = runtime.agent.conversation.status();
       const left = Math.max(0, status.maxTokens - status.tokens);

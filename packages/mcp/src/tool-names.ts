@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-
 /** The longest tool name every provider accepts (OpenAI's limit). */
 export const MAX_TOOL_NAME_LENGTH = 64;
 
@@ -13,8 +11,18 @@ export function mcpToolName(server: string, tool: string): string {
   let name = `${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, "_");
   if (!/^[A-Za-z]/.test(name)) name = `mcp_${name}`;
   if (name.length <= MAX_TOOL_NAME_LENGTH) return name;
-  const hash = createHash("sha256").update(`${server}\0${tool}`).digest("hex").slice(0, 8);
+  const hash = fnv1a(`${server}\0${tool}`);
   return `${name.slice(0, MAX_TOOL_NAME_LENGTH - hash.length - 1)}_${hash}`;
+}
+
+/** The 32-bit FNV-1a hash of `text` as 8 hex digits (node:crypto costs 5 ms to load). */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, "0");
 }
 
 /**

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { isIgnored, parseGitignore, type IgnoreFile } from "./gitignore.js";
+import { exemptDirectory, ignoreFile, isIgnored, type IgnoreFile } from "./gitignore.js";
 
-const root = (text: string): IgnoreFile[] => [{ base: "", rules: parseGitignore(text) }];
+const root = (text: string): IgnoreFile[] => [ignoreFile("", text)];
+const at = ignoreFile;
 
-describe("parseGitignore and isIgnored", () => {
+describe("ignoreFile and isIgnored", () => {
   it("matches unanchored names at any depth and anchored paths from the file's directory", () => {
     const files = root("*.log\n/build\ndocs/tmp\n");
     expect(isIgnored(files, "a.log", false)).toBe(true);
@@ -23,9 +24,8 @@ describe("parseGitignore and isIgnored", () => {
   });
 
   it("skips comments and blank lines, handles escapes, CRLF and trailing spaces", () => {
-    const rules = parseGitignore("# comment\n\n\\#hash\r\nspaced   \n\\!bang\n");
-    expect(rules).toHaveLength(3);
-    const files: IgnoreFile[] = [{ base: "", rules }];
+    const files = root("# comment\n\n\\#hash\r\nspaced   \n\\!bang\n");
+    expect(isIgnored(files, "# comment", false)).toBe(false);
     expect(isIgnored(files, "#hash", false)).toBe(true);
     expect(isIgnored(files, "spaced", false)).toBe(true);
     expect(isIgnored(files, "!bang", false)).toBe(true);
@@ -41,12 +41,52 @@ describe("parseGitignore and isIgnored", () => {
 
   it("lets a deeper file override a shallower one", () => {
     const files: IgnoreFile[] = [
-      { base: "", rules: parseGitignore("*.gen.ts\n") },
-      { base: "pkg", rules: parseGitignore("!keep.gen.ts\n/local\n") },
+      ignoreFile("", "*.gen.ts\n"),
+      ignoreFile("pkg", "!keep.gen.ts\n/local\n"),
     ];
     expect(isIgnored(files, "pkg/a.gen.ts", false)).toBe(true);
     expect(isIgnored(files, "pkg/keep.gen.ts", false)).toBe(false);
     expect(isIgnored(files, "pkg/local", true)).toBe(true);
     expect(isIgnored(files, "local", true)).toBe(false);
+  });
+
+  it("applies a nested file's anchored and directory rules from its own directory", () => {
+    const files = [at("", "*.tmp\n"), at("pkg", "/out/\ncache/\n!keep.tmp\n")];
+    expect(isIgnored(files, "pkg/out", true)).toBe(true);
+    expect(isIgnored(files, "pkg/out", false)).toBe(false); // a file named out stays
+    expect(isIgnored(files, "pkg/sub/out", true)).toBe(false); // anchored to pkg/
+    expect(isIgnored(files, "pkg/sub/cache", true)).toBe(true); // unanchored: any depth
+    expect(isIgnored(files, "cache", true)).toBe(false); // pkg's rules stay in pkg
+    expect(isIgnored(files, "pkg/keep.tmp", false)).toBe(false);
+    expect(isIgnored(files, "pkg/sub/keep.tmp", false)).toBe(false);
+    expect(isIgnored(files, "keep.tmp", false)).toBe(true);
+  });
+
+  it("re-includes with a later negation, but not inside an excluded directory", () => {
+    const files = root("logs/\n!logs/important.log\n*.gen\n!/a.gen\n");
+    expect(isIgnored(files, "logs", true)).toBe(true);
+    // git: a file cannot be re-included when a parent directory is excluded.
+    expect(isIgnored(files, "logs/important.log", false)).toBe(true);
+    expect(isIgnored(files, "a.gen", false)).toBe(false);
+    expect(isIgnored(files, "x/a.gen", false)).toBe(true);
+  });
+
+  it("is case-sensitive, as git is on Linux", () => {
+    const files = root("Build/\n");
+    expect(isIgnored(files, "Build", true)).toBe(true);
+    expect(isIgnored(files, "build", true)).toBe(false);
+  });
+
+  it("re-includes a directory named on purpose, keeping the rules for what is inside", () => {
+    const file = ignoreFile("", "gen/\n*.log\ngen/skip/**\n");
+    expect(isIgnored([file], "gen/a.ts", false)).toBe(true);
+    const exempt = [exemptDirectory(file, "gen")];
+    expect(isIgnored(exempt, "gen", true)).toBe(false);
+    expect(isIgnored(exempt, "gen/a.ts", false)).toBe(false);
+    expect(isIgnored(exempt, "gen/a.log", false)).toBe(true);
+    expect(isIgnored(exempt, "gen/skip/x.ts", false)).toBe(true);
+    const odd = ignoreFile("", "*\n");
+    expect(isIgnored([exemptDirectory(odd, "w[1]*")], "w[1]*", true)).toBe(false);
+    expect(isIgnored([exemptDirectory(odd, "w[1]*")], "w1x", true)).toBe(true);
   });
 });

@@ -1,56 +1,43 @@
-import { pathSource } from "./glob-pattern.js";
-
-/** One line of a .gitignore file. */
-export interface IgnoreRule {
-  readonly regex: RegExp;
-  readonly negated: boolean;
-  readonly directoriesOnly: boolean;
-}
+// .gitignore matching with the `ignore` package (git's rules: comments, `!` negation, `/`
+// anchoring, trailing `/` for directories, `**`, escapes, trailing spaces). What is ours:
+// several files, each applying to its own directory, the deepest deciding as in git.
+import ignore, { type Ignore } from "ignore";
 
 /** The rules of one .gitignore file and the directory they apply to. */
 export interface IgnoreFile {
   /** The directory holding the file, relative to the workspace root ("" for the root). */
   readonly base: string;
-  readonly rules: readonly IgnoreRule[];
+  /** The file's text, kept for {@link exemptDirectory}. */
+  readonly text: string;
+  readonly rules: Ignore;
 }
 
-function stripTrailingSpaces(line: string): string {
-  let end = line.length;
-  while (end > 0 && line[end - 1] === " " && line[end - 2] !== "\\") end--;
-  return line.slice(0, end);
+/** The ignore file of `text` for the directory `base`. */
+export function ignoreFile(base: string, text: string): IgnoreFile {
+  return { base, text, rules: parseGitignore(text) };
 }
 
-/** Parses .gitignore text as git does: comments, `!` negation, `/` anchoring, trailing `/`. */
-export function parseGitignore(text: string): IgnoreRule[] {
-  const rules: IgnoreRule[] = [];
-  for (const raw of text.split("\n")) {
-    let line = stripTrailingSpaces(raw.endsWith("\r") ? raw.slice(0, -1) : raw);
-    if (line === "" || line.startsWith("#")) continue;
-    const negated = line.startsWith("!");
-    if (negated) line = line.slice(1);
-    const directoriesOnly = line.endsWith("/");
-    line = line.replace(/\/+$/, "");
-    if (line === "") continue;
-    // A slash at the start or in the middle anchors the rule to the file's directory.
-    const anchored = line.includes("/");
-    const pattern = anchored ? line.replace(/^\/+/, "") : `**/${line}`;
-    try {
-      rules.push({
-        regex: new RegExp(`^(?:${pathSource(pattern, true)})$`),
-        negated,
-        directoriesOnly,
-      });
-    } catch {
-      // Git skips a rule it cannot parse; so do we.
-    }
-  }
-  return rules;
+/** Parses .gitignore text. Case matters, as in git on Linux (`core.ignorecase` false). */
+export function parseGitignore(text: string): Ignore {
+  return ignore({ ignorecase: false }).add(text);
+}
+
+/**
+ * `file` with a last rule that re-includes `directory` (relative to the workspace root, inside
+ * the file's directory): a walk that starts in an ignored directory named on purpose still
+ * applies the file's rules to what is inside, as git would to a directory not ignored. A rule
+ * that names the entries themselves (`dir/**`) still ignores them.
+ */
+export function exemptDirectory(file: IgnoreFile, directory: string): IgnoreFile {
+  const local = file.base === "" ? directory : directory.slice(file.base.length + 1);
+  const escaped = local.replace(/[\\*?[\]]/g, "\\$&").replace(/ $/, "\\ ");
+  return ignoreFile(file.base, `${file.text}\n!/${escaped}/\n`);
 }
 
 /**
  * Whether the ignore files (outermost first) ignore `relativePath`; files whose directory
- * does not hold the path are passed over. The deepest file that
- * has a matching rule decides, and in it the last matching rule, as in git.
+ * does not hold the path are passed over. The deepest file with a rule that matches the
+ * path (or one of its parent directories) decides, and in it the last such rule, as in git.
  */
 export function isIgnored(
   files: readonly IgnoreFile[],
@@ -61,11 +48,10 @@ export function isIgnored(
     const file = files[fileIndex] as IgnoreFile;
     if (file.base !== "" && !relativePath.startsWith(`${file.base}/`)) continue;
     const local = file.base === "" ? relativePath : relativePath.slice(file.base.length + 1);
-    for (let ruleIndex = file.rules.length - 1; ruleIndex >= 0; ruleIndex--) {
-      const rule = file.rules[ruleIndex] as IgnoreRule;
-      if (rule.directoriesOnly && !isDirectory) continue;
-      if (rule.regex.test(local)) return !rule.negated;
-    }
+    // `ignore` tells a directory by its trailing slash.
+    const verdict = file.rules.test(isDirectory ? `${local}/` : local);
+    if (verdict.ignored) return true;
+    if (verdict.unignored) return false;
   }
   return false;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileGlob, expandBraces, globBase, GlobSyntaxError } from "./glob-pattern.js";
+import { compileGlob, globBase, GlobSyntaxError } from "./glob-pattern.js";
 
 const matches = (pattern: string, file: string, dot = false, isDirectory = false) =>
   compileGlob(pattern, { dot }).matches(file, isDirectory);
@@ -13,7 +13,9 @@ describe("compileGlob", () => {
     expect(matches("src/**/*.ts", "src/index.ts")).toBe(true);
     expect(matches("src/**/*.ts", "lib/index.ts")).toBe(false);
     expect(matches("src/**", "src/a/b")).toBe(true);
-    expect(matches("src/**", "src")).toBe(false);
+    expect(matches("src/**", "src", false, true)).toBe(false);
+    expect(matches("src/**", "src/.hidden")).toBe(false);
+    expect(matches("src/**", "src/.hidden", true)).toBe(true);
     expect(matches("**", "a/b/c")).toBe(true);
   });
 
@@ -29,6 +31,10 @@ describe("compileGlob", () => {
     expect(matches("\\*.md", "*.md")).toBe(true);
     expect(matches("\\*.md", "a.md")).toBe(false);
     expect(matches("a+b(c).txt", "a+b(c).txt")).toBe(true);
+    expect(matches("[1-3].md", "2.md")).toBe(true);
+    expect(matches("@(a|b).md", "b.md")).toBe(true);
+    expect(matches("!(*.md)", "a.ts")).toBe(true);
+    expect(matches("!(*.md)", "a.md")).toBe(false);
   });
 
   it("skips dot names unless the pattern spells the dot or dot is on", () => {
@@ -52,19 +58,31 @@ describe("compileGlob", () => {
     expect(compileGlob(".github/*", { dot: false }).namesDotEntries).toBe(true);
   });
 
-  it("refuses empty globs, broken classes and brace explosions", () => {
+  it("refuses empty, broken and overlong globs", () => {
     expect(() => compileGlob("  ", { dot: false })).toThrow(GlobSyntaxError);
     expect(() => compileGlob("[z-a]", { dot: false })).toThrow("invalid character class");
-    expect(() => compileGlob("{a,b}".repeat(9), { dot: false })).toThrow("more than 256 patterns");
+    expect(() => compileGlob(`${"{a,".repeat(400)}b${"}".repeat(400)}`, { dot: false })).toThrow(
+      "longer than 1024 characters",
+    );
+  });
+
+  it("matches brace alternatives without expanding them", () => {
+    // 2^9 alternatives: picomatch compiles braces to one alternation, nothing to cap.
+    expect(matches("{a,b}".repeat(9), "abababab" + "a")).toBe(true);
+    expect(matches("{a,b}".repeat(9), "abababab" + "c")).toBe(false);
+  });
+
+  it("treats unbounded patterns as such for the walk", () => {
+    expect(compileGlob("!src/*", { dot: false }).maxDepth).toBeUndefined();
+    expect(compileGlob("+(a/)x", { dot: false }).maxDepth).toBeUndefined();
   });
 });
 
-describe("expandBraces and globBase", () => {
-  it("expands nested alternatives and keeps literal braces", () => {
-    expect(expandBraces("a{b,c{d,e}}f")).toEqual(["abf", "acdf", "acef"]);
-    expect(expandBraces("x{y}z")).toEqual(["x{y}z"]);
-    expect(expandBraces("open{a,b")).toEqual(["open{a,b"]);
-    expect(expandBraces("\\{a,b}")).toEqual(["\\{a,b}"]);
+describe("braces and globBase", () => {
+  it("keeps nested alternatives, literal braces and escapes as glob syntax", () => {
+    expect(matches("a{b,c{d,e}}f", "acef")).toBe(true);
+    expect(matches("x{y}z", "x{y}z")).toBe(true);
+    expect(matches("\\{a,b}", "{a,b}")).toBe(true);
   });
 
   it("finds the literal leading directories", () => {
@@ -73,5 +91,7 @@ describe("expandBraces and globBase", () => {
     expect(globBase("**/*.ts")).toBe("");
     expect(globBase("src/{a,b}/x")).toBe("src");
     expect(globBase("README.md")).toBe("");
+    expect(globBase("docs/README.md")).toBe("docs");
+    expect(globBase("!src/*.ts")).toBe("");
   });
 });

@@ -105,6 +105,46 @@ describe("walkWorkspace", () => {
     expect(fromSrc.sort()).toEqual(["src/a.ts", "src/keep.log", "src/top-only.txt"]);
   });
 
+  it("agrees with git on nested files, negation and directory-only rules", async () => {
+    await put(
+      "nested/.gitignore",
+      "/only-here.txt\n*.cache\n!keep.cache\nlogs/\n!logs/x.txt\nout\n",
+    );
+    await put("nested/only-here.txt");
+    await put("nested/deeper/only-here.txt"); // anchored rule: not ignored here
+    await put("nested/a.cache");
+    await put("nested/keep.cache");
+    await put("nested/deeper/b.cache");
+    await put("nested/logs/x.txt"); // a negation cannot reach into an ignored directory
+    await put("nested/deeper/logs", "a file, not a directory\n"); // logs/ spares files
+    await put("nested/out/y.txt");
+    await put("nested/deeper/.gitignore", "!*.cache\n*.txt\n");
+    await put("nested/deeper/c.cache"); // re-included one level down
+    await put("nested/deeper/d.md");
+    await put("other/a.cache", "x\n"); // nested's rules stay in nested
+    await put("CaseSensitive.LOG"); // *.log does not match .LOG
+    const files = (await walk()).entries
+      .filter((entry) => entry.kind !== "directory")
+      .map((entry) => entry.relative)
+      .sort();
+    const untracked = execFileSync("git", ["ls-files", "--others", "--exclude-standard", "-z"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    expect(files).toEqual(untracked.split("\0").filter(Boolean).sort());
+    expect(files.filter((file) => file.startsWith("nested/"))).toEqual([
+      "nested/.gitignore",
+      "nested/deeper/.gitignore",
+      "nested/deeper/b.cache",
+      "nested/deeper/c.cache",
+      "nested/deeper/d.md",
+      "nested/deeper/logs",
+      "nested/keep.cache",
+    ]);
+    expect(files).toContain("other/a.cache");
+    expect(files).toContain("CaseSensitive.LOG");
+  });
+
   it("stops at maxEntries", async () => {
     const { entries, summary } = await walk({ maxEntries: 3 });
     expect(entries).toHaveLength(3);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { isIgnored, parseGitignore, type IgnoreFile } from "./gitignore.js";
+import { exemptDirectory, ignoreFile, isIgnored, type IgnoreFile } from "./gitignore.js";
 
 /** One entry the walk found. Symlinks are reported, never followed. */
 export interface WalkEntry {
@@ -49,8 +49,7 @@ function loadIgnoreFile(directory: string, base: string): IgnoreFile | undefined
   } catch {
     return undefined;
   }
-  const rules = parseGitignore(text);
-  return rules.length > 0 ? { base, rules } : undefined;
+  return ignoreFile(base, text);
 }
 
 interface PendingDirectory {
@@ -71,7 +70,7 @@ export async function walkWorkspace(
 ): Promise<WalkSummary> {
   const startRelative = path.relative(options.root, options.start).split(path.sep).join("/");
   // The .gitignore files of the root and of every directory down to the start apply too.
-  const inherited: IgnoreFile[] = [];
+  let inherited: IgnoreFile[] = [];
   if (options.gitignore) {
     const parts = startRelative === "" ? [] : startRelative.split("/");
     for (let depth = 0; depth <= parts.length; depth++) {
@@ -83,6 +82,12 @@ export async function walkWorkspace(
           (!options.hidden && base.split("/").at(-1)?.startsWith(".")))
       ) {
         return { entries: 0, complete: true };
+      }
+      if (depth > 0 && isIgnored(inherited, base, true)) {
+        // Named on purpose: walk it, with the rules of the files above for what is inside.
+        inherited = inherited.map((file) =>
+          file.base === "" || base.startsWith(`${file.base}/`) ? exemptDirectory(file, base) : file,
+        );
       }
       const file = loadIgnoreFile(path.join(options.root, base), base);
       if (file) inherited.push(file);

@@ -158,6 +158,54 @@ describe("xzatoma agent speaks ACP over stdio", () => {
     ).toBe(true);
   });
 
+  it("refuses the call when the permission request fails or the turn is cancelled while it waits", async () => {
+    const file = path.join(workspace, "guarded.txt");
+    await writeFile(file, "original\n");
+    script = (request) => {
+      const last = lastMessage(request);
+      if (last?.role === "tool") return { content: `Tool said: ${last.content}` };
+      return {
+        toolCalls: [
+          { name: "write_file", arguments: { path: "guarded.txt", content: "changed\n" } },
+        ],
+      };
+    };
+    let mode: "fail" | "hang" = "fail";
+    const agent = editor({
+      permission: (_request, signal) => {
+        if (mode === "fail") throw new Error("the editor could not show the prompt");
+        // Never answered: only the cancellation ends it.
+        return new Promise((resolve) =>
+          signal.addEventListener("abort", () => resolve({ outcome: { outcome: "cancelled" } })),
+        );
+      },
+    });
+    await initialize(agent);
+    const { sessionId } = await agent.connection.agent.request("session/new", {
+      cwd: workspace,
+      mcpServers: [],
+    });
+    await agent.connection.agent.request("session/set_mode", { sessionId, modeId: "write" });
+    const failed = await agent.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "change it" }],
+    });
+    expect(failed.stopReason).toBe("end_turn");
+    expect(lastMessage(model.requests.at(-1)!)?.content).toContain("Asking the editor failed");
+    expect(await readFile(file, "utf8")).toBe("original\n");
+
+    mode = "hang";
+    const asked = agent.permissions.length;
+    const pending = agent.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "change it again" }],
+    });
+    await expect.poll(() => agent.permissions.length).toBe(asked + 1);
+    await agent.connection.agent.notify("session/cancel", { sessionId });
+    expect((await pending).stopReason).toBe("cancelled");
+    expect(await readFile(file, "utf8")).toBe("original\n");
+  });
+
   it("in planning mode a write is refused without asking", async () => {
     script = (request) =>
       lastMessage(request)?.role === "tool"

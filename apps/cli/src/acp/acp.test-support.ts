@@ -39,7 +39,10 @@ export interface StartEditorOptions {
   readonly cwd: string;
   readonly env: Record<string, string>;
   /** The answer to each permission request; default: allow once. */
-  readonly permission?: (request: RequestPermissionRequest) => RequestPermissionResponse;
+  readonly permission?: (
+    request: RequestPermissionRequest,
+    signal: AbortSignal,
+  ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   /** The editor's buffers by absolute path; a read of another path fails. */
   readonly buffers?: Map<string, string>;
 }
@@ -80,10 +83,10 @@ export function startEditor(options: StartEditorOptions): TestEditor {
         }
       }
     })
-    .onRequest("session/request_permission", ({ params }) => {
+    .onRequest("session/request_permission", ({ params, signal }) => {
       permissions.push(params);
       return options.permission
-        ? options.permission(params)
+        ? options.permission(params, signal)
         : { outcome: { outcome: "selected", optionId: params.options[0]?.optionId ?? "none" } };
     })
     .onRequest("fs/read_text_file", ({ params }) => {

@@ -316,6 +316,43 @@ describe("xzatoma agent speaks ACP over stdio", () => {
     ).rejects.toThrow();
   }, 60_000);
 
+  it("maps a run's limit to max_turn_requests and takes text, links and embedded resources", async () => {
+    script = (request) => ({
+      toolCalls: [{ name: "list_directory", arguments: { path: "." } }],
+      content: `seen: ${lastUser(request).length}`,
+    });
+    const agent = editor({ args: ["--max-turns", "2"] });
+    await initialize(agent);
+    const { sessionId } = await agent.connection.agent.request("session/new", {
+      cwd: workspace,
+      mcpServers: [],
+    });
+    const looping = await agent.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [
+        { type: "text", text: "look at" },
+        { type: "resource_link", name: "notes", uri: `file://${workspace}/notes.txt` },
+        {
+          type: "resource",
+          resource: { uri: `file://${workspace}/snippet.ts`, text: "const answer = 42;" },
+        },
+      ],
+    });
+    expect(looping.stopReason).toBe("max_turn_requests");
+    const sent = lastUser(model.requests.at(-1)!);
+    expect(sent).toContain("look at");
+    expect(sent).toContain(`[notes](file://${workspace}/notes.txt)`);
+    expect(sent).toContain("const answer = 42;");
+    const listed = agent.updates.find((note) => note.update.sessionUpdate === "tool_call");
+    expect(listed?.update).toMatchObject({ kind: "search", title: "list_directory ." });
+    await expect(
+      agent.connection.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "image", mimeType: "image/png", data: "AAAA" }],
+      }),
+    ).rejects.toThrow(/does not accept image content/);
+  });
+
   it("answers malformed JSON-RPC with an error and keeps running", async () => {
     script = () => ({ content: "still here" });
     const agent = editor();

@@ -38,6 +38,8 @@ export interface TestEditor {
 export interface StartEditorOptions {
   readonly cwd: string;
   readonly env: Record<string, string>;
+  /** Options after `agent` (`--max-turns 2`). */
+  readonly args?: readonly string[];
   /** The answer to each permission request; default: allow once. */
   readonly permission?: (
     request: RequestPermissionRequest,
@@ -49,7 +51,7 @@ export interface StartEditorOptions {
 
 /** Spawns `xzatoma agent` and connects to it as an editor. */
 export function startEditor(options: StartEditorOptions): TestEditor {
-  const child = spawn(process.execPath, [BIN, "agent"], {
+  const child = spawn(process.execPath, [BIN, "agent", ...(options.args ?? [])], {
     cwd: options.cwd,
     env: options.env,
     stdio: ["pipe", "pipe", "pipe"],

@@ -113,7 +113,7 @@ running_pid() {
   [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
   # A pid reused by another program is not ours.
   if [ -r "/proc/$pid/cmdline" ]; then
-    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q 'registry/server\.cjs' || return 0
+    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q 'registry/server\.mjs' || return 0
   fi
   printf '%s' "$pid"
 }
@@ -170,7 +170,7 @@ start() {
   log "starting Verdaccio $VERSION on $URL (storage in $WORK/storage; packages outside @xzatoma $([ -n "$uplink" ] && echo "from the upstream registry" || echo "not available: no upstream"))"
   # 9>&-: the server must not inherit (and so hold forever) the lock of with_lock.
   REGISTRY_SERVER_DIR="$SERVER" REGISTRY_WORK="$WORK" REGISTRY_PORT="$PORT" REGISTRY_UPLINK="$uplink" \
-    nohup node "$HERE/server.cjs" >>"$WORK/server.log" 2>&1 </dev/null 9>&- &
+    nohup node "$HERE/server.mjs" >>"$WORK/server.log" 2>&1 </dev/null 9>&- &
   pid=$!
   printf '%s\n' "$pid" >"$WORK/server.pid"
 

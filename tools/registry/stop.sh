@@ -19,7 +19,7 @@ PID="$(cat "$WORK/server.pid")"
 
 ours() {
   [ -r "/proc/$PID/cmdline" ] || return 0
-  tr '\0' ' ' <"/proc/$PID/cmdline" | grep -q 'registry/server\.cjs'
+  tr '\0' ' ' <"/proc/$PID/cmdline" | grep -q 'registry/server\.mjs'
 }
 
 if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null && ours; then

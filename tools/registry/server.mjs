@@ -1,9 +1,8 @@
 // Runs Verdaccio for tools/registry/start.sh with a configuration built here, in memory, from
 // the environment (see start.sh for the variables), so the upstream registry's address is
 // never written to a file. Prints nothing on success; Verdaccio logs to stdout.
-"use strict";
-const path = require("node:path");
-const { createRequire } = require("node:module");
+import { createRequire } from "node:module";
+import path from "node:path";
 
 function required(name) {
   const value = process.env[name];

@@ -12,6 +12,7 @@ export {
   createMcpConnection,
   type McpConnection,
   type McpConnectionOptions,
+  type McpResourceContents,
   type McpServerState,
   type McpServerStatus,
   type McpToolInfo,
@@ -21,6 +22,7 @@ export {
   type McpConnectScope,
   type McpManager,
   type McpManagerOptions,
+  type McpResourceText,
   type McpServerReport,
 } from "./mcp-manager.js";
 export {

@@ -51,7 +51,20 @@ export interface McpConnection {
     args: Record<string, unknown>,
     options: { signal: AbortSignal; timeoutMs: number; connectTimeoutMs: number },
   ): Promise<McpCallResult>;
+  /** Reads a resource by URI (`resources/read`), connecting again first if needed. */
+  readResource(
+    uri: string,
+    options: { signal?: AbortSignal; timeoutMs: number; connectTimeoutMs: number },
+  ): Promise<readonly McpResourceContents[]>;
   close(): Promise<void>;
+}
+
+/** One item of a `resources/read` result: text, or base64 `blob` data. */
+export interface McpResourceContents {
+  readonly uri: string;
+  readonly mimeType?: string;
+  readonly text?: string;
+  readonly blob?: string;
 }
 
 const CLIENT_INFO = { name: "xzatoma", version: "0.1.0" };
@@ -219,6 +232,16 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
         }
         throw cause;
       }
+    },
+    async readResource(uri, call) {
+      if (!client) await connect(call.connectTimeoutMs);
+      const active = client;
+      if (!active) throw new Error(`MCP server '${name}' is not connected.`);
+      const result = await active.readResource(
+        { uri },
+        { timeout: call.timeoutMs, ...(call.signal ? { signal: call.signal } : {}) },
+      );
+      return result.contents as readonly McpResourceContents[];
     },
     async close() {
       closing = true;

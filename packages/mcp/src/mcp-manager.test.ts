@@ -168,6 +168,22 @@ describe("MCP servers from configuration", () => {
     expect(await pending).toMatchObject({ success: false, metadata: { cancelled: true } });
   });
 
+  it("reads a resource of a server, and names what is wrong with a bad one", async () => {
+    const resource = await manager.readResource(
+      "everything",
+      "demo://resource/static/document/architecture.md",
+    );
+    expect(resource.text.length).toBeGreaterThan(100);
+    expect(resource.mimeTypes).toEqual(["text/markdown"]);
+    await expect(manager.readResource("nowhere", "demo://x")).rejects.toThrow(
+      "there is no MCP server 'nowhere' in mcp.servers",
+    );
+    await expect(manager.readResource("broken", "demo://x")).rejects.toThrow(
+      "the MCP server 'broken' could not be started",
+    );
+    await expect(manager.readResource("off", "demo://x")).rejects.toThrow("is disabled");
+  });
+
   it("turns a server that dies mid-call into an error, reports it once, keeps the others, and starts it again at the next call", async () => {
     const before = warnings.length;
     const crashed = await call("fixture__crash", {});

@@ -1,7 +1,12 @@
 import type { Tool } from "@xzatoma/core";
 import { describeError } from "@xzatoma/errors";
 import type { McpConfig, McpServerConfig } from "./mcp-config.js";
-import { createMcpConnection, type McpConnection, type McpServerStatus } from "./mcp-connection.js";
+import {
+  createMcpConnection,
+  type McpConnection,
+  type McpResourceContents,
+  type McpServerStatus,
+} from "./mcp-connection.js";
 import { createMcpTools } from "./mcp-tools.js";
 
 /** Options of {@link createMcpManager}. */
@@ -41,15 +46,44 @@ export interface McpManager {
   /** The tools of every server connected so far. */
   tools(): Tool[];
   servers(): McpServerReport[];
+  /**
+   * Reads a resource of one server (`@mcp:server/uri` mentions), starting the server first
+   * when it has not been: its text contents joined, binary contents described. Throws for a
+   * server that is not configured, is disabled, or failed to start.
+   */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpResourceText>;
   /** Ends every connection (stdio servers are stopped). */
   close(): Promise<void>;
+}
+
+/** A resource read for the model: its text and what it was. */
+export interface McpResourceText {
+  readonly text: string;
+  /** The MIME types of its contents, as the server gave them. */
+  readonly mimeTypes: readonly string[];
 }
 
 interface Entry {
   readonly connection: McpConnection;
   readonly config: McpServerConfig;
   attempt?: Promise<void>;
+  /** The first connection succeeded (later ones are made at the next use). */
+  connected?: boolean;
   tools: Tool[];
+}
+
+function resourceText(contents: readonly McpResourceContents[]): McpResourceText {
+  const text = contents
+    .map((item) =>
+      typeof item.text === "string"
+        ? item.text
+        : `[${item.uri}: ${item.mimeType ?? "binary"} content, not shown]`,
+    )
+    .join("\n\n");
+  const mimeTypes = [
+    ...new Set(contents.flatMap((item) => (item.mimeType ? [item.mimeType] : []))),
+  ];
+  return { text, mimeTypes };
 }
 
 /**
@@ -83,6 +117,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
   function attempt(entry: Entry): Promise<void> {
     entry.attempt ??= entry.connection.connect(connectTimeoutMs).then(
       () => {
+        entry.connected = true;
         entry.tools = createMcpTools(
           { connection: entry.connection, config: entry.config, connectTimeoutMs, taken },
           entry.connection.status().tools,
@@ -118,6 +153,29 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
         ...entry.connection.status(),
         toolNames: entry.tools.map((tool) => tool.name),
       })),
+    async readResource(server, uri, signal) {
+      const entry = entries.find((candidate) => candidate.connection.name === server);
+      if (!entry) {
+        const names = entries.map((candidate) => candidate.connection.name).join(", ");
+        throw new Error(
+          `there is no MCP server '${server}' in mcp.servers (configured: ${names || "none"})`,
+        );
+      }
+      if (!entry.config.enabled)
+        throw new Error(`the MCP server '${server}' is disabled (enabled: false)`);
+      await attempt(entry);
+      if (!entry.connected) {
+        throw new Error(
+          `the MCP server '${server}' could not be started: ${entry.connection.status().error ?? "unknown reason"}`,
+        );
+      }
+      const contents = await entry.connection.readResource(uri, {
+        timeoutMs: entry.config.timeout_seconds * 1000,
+        connectTimeoutMs,
+        ...(signal ? { signal } : {}),
+      });
+      return resourceText(contents);
+    },
     async close() {
       await Promise.all(entries.map((entry) => entry.connection.close()));
     },

@@ -1,6 +1,6 @@
 import { describeError } from "@xzatoma/core";
 import type { PathGuard, SecretExposure } from "@xzatoma/safety";
-import { contextBlock } from "./context-block.js";
+import { contextBlock, cutToBytes } from "./context-block.js";
 import { loadFileMention, type CachedFile, type MentionOutcome } from "./file-mention.js";
 import { formatLineRange, mentionLabel, type Mention } from "./mention.js";
 import { parseMentions } from "./parse-mentions.js";
@@ -20,6 +20,14 @@ export interface MentionLoaderDeps {
   readonly exposure?: SecretExposure;
   /** The SSRF-guarded fetch. Without it, URL mentions fail with a clear reason. */
   readonly fetchUrl?: FetchUrl;
+  /**
+   * Reads a resource of a configured MCP server (`runtime.mcp.readResource`). Without it,
+   * `@mcp:` mentions fail with a clear reason.
+   */
+  readonly readMcpResource?: (
+    server: string,
+    uri: string,
+  ) => Promise<{ readonly text: string; readonly mimeTypes: readonly string[] }>;
   /** Workspace search for `@search` and `@grep`. Default: {@link createWorkspaceSearch} over `pathGuard`. */
   readonly search?: MentionSearch;
   /** The clock for the URL cache, in milliseconds. Default `Date.now`. */
@@ -98,6 +106,8 @@ function mentionKey(mention: Mention): string {
       return `grep\u0000${mention.pattern}`;
     case "url":
       return `url\u0000${mention.url}`;
+    case "mcp":
+      return `mcp\u0000${mention.server}\u0000${mention.uri}`;
   }
 }
 
@@ -130,6 +140,31 @@ async function loadSearch(
     ok: true,
     block: contextBlock(`${what}: ${detail}${shown}`, body.join("\n") || "(no matches)"),
     detail: `${detail}${result.truncated ? "+" : ""}`,
+    cached: false,
+  };
+}
+
+async function loadMcpMention(
+  server: string,
+  uri: string,
+  read: MentionLoaderDeps["readMcpResource"],
+  maxBytes: number,
+): Promise<MentionOutcome> {
+  if (!read) return fail("no MCP servers are configured", "add the server under mcp.servers");
+  let resource: Awaited<ReturnType<NonNullable<typeof read>>>;
+  try {
+    resource = await read(server, uri);
+  } catch (error) {
+    return fail(describeError(error), "check the server with /mcp and the resource's URI");
+  }
+  const bytes = Buffer.byteLength(resource.text, "utf8");
+  const shown = cutToBytes(resource.text, maxBytes);
+  const text = shown.cut ? `${shown.text}\n[cut at ${maxBytes} of ${bytes} bytes]` : shown.text;
+  const type = resource.mimeTypes.length > 0 ? `, ${resource.mimeTypes.join(", ")}` : "";
+  return {
+    ok: true,
+    block: contextBlock(`MCP resource ${uri} of the server '${server}'`, text),
+    detail: `${bytes} bytes${type}`,
     cached: false,
   };
 }
@@ -180,6 +215,13 @@ export function createMentionLoader(deps: MentionLoaderDeps): MentionLoader {
           ttlMs: settings.urlCacheTtlMs,
           maxBytes: settings.maxUrlBytes,
         });
+      case "mcp":
+        return loadMcpMention(
+          mention.server,
+          mention.uri,
+          deps.readMcpResource,
+          settings.maxFileBytes,
+        );
     }
   }
 

@@ -39,8 +39,15 @@ export interface UrlMention extends MentionPosition {
   readonly url: string;
 }
 
+/** `@mcp:server/uri`: a resource of a configured MCP server. */
+export interface McpMention extends MentionPosition {
+  readonly kind: "mcp";
+  readonly server: string;
+  readonly uri: string;
+}
+
 /** One `@mention` in chat input or a `--prompt`. */
-export type Mention = FileMention | SearchMention | GrepMention | UrlMention;
+export type Mention = FileMention | SearchMention | GrepMention | UrlMention | McpMention;
 
 function quote(text: string): string {
   return `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
@@ -54,7 +61,7 @@ export function formatLineRange(lines: LineRange): string {
 
 /**
  * The mention in its canonical written form, for the UI and placeholders:
- * `@src/a.ts#L10-20`, `@search:"TODO"`, `@url:https://example.com`.
+ * `@src/a.ts#L10-20`, `@search:"TODO"`, `@url:https://example.com`, `@mcp:docs/file:///a.md`.
  */
 export function mentionLabel(mention: Mention): string {
   switch (mention.kind) {
@@ -68,5 +75,7 @@ export function mentionLabel(mention: Mention): string {
       return `@grep:${quote(mention.pattern)}`;
     case "url":
       return `@url:${mention.url}`;
+    case "mcp":
+      return `@mcp:${mention.server}/${mention.uri}`;
   }
 }

@@ -129,6 +129,17 @@ function parseAt(rest: string): Parsed {
     const url = readToken(rest.slice(4), TOKEN_RUN);
     return url === "" ? undefined : { mention: { kind: "url", url }, length: 4 + url.length };
   }
+  if (rest.startsWith("mcp:")) {
+    const body = rest.slice(4);
+    const quoted = readQuoted(body);
+    const token = quoted?.value ?? readToken(body, TOKEN_RUN);
+    const slash = token.indexOf("/");
+    if (slash < 1 || slash === token.length - 1) return undefined;
+    return {
+      mention: { kind: "mcp", server: token.slice(0, slash), uri: token.slice(slash + 1) },
+      length: 4 + (quoted?.length ?? token.length),
+    };
+  }
   if (rest.startsWith("search:")) return parseQuery(rest, "search");
   if (rest.startsWith("grep:")) return parseQuery(rest, "grep");
   return parseFile(rest);
@@ -141,6 +152,7 @@ function parseAt(rest: string): Parsed {
  * - `@search:"text"` (literal) and `@grep:"regex"`; quotes allow spaces, and a single
  *   word needs none (`@search:TODO`)
  * - `@url:https://...`
+ * - `@mcp:server/uri`: a resource of the MCP server `server` (`@mcp:docs/file:///guide.md`)
  *
  * An `@` starts a mention only at the start of the text, after whitespace or after an
  * opening bracket or quote: `ada@example.com`, `a@b` and `\@` are plain text, and so is

@@ -84,11 +84,15 @@ export async function prepareSession(options: {
     ...(options.subagents ? { subagents: true } : {}),
     ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
+  const mcp = runtime.mcp;
   const mentions = createMentionLoader({
     pathGuard: runtime.workspace.pathGuard,
     confirmed: options.mentionUrlsConfirmed,
     exposure: runtime.workspace.exposure,
     fetchUrl: (url) => runtime.fetchText(url, { confirmed: options.mentionUrlsConfirmed }),
+    ...(mcp
+      ? { readMcpResource: (server: string, uri: string) => mcp.readResource(server, uri) }
+      : {}),
     maxFileBytes: config.agent.mentions.max_file_size,
     urlCacheTtlMs: config.agent.mentions.url_cache_ttl_seconds * 1000,
     maxUrlsPerRequest: config.agent.mentions.max_urls_per_request,

@@ -123,7 +123,13 @@ export function createAcpAgent(options: AcpAgentOptions): {
         throw RequestError.internalError({ code: error.code }, error.message);
       throw error;
     }
-    const session = createAcpSession({ sessionId, runtime, client, warn: options.warn });
+    const session = createAcpSession({
+      sessionId,
+      runtime,
+      client,
+      warn: options.warn,
+      editorReads: usesEditorFiles,
+    });
     late.session = session;
     sessions.set(sessionId, session);
     return session;

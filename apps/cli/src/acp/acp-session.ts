@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import {
   RequestError,
   type AgentContext,
@@ -45,7 +46,14 @@ export interface AcpSessionOptions {
   readonly runtime: AgentRuntime;
   readonly client: AgentContext;
   readonly warn: (message: string) => void;
+  /** Reads the editor's buffers (fs/read_text_file) for edit diffs; absent: the disk. */
+  readonly editorReads?: boolean;
 }
+
+/** The tools whose completed calls show a diff of the file they changed. */
+const EDITING_TOOLS = new Set(["write_file", "edit_file"]);
+/** Files larger than this get no diff card (the tool's own output still says what changed). */
+const MAX_DIFF_BYTES = 1024 * 1024;
 
 /** One ACP session: a runtime, its prompt turn in flight, and its updates to the editor. */
 export interface AcpSession {
@@ -112,12 +120,47 @@ export function createAcpSession(options: AcpSessionOptions): AcpSession {
   let queue: Promise<void> = Promise.resolve();
   let running: AbortController | undefined;
   let cancelled = false;
+  /** The text of each edited file before its call ran, by tool call (undefined: no diff). */
+  const before = new Map<string, Promise<{ path: string; text: string | null } | undefined>>();
 
-  const send = (update: SessionUpdate): Promise<void> => {
+  /** Sends updates in order; one given as a function is built when its turn comes. */
+  const send = (update: SessionUpdate | (() => Promise<SessionUpdate>)): Promise<void> => {
     queue = queue
-      .then(() => client.notify("session/update", { sessionId, update }))
+      .then(async () => {
+        const built = typeof update === "function" ? await update() : update;
+        await client.notify("session/update", { sessionId, update: built });
+      })
       .catch((error: unknown) => options.warn(`could not send a session update: ${String(error)}`));
     return queue;
+  };
+
+  /** A file's current text as the editor shows it (its buffer, else the disk), or null. */
+  const currentText = async (real: string): Promise<string | null> => {
+    try {
+      const text = options.editorReads
+        ? (await client.request("fs/read_text_file", { sessionId, path: real })).content
+        : await readFile(real, "utf8");
+      return Buffer.byteLength(text) > MAX_DIFF_BYTES ? null : text;
+    } catch {
+      return null;
+    }
+  };
+
+  /**
+   * Remembers the text an editing call is about to replace (only paths the guard accepts).
+   * Best effort: the read starts when the model asks for the call, before the call runs,
+   * and a read that lost the race to the write shows no change, so no diff is sent.
+   */
+  const snapshot = async (input: unknown) => {
+    const target = (input as { path?: unknown } | null)?.path;
+    if (typeof target !== "string") return undefined;
+    let real: string;
+    try {
+      real = await runtime.workspace.pathGuard.resolve(target);
+    } catch {
+      return undefined;
+    }
+    return { path: real, text: await currentText(real) };
   };
 
   const onEvent = (event: AgentEvent) => {
@@ -131,6 +174,7 @@ export function createAcpSession(options: AcpSessionOptions): AcpSession {
           });
         break;
       case "tool-call-requested":
+        if (EDITING_TOOLS.has(event.toolName)) before.set(event.toolCallId, snapshot(event.input));
         void send({
           sessionUpdate: "tool_call",
           toolCallId: event.toolCallId,
@@ -158,11 +202,23 @@ export function createAcpSession(options: AcpSessionOptions): AcpSession {
       case "tool-result": {
         const { result } = event;
         const text = result.success ? result.output : (result.error ?? result.output);
-        void send({
-          sessionUpdate: "tool_call_update",
-          toolCallId: event.toolCallId,
-          status: result.success ? "completed" : "failed",
-          content: [{ type: "content", content: { type: "text", text } }],
+        const previous = before.get(event.toolCallId);
+        before.delete(event.toolCallId);
+        void send(async () => {
+          const old = result.success ? await previous : undefined;
+          const now = old ? await currentText(old.path) : null;
+          return {
+            sessionUpdate: "tool_call_update",
+            toolCallId: event.toolCallId,
+            status: result.success ? "completed" : "failed",
+            content: [
+              // What changed, as the editor's diff view shows it, then the tool's own words.
+              ...(old && now !== null && now !== old.text
+                ? [{ type: "diff" as const, path: old.path, oldText: old.text, newText: now }]
+                : []),
+              { type: "content", content: { type: "text", text } },
+            ],
+          };
         });
         break;
       }

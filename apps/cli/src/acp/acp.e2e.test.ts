@@ -132,12 +132,14 @@ describe("xzatoma agent speaks ACP over stdio", () => {
       rawInput: { path: "notes.txt", content: "granted\n" },
       locations: [{ path: file }],
     });
-    expect(
-      agent.updates.some(
-        (note) =>
-          note.update.sessionUpdate === "tool_call_update" && note.update.status === "completed",
-      ),
-    ).toBe(true);
+    const completed = agent.updates.find(
+      (note) =>
+        note.update.sessionUpdate === "tool_call_update" && note.update.status === "completed",
+    );
+    // The editor's diff view gets the change.
+    expect(completed?.update).toMatchObject({
+      content: [{ type: "diff", path: file, oldText: "old\n", newText: "granted\n" }, {}],
+    });
 
     allow = false;
     const denied = await agent.connection.agent.request("session/prompt", {
@@ -414,6 +416,7 @@ describe("xzatoma agent speaks ACP over stdio", () => {
       prompt: [{ type: "text", text: "read the draft" }],
     });
     expect(agent.reads.map((read) => read.path)).toEqual([draft]);
+    const reads = agent.reads.length;
     expect(agentText(agent, sessionId)).toContain("I read: UNSAVED BUFFER TEXT");
 
     await agent.connection.agent.request("session/set_mode", { sessionId, modeId: "write" });
@@ -424,13 +427,27 @@ describe("xzatoma agent speaks ACP over stdio", () => {
     expect(agent.writes).toEqual([
       { sessionId, path: path.join(workspace, "made.md"), content: "new" },
     ]);
+    // The diff card shows the new buffer (read back through the editor).
+    expect(agent.updates.map((note) => note.update)).toContainEqual(
+      expect.objectContaining({
+        sessionUpdate: "tool_call_update",
+        status: "completed",
+        content: [
+          { type: "diff", path: path.join(workspace, "made.md"), oldText: null, newText: "new" },
+          expect.anything(),
+        ],
+      }),
+    );
 
     // The path guard stands in front of the editor: nothing outside the workspace is asked for.
     await agent.connection.agent.request("session/prompt", {
       sessionId,
       prompt: [{ type: "text", text: "read outside" }],
     });
-    expect(agent.reads).toHaveLength(1);
+    expect(agent.reads.slice(reads).map((read) => read.path)).toEqual([
+      path.join(workspace, "made.md"),
+      path.join(workspace, "made.md"),
+    ]);
     expect(agentText(agent, sessionId)).not.toContain("secret outside");
   });
 });

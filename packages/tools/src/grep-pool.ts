@@ -14,6 +14,8 @@ export const GREP_WORKER_URL = new URL(
 
 /** Worker threads kept warm between searches: no start-up cost, code already optimised. */
 export interface GrepWorkerPool {
+  /** Workers started and waiting for a job. */
+  readonly idle: number;
   /** An idle worker, or a new one (it starts in the background). */
   acquire(): Worker;
   /** Returns a worker that finished its job; it no longer keeps the process alive. */
@@ -31,6 +33,9 @@ export function createGrepWorkerPool(idleMs = GREP_WORKER_IDLE_MS): GrepWorkerPo
     idle.clear();
   };
   return {
+    get idle() {
+      return idle.size;
+    },
     acquire() {
       const reused = idle.values().next().value;
       if (reused) {

@@ -27,7 +27,10 @@ export interface GrepToolOptions {
   readonly maxFileBytes?: number;
   /** A file the pattern takes longer than this on is given up. Default 1000 ms. */
   readonly perFileTimeoutMs?: number;
-  /** Worker threads at most. Default: the CPU count, at most 4. */
+  /**
+   * Worker threads at most. Default: the CPU count, at most 4. A call uses at most one
+   * more than the pool has started already, so the first call of a process starts one.
+   */
   readonly workers?: number;
 }
 
@@ -103,7 +106,10 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
         maxResults,
         maxFileBytes,
         maxLineChars: MAX_LINE_CHARS,
-        workers: target.stats.isDirectory() ? workers : 1,
+        // A worker costs tens of milliseconds of CPU to start, as much as searching
+        // thousands of files: a cold pool searches with one and starts one more per call
+        // until it has `workers`; warm calls get them all.
+        workers: target.stats.isDirectory() ? Math.min(workers, pool.idle + 1) : 1,
         // A single file was judged by assess: a hard-linked one got a person's yes.
         readHardLinks: !target.stats.isDirectory(),
         perFileTimeoutMs,

@@ -36,6 +36,7 @@ import {
 import { XzatomaError } from "@xzatoma/errors";
 import { createAuditSink } from "./audit-sink.js";
 import type { RuntimeConfig } from "./config/config-schema.js";
+import { connectUnlessAborted } from "./mcp/connect-unless-aborted.js";
 import { openRuntimeHistory } from "./open-history.js";
 import { loadProjectInstructions } from "./project-instructions.js";
 import type { RuntimeIO } from "./runtime-io.js";
@@ -409,8 +410,8 @@ export async function createAgentRuntime(
     },
     async run(prompt, runOptions = {}) {
       if (mcp?.enabled) {
-        const connected = await mcp.connect();
-        if (connected.length !== mcpTools.length) {
+        const connected = await connectUnlessAborted(mcp, runOptions.signal);
+        if (connected && connected.length !== mcpTools.length) {
           mcpTools = connected;
           agent = build(agent.messages);
         }

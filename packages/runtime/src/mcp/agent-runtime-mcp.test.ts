@@ -116,6 +116,32 @@ describe("MCP tools in the runtime", () => {
     expect(warnings.filter((warning) => warning.includes("'broken'"))).toHaveLength(1);
   });
 
+  it("does not keep a cancelled run waiting for a server that is slow to start", async () => {
+    const slow = await createAgentRuntime(
+      // Never answers the handshake.
+      configFor({
+        silent: { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] },
+      }),
+      { warn: () => undefined },
+      {
+        workspace,
+        modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+        env: { OPENAI_API_KEY: "sk-test" },
+        history: false,
+      },
+    );
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    try {
+      const result = await slow.run("add", { signal: controller.signal });
+      expect(result.stopReason).toBe("aborted");
+      expect(slow.mcp?.servers()[0]?.state).toBe("connecting");
+    } finally {
+      await slow.close();
+    }
+    expect(slow.mcp?.servers()[0]?.state).not.toBe("connected");
+  });
+
   it("asks the person in interactive mode, and runs the call on their yes", async () => {
     const asked: string[] = [];
     const interactive = await createAgentRuntime(

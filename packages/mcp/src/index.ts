@@ -31,5 +31,12 @@ export {
   passThroughSchema,
   type McpToolsContext,
 } from "./mcp-tools.js";
+export {
+  prepareSignIn,
+  signInKey,
+  type McpOAuthOptions,
+  type McpSecretStore,
+  type ServerSignIn,
+} from "./oauth-sign-in.js";
 export { mapCallResult, type McpCallResult, type McpContentBlock } from "./result-mapping.js";
 export { mcpToolName, uniqueToolName, MAX_TOOL_NAME_LENGTH } from "./tool-names.js";

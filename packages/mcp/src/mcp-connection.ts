@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { describeError } from "@xzatoma/errors";
 import { transportOf, type McpServerConfig, type McpTransportKind } from "./mcp-config.js";
+import { prepareSignIn, type McpOAuthOptions, type ServerSignIn } from "./oauth-sign-in.js";
 import type { McpCallResult } from "./result-mapping.js";
 
 /** Where a server stands: `idle` until something needs it, `disabled` when `enabled: false`. */
@@ -37,6 +38,8 @@ export interface McpConnectionOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Told once each time an established connection ends without being closed by XZatoma. */
   readonly onLost?: (message: string) => void;
+  /** OAuth sign-in for streamable HTTP servers without an `Authorization` header. */
+  readonly oauth?: McpOAuthOptions;
 }
 
 /** One configured server and its connection, made again at the next use after it ended. */
@@ -111,11 +114,49 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     return tail === "" ? message : `${message} (its last output: ${tail.slice(-500)})`;
   };
 
+  /**
+   * Connects; a streamable HTTP server that answers with an OAuth challenge is signed in to
+   * (the person opens the URL `oauth.authorize` shows; the code comes back to a listener on
+   * 127.0.0.1) and connected to again. Tokens and the client registration stay in the store.
+   */
   async function open(timeoutMs: number): Promise<void> {
+    const oauth = transport === "http" && !hasAuthorization() ? options.oauth : undefined;
+    const signIn = oauth ? await prepareSignIn(name, oauth) : undefined;
+    try {
+      let first: Transport | undefined;
+      try {
+        await openOnce(timeoutMs, signIn, (made) => (first = made));
+      } catch (cause) {
+        if (!signIn?.authorizationUrl() || !oauth) throw cause;
+        if (!oauth.authorize) {
+          throw new Error(
+            `the server needs a sign-in (OAuth); sign in once with 'xzatoma mcp list' in a terminal, and the token is kept in the keyring`,
+            { cause },
+          );
+        }
+        const code = await signIn.waitForCode(oauth.signInTimeoutMs ?? 300_000);
+        await (first as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code);
+        await openOnce(timeoutMs, signIn);
+      }
+    } finally {
+      await signIn?.close();
+    }
+  }
+
+  function hasAuthorization(): boolean {
+    return Object.keys(config.headers).some((header) => header.toLowerCase() === "authorization");
+  }
+
+  async function openOnce(
+    timeoutMs: number,
+    signIn: ServerSignIn | undefined,
+    madeTransport?: (made: Transport) => void,
+  ): Promise<void> {
     const [{ Client: ClientClass }, made] = await Promise.all([
       import("@modelcontextprotocol/sdk/client/index.js"),
-      makeTransport(),
+      makeTransport(signIn),
     ]);
+    madeTransport?.(made);
     const next = new ClientClass(CLIENT_INFO, { capabilities: {} });
     let established = false;
     next.onclose = () => {
@@ -156,7 +197,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     serverInfo = info ? { name: info.name, version: info.version } : undefined;
   }
 
-  async function makeTransport(): Promise<Transport> {
+  async function makeTransport(signIn?: ServerSignIn): Promise<Transport> {
     if (transport === "stdio") {
       const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
       stderrTail = "";
@@ -177,6 +218,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
       await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
     return new StreamableHTTPClientTransport(new URL(config.url ?? ""), {
       requestInit: { headers: expandAll(config.headers, options.env) },
+      ...(signIn ? { authProvider: signIn.provider } : {}),
     });
   }
 

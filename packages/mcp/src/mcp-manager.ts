@@ -8,6 +8,7 @@ import {
   type McpServerStatus,
 } from "./mcp-connection.js";
 import { createMcpTools } from "./mcp-tools.js";
+import type { McpOAuthOptions } from "./oauth-sign-in.js";
 
 /** Options of {@link createMcpManager}. */
 export interface McpManagerOptions {
@@ -19,6 +20,8 @@ export interface McpManagerOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Told once when a server fails to connect or ends; the other servers keep working. */
   readonly warn?: (message: string) => void;
+  /** OAuth sign-in for streamable HTTP servers that ask for it; without it they fail. */
+  readonly oauth?: McpOAuthOptions;
   /** Tool names already in use (the built-in tools): MCP tools get other names. */
   readonly reservedNames?: Iterable<string>;
 }
@@ -107,6 +110,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
       config,
       cwd: options.cwd,
       env,
+      ...(options.oauth ? { oauth: options.oauth } : {}),
       onLost: (message) =>
         options.warn?.(
           `MCP server '${name}' stopped: ${message}. Its tools fail until it starts again at their next call.`,

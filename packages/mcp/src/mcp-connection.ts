@@ -84,6 +84,15 @@ function expandAll(values: Readonly<Record<string, string>>, env: NodeJS.Process
   );
 }
 
+/** An HTTP 401 anywhere in the chain of causes. */
+function isUnauthorized(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if ((current as { code?: unknown }).code === 401 || current.name === "UnauthorizedError")
+      return true;
+  }
+  return false;
+}
+
 /** Rejects after `ms` with a message naming what took too long; `onTimeout` cleans up. */
 function deadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -120,17 +129,25 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
    * 127.0.0.1) and connected to again. Tokens and the client registration stay in the store.
    */
   async function open(timeoutMs: number): Promise<void> {
-    const oauth = transport === "http" && !hasAuthorization() ? options.oauth : undefined;
-    const signIn = oauth ? await prepareSignIn(name, oauth) : undefined;
+    // Without a challenge no OAuth happens: the keyring is read only for servers that ask.
+    try {
+      await openOnce(timeoutMs, undefined);
+      return;
+    } catch (cause) {
+      if (transport !== "http" || !options.oauth || hasAuthorization() || !isUnauthorized(cause))
+        throw cause;
+    }
+    const oauth = options.oauth;
+    const signIn = await prepareSignIn(name, oauth);
     try {
       let first: Transport | undefined;
       try {
         await openOnce(timeoutMs, signIn, (made) => (first = made));
       } catch (cause) {
-        if (!signIn?.authorizationUrl() || !oauth) throw cause;
+        if (!signIn.authorizationUrl()) throw cause;
         if (!oauth.authorize) {
           throw new Error(
-            `the server needs a sign-in (OAuth); sign in once with 'xzatoma mcp list' in a terminal, and the token is kept in the keyring`,
+            "the server needs a sign-in (OAuth); sign in once with 'xzatoma mcp list' in a terminal, and the token is kept in the keyring",
             { cause },
           );
         }
@@ -139,7 +156,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
         await openOnce(timeoutMs, signIn);
       }
     } finally {
-      await signIn?.close();
+      await signIn.close();
     }
   }
 

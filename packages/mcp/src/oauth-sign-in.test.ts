@@ -3,6 +3,7 @@
 // redirect back to XZatoma's callback listener.
 import { createToolRegistry } from "@xzatoma/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFixtureHttpServer } from "./__fixtures__/http-server.js";
 import { startFixtureOAuthServer, type FixtureOAuthServer } from "./__fixtures__/oauth-server.js";
 import { mcpConfigSchema } from "./mcp-config.js";
 import { createMcpManager } from "./mcp-manager.js";
@@ -85,6 +86,25 @@ describe("OAuth for streamable HTTP servers", () => {
       await manager.close();
     }
     expect(server.authorizations).toBe(1);
+  });
+
+  it("reads nothing from the store for a server that does not ask for OAuth", async () => {
+    const open = await startFixtureHttpServer();
+    const untouched = memoryStore();
+    const reads: string[] = [];
+    const manager = createMcpManager({
+      config: mcpConfigSchema.parse({ servers: { open: { url: open.url } } }),
+      cwd: process.cwd(),
+      oauth: { store: { ...untouched, get: async (key) => (reads.push(key), undefined) } },
+    });
+    try {
+      await manager.connect();
+      expect(manager.servers()[0]).toMatchObject({ state: "connected" });
+    } finally {
+      await manager.close();
+      await open.close();
+    }
+    expect(reads).toEqual([]);
   });
 
   it("fails headless without a stored sign-in, saying how to sign in", async () => {

@@ -40,8 +40,19 @@ export interface GrepJob {
 /** The message that starts a search in a worker. */
 export interface GrepJobMessage {
   readonly job: GrepJob;
-  /** Root-relative paths in output order, joined with NUL (one string clones fast). */
+  /** Root-relative paths, the first files found, joined with NUL (one string clones fast). */
   readonly files: string;
+  /** True when no more files will come. */
+  readonly final: boolean;
+}
+
+/**
+ * More files of the search, sent while the walk finds them: a worker that has taken an
+ * index past the files it has waits for them.
+ */
+export interface GrepMoreMessage {
+  readonly more: string;
+  readonly final: boolean;
 }
 
 /** One output line of a file: [line number, 1 match | 0 context | 2 separator, text]. */

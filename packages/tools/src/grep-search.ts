@@ -6,6 +6,7 @@ import {
   type GrepFileMessage,
   type GrepJob,
   type GrepJobMessage,
+  type GrepMoreMessage,
 } from "./grep-protocol.js";
 
 /** Options of {@link startSearch}. */
@@ -46,18 +47,23 @@ export interface SearchResult {
   readonly errors: readonly string[];
 }
 
-/** A search whose workers are taken (or started) at once, while the caller lists the files. */
+/** A search whose workers are taken (or started) at once and search while the files come. */
 export interface PendingSearch {
-  /** Searches `files` (root-relative paths, in output order). Call once. */
-  run(files: readonly string[]): Promise<SearchResult>;
-  /** Gives the workers back when the search will not run. */
+  /** Hands a file (root-relative path) to the workers; its index is the next one. */
+  add(file: string): void;
+  /** No more files: resolves when the workers are done. Call once. */
+  run(): Promise<SearchResult>;
+  /** Stops the workers when the search will not run. */
   cancel(): void;
 }
 
-const FILES_PER_WORKER = 256;
+/** Files found by the walk are handed over in batches of this many. */
+const BATCH = 256;
 
 interface Active {
   readonly worker: Worker;
+  /** Whether the worker has its job (and every file handed over so far). */
+  started: boolean;
   /** The file index last seen in the worker's slot, and since when. */
   seen: number;
   since: number;
@@ -65,10 +71,11 @@ interface Active {
 }
 
 /**
- * Starts a search on workers of `pool`. Workers take files from a shared counter and
- * publish the file they are on; a watchdog terminates a worker stuck on one file longer
- * than the budget (a regex that backtracks catastrophically cannot be interrupted
- * otherwise) and puts a fresh one on the remaining files. Cancelling stops every worker.
+ * Starts a search on workers of `pool`. Workers take files from a shared counter as the
+ * caller adds them and publish the file they are on; a watchdog terminates a worker stuck
+ * on one file longer than the budget (a regex that backtracks catastrophically cannot be
+ * interrupted otherwise) and puts a fresh one on the remaining files. Cancelling stops
+ * every worker.
  */
 export function startSearch(pool: GrepWorkerPool, options: SearchOptions): PendingSearch {
   const shared = new SharedArrayBuffer(
@@ -79,8 +86,17 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
   const timedOut: number[] = [];
   const errors: string[] = [];
   const active = new Map<number, Active>();
-  let message: GrepJobMessage | undefined;
-  let onIdle = () => {};
+  const files: string[] = [];
+  let handed = 0; // files posted to the started workers
+  let final = false;
+  let abandoned = false;
+  let settled = false;
+  let resolveResult: (result: SearchResult) => void = () => {};
+  let rejectResult: (reason: unknown) => void = () => {};
+  const result = new Promise<SearchResult>((resolve, reject) => {
+    resolveResult = resolve;
+    rejectResult = reject;
+  });
 
   const job = (slot: number): GrepJob => ({
     root: options.root,
@@ -98,8 +114,43 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
     counters: GREP_COUNTERS,
     slot,
   });
-  const post = (slot: number, worker: Worker) => {
-    if (message) worker.postMessage({ job: job(slot), files: message.files });
+  /** Gives a worker its job with every file handed over so far. */
+  const start = (slot: number, entry: Active) => {
+    const message: GrepJobMessage = {
+      job: job(slot),
+      files: files.slice(0, handed).join("\0"),
+      final,
+    };
+    entry.started = true;
+    entry.worker.postMessage(message);
+  };
+  /** Hands the files not yet handed over to every worker. */
+  const hand = () => {
+    if (handed === files.length && !final) return;
+    const more: GrepMoreMessage = { more: files.slice(handed).join("\0"), final };
+    handed = files.length;
+    for (const [slot, entry] of active) {
+      if (entry.started) entry.worker.postMessage(more);
+      else start(slot, entry);
+    }
+  };
+  const finish = () => {
+    if (settled) return;
+    settled = true;
+    clearInterval(watchdog);
+    options.signal.removeEventListener("abort", onAbort);
+    matches.sort((a, b) => a.index - b.index);
+    resolveResult({
+      matches,
+      binary: Atomics.load(state, GREP_COUNTERS.binary),
+      large: Atomics.load(state, GREP_COUNTERS.large),
+      unreadable: Atomics.load(state, GREP_COUNTERS.unreadable),
+      linked: Atomics.load(state, GREP_COUNTERS.linked),
+      searchedAll: files.length === 0 || Atomics.load(state, GREP_COUNTERS.next) >= files.length,
+      timedOut,
+      abandoned,
+      errors,
+    });
   };
   const take = (slot: number) => {
     Atomics.store(state, GREP_COUNTERS.slots + slot, -1);
@@ -110,7 +161,8 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
       entry.detach();
       if (release) pool.release(worker);
       else pool.discard(worker);
-      if (active.size === 0) onIdle();
+      // Done early (enough matches) or after the last files; otherwise run() decides.
+      if (active.size === 0 && (final || release)) finish();
     };
     const onMessage = (received: GrepFileMessage | "done") => {
       if (received === "done") finished(true);
@@ -126,6 +178,7 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
     worker.on("exit", onExit);
     const entry: Active = {
       worker,
+      started: false,
       seen: -1,
       since: performance.now(),
       detach: () => {
@@ -135,7 +188,7 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
       },
     };
     active.set(slot, entry);
-    post(slot, worker);
+    if (handed > 0 || final) start(slot, entry);
   };
   const stopAll = () => {
     Atomics.store(state, GREP_COUNTERS.next, 0x7fffffff);
@@ -145,80 +198,61 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
     }
     active.clear();
   };
-  for (let slot = 0; slot < options.workers; slot++) take(slot);
-
-  return {
-    cancel: stopAll,
-    run(files) {
-      message = { job: job(0), files: files.join("\0") };
-      const wanted = Math.ceil(files.length / FILES_PER_WORKER);
-      for (const [slot, entry] of active) {
-        if (slot < wanted) {
-          post(slot, entry.worker);
-        } else {
+  const onAbort = () => {
+    if (settled) return;
+    settled = true;
+    clearInterval(watchdog);
+    stopAll();
+    rejectResult(options.signal.reason);
+  };
+  const watchdog = setInterval(
+    () => {
+      const now = performance.now();
+      for (const [slot, watched] of active) {
+        const current = Atomics.load(state, GREP_COUNTERS.slots + slot);
+        if (current !== watched.seen) {
+          watched.seen = current;
+          watched.since = now;
+        } else if (current >= 0 && now - watched.since > options.perFileTimeoutMs) {
+          timedOut.push(current);
           active.delete(slot);
-          entry.detach();
-          pool.release(entry.worker);
+          watched.detach();
+          pool.discard(watched.worker);
+          if (timedOut.length >= options.maxTimedOutFiles) {
+            abandoned = true;
+            stopAll();
+            finish();
+            return;
+          }
+          take(slot);
         }
       }
-      return new Promise<SearchResult>((resolve, reject) => {
-        let abandoned = false;
-        let settled = false;
-        const finish = () => {
-          if (settled) return;
-          settled = true;
-          clearInterval(watchdog);
-          options.signal.removeEventListener("abort", onAbort);
-          matches.sort((a, b) => a.index - b.index);
-          resolve({
-            matches,
-            binary: Atomics.load(state, GREP_COUNTERS.binary),
-            large: Atomics.load(state, GREP_COUNTERS.large),
-            unreadable: Atomics.load(state, GREP_COUNTERS.unreadable),
-            linked: Atomics.load(state, GREP_COUNTERS.linked),
-            searchedAll:
-              files.length === 0 || Atomics.load(state, GREP_COUNTERS.next) >= files.length,
-            timedOut,
-            abandoned,
-            errors,
-          });
-        };
-        const onAbort = () => {
-          settled = true;
-          clearInterval(watchdog);
-          stopAll();
-          reject(options.signal.reason);
-        };
-        const watchdog = setInterval(
-          () => {
-            const now = performance.now();
-            for (const [slot, watched] of active) {
-              const current = Atomics.load(state, GREP_COUNTERS.slots + slot);
-              if (current !== watched.seen) {
-                watched.seen = current;
-                watched.since = now;
-              } else if (current >= 0 && now - watched.since > options.perFileTimeoutMs) {
-                timedOut.push(current);
-                active.delete(slot);
-                watched.detach();
-                pool.discard(watched.worker);
-                if (timedOut.length >= options.maxTimedOutFiles) {
-                  abandoned = true;
-                  stopAll();
-                  finish();
-                  return;
-                }
-                take(slot);
-              }
-            }
-          },
-          Math.max(5, Math.min(100, options.perFileTimeoutMs / 4)),
-        );
-        onIdle = finish;
-        if (options.signal.aborted) onAbort();
-        else options.signal.addEventListener("abort", onAbort, { once: true });
-        if (active.size === 0) finish();
-      });
+    },
+    Math.max(5, Math.min(100, options.perFileTimeoutMs / 4)),
+  );
+  for (let slot = 0; slot < options.workers; slot++) take(slot);
+  if (options.signal.aborted) onAbort();
+  else options.signal.addEventListener("abort", onAbort, { once: true });
+  // An unobserved rejection of a cancelled search is not an error.
+  result.catch(() => {});
+
+  return {
+    add(file) {
+      files.push(file);
+      if (files.length - handed >= BATCH) hand();
+    },
+    run() {
+      final = true;
+      hand();
+      if (active.size === 0) finish();
+      return result;
+    },
+    cancel() {
+      if (settled) return;
+      settled = true;
+      clearInterval(watchdog);
+      options.signal.removeEventListener("abort", onAbort);
+      stopAll();
     },
   };
 }

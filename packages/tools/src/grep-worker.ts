@@ -5,17 +5,22 @@
 // answers with a message per file with matches, then "done".
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
-import type { GrepFileMessage, GrepJob, GrepJobMessage, GrepRecord } from "./grep-protocol.js";
+import type {
+  GrepFileMessage,
+  GrepJob,
+  GrepJobMessage,
+  GrepMoreMessage,
+  GrepRecord,
+} from "./grep-protocol.js";
 
 /**
- * Searches the files of a job: takes file indices from the shared counter until none are
- * left or enough matches were found.
+ * Prepares a job: returns the search of one file (its absolute path and index), which
+ * posts a message when the file has matches.
  */
 type GrepScanner = (
   job: GrepJob,
-  files: readonly string[],
   post: (message: GrepFileMessage) => void,
-) => void;
+) => (file: string, index: number) => void;
 
 /**
  * A scanner with its own read buffer (one per thread). For each file it first tests whole
@@ -28,7 +33,7 @@ function createGrepScanner(): GrepScanner {
   let buffer = Buffer.allocUnsafe(256 * 1024);
   let canCheckDescriptors = true;
 
-  return (data, files, post) => {
+  return (data, post) => {
     const state = new Int32Array(data.shared);
     const counters = data.counters;
     const lineRegex = new RegExp(data.source, data.flags);
@@ -250,24 +255,71 @@ function createGrepScanner(): GrepScanner {
       }
     }
 
-    const slot = counters.slots + data.slot;
-    for (;;) {
-      if (Atomics.load(state, counters.total) >= data.maxMatches) break;
-      const index = Atomics.add(state, counters.next, 1);
-      if (index >= files.length) break;
-      Atomics.store(state, slot, index);
-      searchFile(rootPrefix + (files[index] as string), index);
-      Atomics.store(state, slot, -1);
-    }
+    return searchFile;
   };
 }
 
+/** A job in progress: the files known so far, and an index taken before its file came. */
+interface Running {
+  readonly job: GrepJob;
+  readonly state: Int32Array;
+  readonly files: string[];
+  final: boolean;
+  waiting: number;
+  readonly search: (file: string, index: number) => void;
+}
+
+/**
+ * Takes file indices from the shared counter and searches them until enough matches were
+ * found or, once the last files came, none are left: true then. False when the index taken
+ * is past the files known so far: the job waits for more.
+ */
+function drain(running: Running): boolean {
+  const { job, state, files } = running;
+  const counters = job.counters;
+  const slot = counters.slots + job.slot;
+  const rootPrefix = job.root.endsWith("/") ? job.root : `${job.root}/`;
+  for (;;) {
+    if (Atomics.load(state, counters.total) >= job.maxMatches) return true;
+    const index = running.waiting >= 0 ? running.waiting : Atomics.add(state, counters.next, 1);
+    running.waiting = -1;
+    if (index >= files.length) {
+      if (running.final) return true;
+      running.waiting = index;
+      return false;
+    }
+    Atomics.store(state, slot, index);
+    running.search(rootPrefix + (files[index] as string), index);
+    Atomics.store(state, slot, -1);
+  }
+}
+
+const split = (files: string): string[] => (files === "" ? [] : files.split("\0"));
+
 const port = parentPort;
 if (port) {
-  const scan = createGrepScanner();
+  const prepare = createGrepScanner();
   const post = (message: GrepFileMessage) => port.postMessage(message);
-  port.on("message", (message: GrepJobMessage) => {
-    scan(message.job, message.files === "" ? [] : message.files.split("\0"), post);
-    port.postMessage("done");
+  let running: Running | undefined;
+  port.on("message", (message: GrepJobMessage | GrepMoreMessage) => {
+    if ("job" in message) {
+      running = {
+        job: message.job,
+        state: new Int32Array(message.job.shared),
+        files: split(message.files),
+        final: message.final,
+        waiting: -1,
+        search: prepare(message.job, post),
+      };
+    } else if (running) {
+      for (const file of split(message.more)) running.files.push(file);
+      running.final = message.final;
+    } else {
+      return; // more files of a job this worker already finished
+    }
+    if (drain(running)) {
+      running = undefined;
+      port.postMessage("done");
+    }
   });
 }

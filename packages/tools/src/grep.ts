@@ -98,7 +98,7 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
       if (!target.stats.isDirectory() && !target.stats.isFile()) {
         return toolFailure(`'${input.path}' is not a regular file or directory.`);
       }
-      // The workers start now, while the walk lists the files.
+      // The workers start now and search the files as the walk finds them.
       const search = startSearch(pool, {
         root: workspace.root,
         pattern: compiled.pattern,
@@ -134,22 +134,39 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
               if (exclude?.(entry.relative, false)) return;
               if (isSecretPath(entry.relative)) return void secretFiles.push(entry.relative);
               relative.push(entry.relative);
+              search.add(entry.relative);
             },
           );
           complete = summary.complete;
-          relative.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
         } else {
           await recordRead(workspace, target.real);
           relative.push(where);
+          search.add(where);
         }
       } catch (error) {
         search.cancel();
         throw error;
       }
-      const result = await search.run(relative);
+      // The workers searched the files in the walk's order; the output is sorted by path.
+      const found = await search.run();
+      const order = relative.map((_, index) => index);
+      order.sort((a, b) => {
+        const left = relative[a] as string;
+        const right = relative[b] as string;
+        return left < right ? -1 : left > right ? 1 : 0;
+      });
+      const position = new Array<number>(order.length);
+      order.forEach((index, sorted) => (position[index] = sorted));
+      const result = {
+        ...found,
+        matches: found.matches
+          .map((file) => ({ ...file, index: position[file.index] as number }))
+          .sort((a, b) => a.index - b.index),
+        timedOut: found.timedOut.map((index) => position[index] as number),
+      };
       return formatGrepOutput({
         input: { pattern: input.pattern, where, contextLines: input.context_lines, maxResults },
-        files: relative,
+        files: order.map((index) => relative[index] as string),
         result,
         complete,
         maxFileBytes,

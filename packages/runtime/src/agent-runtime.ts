@@ -18,7 +18,7 @@ import {
 } from "@xzatoma/core";
 import { createMcpManager, type McpManager } from "@xzatoma/mcp";
 import { createHistoryRecorder, type History } from "@xzatoma/persistence";
-import { createProvider, type Provider } from "@xzatoma/providers";
+import { createCredentialStore, createProvider, type Provider } from "@xzatoma/providers";
 import {
   createApprovalHandler,
   createAuditLog,
@@ -37,6 +37,7 @@ import { XzatomaError } from "@xzatoma/errors";
 import { createAuditSink } from "./audit-sink.js";
 import type { RuntimeConfig } from "./config/config-schema.js";
 import { connectUnlessAborted } from "./mcp/connect-unless-aborted.js";
+import { createMcpSecretStore } from "./mcp/mcp-secret-store.js";
 import { openRuntimeHistory } from "./open-history.js";
 import { loadProjectInstructions } from "./project-instructions.js";
 import type { RuntimeIO } from "./runtime-io.js";
@@ -255,6 +256,21 @@ export async function createAgentRuntime(
           cwd: workspace.root,
           env,
           warn: (message) => io.warn(message),
+          oauth: {
+            store: createMcpSecretStore(createCredentialStore({ env }), (message) =>
+              io.warn(message),
+            ),
+            // Only where a person is there to open the URL (chat, an editor); `run` and the
+            // watcher use a sign-in stored before, or fail saying how to sign in.
+            ...(io.ask
+              ? {
+                  authorize: (server: string, url: URL) =>
+                    io.warn(
+                      `The MCP server '${server}' needs a sign-in: open ${url.href} in a browser (XZatoma waits up to 5 minutes).`,
+                    ),
+                }
+              : {}),
+          },
           reservedNames: [...tools.map((tool) => tool.name), ...SUBAGENT_TOOL_NAMES],
         })
       : undefined;

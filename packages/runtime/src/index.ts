@@ -17,6 +17,7 @@ export {
   type RuntimeStatus,
 } from "./agent-runtime.js";
 export { openRuntimeHistory } from "./open-history.js";
+export { createMcpSecretStore } from "./mcp/mcp-secret-store.js";
 export {
   createMcpManager,
   type McpManager,

@@ -1,4 +1,5 @@
-import { createMcpManager, type McpServerReport } from "@xzatoma/runtime";
+import { createCredentialStore } from "@xzatoma/providers";
+import { createMcpManager, createMcpSecretStore, type McpServerReport } from "@xzatoma/runtime";
 import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { mcpServerLines } from "../chat/mcp-view.js";
 import { ExitCode } from "../exit-codes.js";
@@ -6,14 +7,30 @@ import { loadUserConfig } from "./load-user-config.js";
 
 /**
  * `xzatoma mcp list`: starts every enabled server of `mcp.servers`, lists its state and its
- * tools as the model sees them, and stops it. Exit code 1 when a server failed.
+ * tools as the model sees them, and stops it. A server that asks for OAuth is signed in to
+ * (the URL is shown on stderr). Exit code 1 when a server failed.
  */
 export async function mcpList(
   options: { config?: string; json?: boolean },
   command: CommandOptionSource,
 ): Promise<number> {
   const { config } = await loadUserConfig(options, command);
-  const manager = createMcpManager({ config: config.mcp, cwd: process.cwd() });
+  const warn = (message: string): void => {
+    process.stderr.write(`xzatoma: ${message}\n`);
+  };
+  const manager = createMcpManager({
+    config: config.mcp,
+    cwd: process.cwd(),
+    // A server that asks for OAuth is signed in to here; the token goes to the keyring, for
+    // chat, run and the watcher to use.
+    oauth: {
+      store: createMcpSecretStore(createCredentialStore({ warn }), warn),
+      authorize: (server, url) =>
+        warn(
+          `the MCP server '${server}' needs a sign-in: open ${url.href} in a browser (waiting up to 5 minutes)`,
+        ),
+    },
+  });
   let servers: McpServerReport[];
   try {
     await manager.connect();

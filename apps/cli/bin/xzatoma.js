@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import module from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
+import { setMemoryFlags } from "./memory-flags.js";
 
 /**
  * Node's on-disk compile cache: the ~250 modules a run loads are compiled once and read back
@@ -33,33 +33,6 @@ function enableCompileCache() {
     module.enableCompileCache(env.NODE_COMPILE_CACHE || join(base, "xzatoma", "node-compile"));
   } catch {
     // A start without the cache is only slower.
-  }
-}
-
-/**
- * V8 settings that keep a long run's memory small (docs/explanation/start-up-and-memory.md,
- * "Memory of a long run"), set before any other module loads:
- * - `--semi-space-growth-factor=1`: the young generation keeps its initial size instead of
- *   growing to 2 x 16 MiB; a run's short-lived objects are scavenged a little more often.
- * - `--no-wasm-lazy-compilation --no-wasm-dynamic-tiering --no-wasm-tier-up`: WebAssembly
- *   (the HTTP parser of `fetch`, the bash grammar's runtime) is compiled once with Liftoff and
- *   never sent to TurboFan, which spent ~15 MiB on the HTTP parser alone.
- * Each is left alone when node was started with an option of the same kind (on its command
- * line or in `NODE_OPTIONS`), so a user's own choice wins. The flags live in this process only:
- * Node sets no environment variable, so the commands the agent runs do not inherit them.
- */
-function setMemoryFlags() {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
-  const has = (pattern) => given.some((option) => pattern.test(option));
-  try {
-    if (!has(/^--(?:max|min)[-_]semi[-_]space[-_]size|^--semi[-_]space[-_]growth[-_]factor/))
-      setFlagsFromString("--semi-space-growth-factor=1");
-    if (
-      !has(/^--(?:no-?)?(?:wasm[-_](?:lazy[-_]compilation|dynamic[-_]tiering|tier[-_]up)|liftoff)/)
-    )
-      setFlagsFromString("--no-wasm-lazy-compilation --no-wasm-dynamic-tiering --no-wasm-tier-up");
-  } catch {
-    // Without them a run only uses more memory.
   }
 }
 

@@ -1,0 +1,11 @@
+/** Keeps the young generation at its initial size instead of growing to 2 x 16 MiB. */
+export declare const YOUNG_GENERATION: string;
+/** WebAssembly compiled once, eagerly, with Liftoff, and never sent to TurboFan. */
+export declare const WASM_BASELINE: string;
+/** The settings to apply; each is left out when the user chose an option of the same kind. */
+export declare function memoryFlags(
+  execArgv: readonly string[],
+  nodeOptions: string | undefined,
+): string[];
+/** Sets {@link memoryFlags} in this process; a failure is ignored. */
+export declare function setMemoryFlags(execArgv?: readonly string[], nodeOptions?: string): void;

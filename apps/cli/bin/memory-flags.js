@@ -1,0 +1,50 @@
+// V8 settings that keep a long run's memory small (docs/explanation/start-up-and-memory.md,
+// "Memory of a long run"). Plain JavaScript with no dependencies: the bin loads it before
+// anything else, on any Node version.
+import { setFlagsFromString } from "node:v8";
+
+/** Keeps the young generation at its initial size instead of growing to 2 x 16 MiB. */
+export const YOUNG_GENERATION = "--semi-space-growth-factor=1";
+/** WebAssembly compiled once, eagerly, with Liftoff, and never sent to TurboFan. */
+export const WASM_BASELINE =
+  "--no-wasm-lazy-compilation --no-wasm-dynamic-tiering --no-wasm-tier-up";
+
+const YOUNG_GENERATION_OPTION =
+  /^--(?:(?:max|min)[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor)(?:=|$)/;
+const WASM_TIERING_OPTION =
+  /^--(?:no-?)?(?:wasm[-_](?:lazy[-_]compilation|dynamic[-_]tiering|tier[-_]up)|liftoff(?:[-_]only)?)(?:=|$)/;
+
+/**
+ * The settings to apply, given node's own options (`process.execArgv`) and `NODE_OPTIONS`:
+ * each is left out when the user chose an option of the same kind, so their choice wins.
+ *
+ * @param {readonly string[]} execArgv
+ * @param {string | undefined} nodeOptions
+ * @returns {string[]}
+ */
+export function memoryFlags(execArgv, nodeOptions) {
+  const given = [...execArgv, ...(nodeOptions ?? "").split(/\s+/)];
+  const has = (/** @type {RegExp} */ pattern) => given.some((option) => pattern.test(option));
+  const flags = [];
+  if (!has(YOUNG_GENERATION_OPTION)) flags.push(YOUNG_GENERATION);
+  if (!has(WASM_TIERING_OPTION)) flags.push(WASM_BASELINE);
+  return flags;
+}
+
+/**
+ * Sets {@link memoryFlags} in this process. They live in this process only: Node sets no
+ * environment variable, so the commands the agent runs do not inherit them. A failure is
+ * ignored: without them a run only uses more memory.
+ */
+export function setMemoryFlags(
+  execArgv = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS,
+) {
+  for (const flags of memoryFlags(execArgv, nodeOptions)) {
+    try {
+      setFlagsFromString(flags);
+    } catch {
+      // Without them a run only uses more memory.
+    }
+  }
+}

@@ -56,9 +56,19 @@ function bashGrammarPath(): string {
 function loadBashLanguage(): Promise<Language> {
   if (bashLanguage === undefined) {
     const loading = (async () => {
-      await Parser.init();
-      const grammar = await readFile(bashGrammarPath());
-      return Language.loadSync(compileBaselineOnly(grammar));
+      // web-tree-sitter compiles its runtime with V8's asynchronous WebAssembly compiler, whose
+      // background work does not keep Node's event loop alive. Compiled eagerly (node started
+      // with --no-wasm-lazy-compilation) it outlasts everything else the loop waits for, and
+      // the process exits with 0 in the middle of a command's check. A timer holds the loop
+      // open until the grammar is ready.
+      const keepAlive = setInterval(() => undefined, 60_000);
+      try {
+        await Parser.init();
+        const grammar = await readFile(bashGrammarPath());
+        return Language.loadSync(compileBaselineOnly(grammar));
+      } finally {
+        clearInterval(keepAlive);
+      }
     })();
     // A failed load is retried by the next policy instead of being cached forever.
     loading.catch(() => (bashLanguage = undefined));

@@ -54,8 +54,21 @@ if (major < 22 || (major === 22 && minor < 16)) {
   } else {
     setMemoryFlags();
     enableCompileCache();
+    // If the event loop runs dry while the command has not finished (a wait that nothing
+    // keeps alive), node would exit with 0 as if it had succeeded. It fails instead.
+    let finished = false;
+    process.on("beforeExit", () => {
+      if (finished) return;
+      finished = true;
+      process.stderr.write(
+        "xzatoma: stopped before the command finished (an internal wait ended without an answer); this is a bug, please report it\n",
+      );
+      process.exitCode = 1;
+    });
     void import("../dist/main.js").then(async ({ main }) => {
-      process.exitCode = await main(argv);
+      const code = await main(argv);
+      finished = true;
+      process.exitCode = code;
     });
   }
 }

@@ -2,7 +2,7 @@
 // setup, `history list` filters, the modes of data files, and NO_COLOR. They run the built
 // CLI (`nx build cli` first) and `tools/toolchain/env.sh` as a user would.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync, readlinkSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -317,5 +317,36 @@ describe("colour", () => {
     expect(outcome.stdout).toContain("→ list_directory .");
     expect(outcome.stdout).toContain("README.md begins with: # Acme rockets");
     expect(outcome.stdout).not.toContain("\x1b");
+  });
+});
+
+describe("a command that never finishes", () => {
+  it("fails with exit 1 and says so, instead of exiting 0 when nothing keeps node waiting", async () => {
+    // The bin as published, next to a main whose promise never settles (as one did while the
+    // bash grammar compiled in a background task the event loop did not wait for).
+    const install = await mkdtemp(path.join(base, "stalled-"));
+    await mkdir(path.join(install, "bin"));
+    await mkdir(path.join(install, "dist"));
+    for (const file of readdirSync(path.dirname(BIN)))
+      await writeFile(
+        path.join(install, "bin", file),
+        readFileSync(path.join(path.dirname(BIN), file)),
+      );
+    await writeFile(
+      path.join(install, "dist", "main.js"),
+      "export function main() { return new Promise(() => {}); }\n",
+    );
+    await writeFile(
+      path.join(install, "package.json"),
+      JSON.stringify({ type: "module", version: "0.0.0" }),
+    );
+    const outcome = await execute(
+      process.execPath,
+      [path.join(install, "bin", "xzatoma.js"), "policy", "check-command", "ls"],
+      { PATH: process.env["PATH"] ?? "", HOME: install, NODE_DISABLE_COMPILE_CACHE: "1" },
+    );
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout).toBe("");
+    expect(outcome.stderr).toContain("xzatoma: stopped before the command finished");
   });
 });

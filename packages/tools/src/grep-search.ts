@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Worker } from "node:worker_threads";
 import type { GrepPattern } from "./grep-pattern.js";
 import type { GrepWorkerPool } from "./grep-pool.js";
@@ -8,6 +9,7 @@ import {
   type GrepJobMessage,
   type GrepMoreMessage,
 } from "./grep-protocol.js";
+import { createGrepScanner, type GrepScanner } from "./grep-worker.js";
 
 /** Options of {@link startSearch}. */
 export interface SearchOptions {
@@ -57,6 +59,12 @@ export interface PendingSearch {
   cancel(): void;
 }
 
+/** The main thread's scanner (its own read buffer), made on first use. */
+let mainScanner: GrepScanner | undefined;
+
+/** Time the main thread searches before it yields, in milliseconds. */
+const SLICE_MS = 8;
+
 /** Files found by the walk are handed over in batches of this many. */
 const BATCH = 256;
 
@@ -91,6 +99,7 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
   let final = false;
   let abandoned = false;
   let settled = false;
+  let helping = false; // the main thread is searching too
   let resolveResult: (result: SearchResult) => void = () => {};
   let rejectResult: (reason: unknown) => void = () => {};
   const result = new Promise<SearchResult>((resolve, reject) => {
@@ -162,7 +171,7 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
       if (release) pool.release(worker);
       else pool.discard(worker);
       // Done early (enough matches) or after the last files; otherwise run() decides.
-      if (active.size === 0 && (final || release)) finish();
+      if (active.size === 0 && !helping && (final || release)) finish();
     };
     const onMessage = (received: GrepFileMessage | "done") => {
       if (received === "done") finished(true);
@@ -189,6 +198,25 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
     };
     active.set(slot, entry);
     if (handed > 0 || final) start(slot, entry);
+  };
+  /** Takes files from the counter on the main thread, in slices that yield. */
+  const help = async () => {
+    helping = true;
+    mainScanner ??= createGrepScanner();
+    const searchFile = mainScanner(job(0), (message) => matches.push(message));
+    const rootPrefix = options.root.endsWith("/") ? options.root : `${options.root}/`;
+    let sliceStart = performance.now();
+    while (!settled && Atomics.load(state, GREP_COUNTERS.total) < options.maxResults) {
+      const index = Atomics.add(state, GREP_COUNTERS.next, 1);
+      if (index >= files.length) break;
+      searchFile(rootPrefix + (files[index] as string), index);
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+      }
+    }
+    helping = false;
+    if (active.size === 0) finish();
   };
   const stopAll = () => {
     Atomics.store(state, GREP_COUNTERS.next, 0x7fffffff);
@@ -244,7 +272,9 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
     run() {
       final = true;
       hand();
-      if (active.size === 0) finish();
+      // Plain text cannot backtrack: the main thread, idle now, searches beside the workers.
+      if (options.pattern.literal !== null) void help();
+      else if (active.size === 0) finish();
       return result;
     },
     cancel() {

@@ -4,7 +4,7 @@
 // it from source too (the package's tests run `src/`). Each message is one job; the worker
 // answers with a message per file with matches, then "done".
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from "node:fs";
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import type {
   GrepFileMessage,
   GrepJob,
@@ -17,7 +17,7 @@ import type {
  * Prepares a job: returns the search of one file (its absolute path and index), which
  * posts a message when the file has matches.
  */
-type GrepScanner = (
+export type GrepScanner = (
   job: GrepJob,
   post: (message: GrepFileMessage) => void,
 ) => (file: string, index: number) => void;
@@ -28,7 +28,7 @@ type GrepScanner = (
  * regex with `m`), and only a file that may match is scanned for lines with context. It
  * reads with one reused buffer, never a whole large file at once.
  */
-function createGrepScanner(): GrepScanner {
+export function createGrepScanner(): GrepScanner {
   const openFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
   let buffer = Buffer.allocUnsafe(256 * 1024);
   let canCheckDescriptors = true;
@@ -296,7 +296,12 @@ function drain(running: Running): boolean {
 
 const split = (files: string): string[] => (files === "" ? [] : files.split("\0"));
 
-const port = parentPort;
+/** The `workerData` the pool starts this module with: only then does it serve jobs. */
+export const GREP_WORKER_DATA = "xzatoma-grep-worker";
+
+// Imported elsewhere (the main thread takes the scanner for plain-text searches), the
+// module serves nothing, even inside some other worker.
+const port = workerData === GREP_WORKER_DATA ? parentPort : null;
 if (port) {
   const prepare = createGrepScanner();
   const post = (message: GrepFileMessage) => port.postMessage(message);

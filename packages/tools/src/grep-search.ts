@@ -9,7 +9,7 @@ import {
   type GrepJobMessage,
   type GrepMoreMessage,
 } from "./grep-protocol.js";
-import { createGrepScanner, type GrepScanner } from "./grep-worker.js";
+import { createGrepScanner } from "./grep-worker.js";
 
 /** Options of {@link startSearch}. */
 export interface SearchOptions {
@@ -58,9 +58,6 @@ export interface PendingSearch {
   /** Stops the workers when the search will not run. */
   cancel(): void;
 }
-
-/** The main thread's scanner (its own read buffer), made on first use. */
-let mainScanner: GrepScanner | undefined;
 
 /** Time the main thread searches before it yields, in milliseconds. */
 const SLICE_MS = 8;
@@ -202,8 +199,8 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
   /** Takes files from the counter on the main thread, in slices that yield. */
   const help = async () => {
     helping = true;
-    mainScanner ??= createGrepScanner();
-    const searchFile = mainScanner(job(0), (message) => matches.push(message));
+    // A scanner of its own: its read buffer (grown for long lines) goes with the search.
+    const searchFile = createGrepScanner()(job(0), (message) => matches.push(message));
     const rootPrefix = options.root.endsWith("/") ? options.root : `${options.root}/`;
     let sliceStart = performance.now();
     while (!settled && Atomics.load(state, GREP_COUNTERS.total) < options.maxResults) {

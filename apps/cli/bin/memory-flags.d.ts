@@ -1,6 +1,6 @@
 /** Keeps the young generation at its initial size instead of growing to 2 x 16 MiB. */
 export declare const YOUNG_GENERATION: string;
-/** WebAssembly compiled once, eagerly, with Liftoff, and never sent to TurboFan. */
+/** WebAssembly stays on Liftoff and is never sent to TurboFan. */
 export declare const WASM_BASELINE: string;
 /** The settings to apply; each is left out when the user chose an option of the same kind. */
 export declare function memoryFlags(

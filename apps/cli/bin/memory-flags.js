@@ -5,9 +5,13 @@ import { setFlagsFromString } from "node:v8";
 
 /** Keeps the young generation at its initial size instead of growing to 2 x 16 MiB. */
 export const YOUNG_GENERATION = "--semi-space-growth-factor=1";
-/** WebAssembly compiled once, eagerly, with Liftoff, and never sent to TurboFan. */
-export const WASM_BASELINE =
-  "--no-wasm-lazy-compilation --no-wasm-dynamic-tiering --no-wasm-tier-up";
+/**
+ * WebAssembly stays on Liftoff and is never sent to TurboFan. Compilation stays lazy (each
+ * function at its first call): these flags hold for the whole process, so a function compiled
+ * later is compiled under them too, and compiling fetch's HTTP parser eagerly would only add
+ * work before the first request.
+ */
+export const WASM_BASELINE = "--no-wasm-dynamic-tiering --no-wasm-tier-up";
 
 const YOUNG_GENERATION_OPTION =
   /^--(?:(?:max|min)[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor)(?:=|$)/;

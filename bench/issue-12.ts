@@ -219,7 +219,10 @@ for (const bench of BENCHES.filter((candidate) => wanted.includes(candidate.grou
   const source = [bench.script, ...bench.args].join(" ");
   try {
     if (result.code !== 0) {
-      throw new Error(`exited ${String(result.code)}: ${result.stderr.trim().split("\n").at(-1)}`);
+      // Node ends an uncaught error with its version: the error's own line says more.
+      const lines = result.stderr.trim().split("\n");
+      const reason = lines.find((line) => /Error\b/.test(line)) ?? lines.at(-1);
+      throw new Error(`exited ${String(result.code)}: ${reason?.trim() ?? "no output"}`);
     }
     for (const figure of bench.read(result.stdout)) figures.push({ ...figure, load, source });
   } catch (error) {

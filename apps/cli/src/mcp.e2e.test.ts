@@ -75,6 +75,25 @@ describe("xzatoma mcp list", () => {
     expect(lines[5]).toBe("  later (http): disabled");
   });
 
+  it("escapes control sequences a failing server wrote to its stderr", async () => {
+    const noisy = path.join(base, "noisy.yaml");
+    // OSC 52 (clipboard), a title change, then a carriage return and an erased line.
+    const script =
+      "process.stderr.write('x\\u001b]52;c;ZXZpbA==\\u0007\\u001b]0;T\\u0007\\r\\u001b[2Kfake'); process.exit(1)";
+    await writeFile(
+      noisy,
+      JSON.stringify({
+        provider: { type: "openai", openai: { base_url: "http://127.0.0.1:9/v1" } },
+        mcp: { servers: { noisy: { command: process.execPath, args: ["-e", script] } } },
+      }),
+    );
+    const outcome = await xzatoma(["mcp", "list", "--config", noisy]);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout).toContain("noisy (stdio): failed:");
+    expect(outcome.stdout).toContain("fake");
+    expect(outcome.stdout).not.toMatch(/[\u0007\u001b\r]/);
+  });
+
   it("prints JSON with --json", async () => {
     const outcome = await xzatoma(["mcp", "list", "--json", "--config", withServers]);
     const json = JSON.parse(outcome.stdout) as { servers: Record<string, unknown>[] };

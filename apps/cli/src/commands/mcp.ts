@@ -3,6 +3,7 @@ import { createMcpManager, createMcpSecretStore, type McpServerReport } from "@x
 import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { mcpServerLines } from "../chat/mcp-view.js";
 import { ExitCode } from "../exit-codes.js";
+import { toTerminalSafe } from "../render/terminal-safe.js";
 import { loadUserConfig } from "./load-user-config.js";
 
 /**
@@ -16,7 +17,7 @@ export async function mcpList(
 ): Promise<number> {
   const { config } = await loadUserConfig(options, command);
   const warn = (message: string): void => {
-    process.stderr.write(`xzatoma: ${message}\n`);
+    process.stderr.write(`xzatoma: ${toTerminalSafe(message)}\n`);
   };
   const manager = createMcpManager({
     config: config.mcp,
@@ -52,9 +53,10 @@ export async function mcpList(
   } else if (servers.length === 0) {
     process.stdout.write("No MCP servers configured (mcp.servers).\n");
   } else {
+    // A server's error carries the tail of its own stderr: escaped, never sent raw.
     process.stdout.write(
       `MCP servers (${servers.length}):\n${mcpServerLines(servers)
-        .map((line) => `  ${line}`)
+        .map((line) => `  ${toTerminalSafe(line)}`)
         .join("\n")}\n`,
     );
   }

@@ -5,7 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { touchesGitDirectory } from "./git-directory-shape.js";
 import { resolveLinkTarget } from "./link-target.js";
 import { writeConcern } from "./path-rules.js";
-import { isSecretPath } from "./secret-paths.js";
+import {
+  isSecretPath,
+  SECRET_DIRECTORIES,
+  SECRET_FILE_NAMES,
+  SECRET_FILE_PREFIXES,
+  SECRET_FILE_SUFFIXES,
+} from "./secret-paths.js";
 
 describe("writeConcern", () => {
   it.each([
@@ -106,6 +112,88 @@ describe("isSecretPath", () => {
     "docs/secrets-management.md",
   ])("%s does not", (name) => {
     expect(isSecretPath(name)).toBe(false);
+  });
+
+  it.each([
+    "deep/dir/.ENV",
+    "a\\b\\server.KEY",
+    "a/.env/",
+    "a/.env/.",
+    "a/.env//./",
+    "x/.Config/GCloud/anything.txt",
+    "x/.local/share/keyrings/login.keyring",
+    "/abs/home/.ssh/known_hosts",
+    "c:\\users\\me\\.aws\\config",
+    ".ssh",
+    ".aws/config.example",
+  ])("%s looks secret by its components too", (name) => {
+    expect(isSecretPath(name)).toBe(true);
+  });
+
+  it.each([
+    "",
+    ".",
+    "/",
+    "./",
+    "a/.config/other/file",
+    "a/.local/share/other",
+    "my.ssh.notes/readme.md",
+    "a/.sshx/config",
+    "a/.env.template",
+    "src/.environment.ts",
+  ])("'%s' does not look secret", (name) => {
+    expect(isSecretPath(name)).toBe(false);
+  });
+
+  it("gives the same answer as a plain component-by-component reading", () => {
+    // The reference: the rules read literally over every component, no shortcuts.
+    const reference = (filePath: string): boolean => {
+      const components = filePath
+        .split(/[\\/]+/)
+        .filter((part) => part !== "" && part !== ".")
+        .map((part) => part.toLowerCase());
+      const name = components.at(-1);
+      if (name === undefined) return false;
+      const inDirectory = SECRET_DIRECTORIES.some((sequence) =>
+        components.some((_, start) =>
+          sequence.every((part, offset) => components[start + offset] === part),
+        ),
+      );
+      if (inDirectory) return true;
+      if ([".example", ".sample", ".template", ".dist", ".defaults"].some((s) => name.endsWith(s)))
+        return false;
+      return (
+        SECRET_FILE_NAMES.includes(name) ||
+        SECRET_FILE_SUFFIXES.some((suffix) => name.endsWith(suffix)) ||
+        SECRET_FILE_PREFIXES.some((prefix) => name.startsWith(prefix))
+      );
+    };
+    const parts = [
+      ...SECRET_FILE_NAMES,
+      ...SECRET_FILE_PREFIXES.map((prefix) => `${prefix}x`),
+      ...SECRET_FILE_SUFFIXES.map((suffix) => `x${suffix}`),
+      ...SECRET_DIRECTORIES.flat(),
+      ".env.example",
+      "x.pem.sample",
+      "src",
+      "index.ts",
+      ".",
+      "",
+      "Σ.ENV",
+      "İd_rsa",
+    ];
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648);
+    for (let round = 0; round < 5000; round++) {
+      const length = 1 + (next() % 4);
+      const chosen = Array.from({ length }, () => parts[next() % parts.length] as string);
+      const cased = chosen.map((part) => (next() % 2 === 0 ? part.toUpperCase() : part));
+      const joined = cased.reduce(
+        (text, part, index) => (index === 0 ? part : `${text}${next() % 3 === 0 ? "\\" : "/"}${part}`),
+        "",
+      );
+      expect(isSecretPath(joined), joined).toBe(reference(joined));
+    }
   });
 });
 

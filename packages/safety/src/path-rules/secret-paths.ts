@@ -81,9 +81,29 @@ function containsSequence(components: readonly string[], sequence: readonly stri
   return false;
 }
 
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const SECRET_NAME_SET = new Set(SECRET_FILE_NAMES);
+/** One regex for every secret prefix and suffix: a name is tested in one native pass. */
+const SECRET_AFFIX = new RegExp(
+  `^(?:${SECRET_FILE_PREFIXES.map(escapeRegex).join("|")})|(?:${SECRET_FILE_SUFFIXES.map(escapeRegex).join("|")})$`,
+);
+const TEMPLATE_SUFFIX = new RegExp(`(?:${TEMPLATE_SUFFIXES.map(escapeRegex).join("|")})$`);
+/** The first component of every secret directory: a path containing none has none of them. */
+const SECRET_DIRECTORY_HEADS = [...new Set(SECRET_DIRECTORIES.map((sequence) => sequence[0]))];
+
+/** Whether the lower-case `name` (a path's last component) looks secret by itself. */
+function isSecretName(name: string): boolean {
+  if (TEMPLATE_SUFFIX.test(name)) return false;
+  return SECRET_NAME_SET.has(name) || SECRET_AFFIX.test(name);
+}
+
 /**
  * Whether `filePath` (a name, or a path with `/` separators, relative or absolute) looks
  * like it holds secrets. Case-insensitive.
+ *
+ * Called for every file a search walks, so the common case costs one lower-casing, a few
+ * substring tests and two precompiled regexes; a path that ends in a separator or `.` is
+ * split into components as before.
  *
  * @example
  * isSecretPath(".env.production");   // true
@@ -91,14 +111,20 @@ function containsSequence(components: readonly string[], sequence: readonly stri
  * isSecretPath(".env.example");      // false
  */
 export function isSecretPath(filePath: string): boolean {
+  const lower = filePath.toLowerCase();
+  const last = Math.max(lower.lastIndexOf("/"), lower.lastIndexOf("\\"));
+  const name = lower.slice(last + 1);
+  // A secret directory is a run of whole components; its first one must occur as text.
+  const mayHaveDirectory = SECRET_DIRECTORY_HEADS.some((head) => lower.includes(head as string));
+  if (name === "" || name === "." || mayHaveDirectory) return isSecretByComponents(filePath);
+  return isSecretName(name);
+}
+
+/** {@link isSecretPath} by the path's components: the general case. */
+function isSecretByComponents(filePath: string): boolean {
   const components = pathComponents(filePath);
   const name = components.at(-1);
   if (name === undefined) return false;
   if (SECRET_DIRECTORIES.some((sequence) => containsSequence(components, sequence))) return true;
-  if (TEMPLATE_SUFFIXES.some((suffix) => name.endsWith(suffix))) return false;
-  return (
-    SECRET_FILE_NAMES.includes(name) ||
-    SECRET_FILE_SUFFIXES.some((suffix) => name.endsWith(suffix)) ||
-    SECRET_FILE_PREFIXES.some((prefix) => name.startsWith(prefix))
-  );
+  return isSecretName(name);
 }

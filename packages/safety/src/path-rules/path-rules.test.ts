@@ -189,7 +189,8 @@ describe("isSecretPath", () => {
       const chosen = Array.from({ length }, () => parts[next() % parts.length] as string);
       const cased = chosen.map((part) => (next() % 2 === 0 ? part.toUpperCase() : part));
       const joined = cased.reduce(
-        (text, part, index) => (index === 0 ? part : `${text}${next() % 3 === 0 ? "\\" : "/"}${part}`),
+        (text, part, index) =>
+          index === 0 ? part : `${text}${next() % 3 === 0 ? "\\" : "/"}${part}`,
         "",
       );
       expect(isSecretPath(joined), joined).toBe(reference(joined));

@@ -28,7 +28,9 @@ export {
 export {
   createMcpTools,
   isToolIncluded,
+  modelInputSchema,
   passThroughSchema,
+  MAX_INPUT_SCHEMA_CHARS,
   type McpToolsContext,
 } from "./mcp-tools.js";
 export {

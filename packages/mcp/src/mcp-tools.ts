@@ -14,21 +14,69 @@ export interface McpToolsContext {
   readonly taken: Set<string>;
 }
 
-/** JSON Schema keys that would make zod's converter treat the schema as something else. */
-const DROPPED_KEYS = new Set(["$schema", "$id", "id"]);
+/**
+ * The top-level JSON Schema keys of a server's input schema that are sent to the model.
+ * Anything else at the top (`type` other than `object`, `$ref`, `anyOf`, `$schema`, `$id`,
+ * ...) would make a provider refuse the whole request, every tool with it.
+ */
+const KEPT_KEYS = new Set([
+  "properties",
+  "required",
+  "additionalProperties",
+  "description",
+  "title",
+  "$defs",
+  "definitions",
+]);
+
+/** A server's schema larger than this (as JSON) is replaced by an empty object schema. */
+export const MAX_INPUT_SCHEMA_CHARS = 64 * 1024;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * What of a server's input schema the model sees: always `type: object`, `properties` only
+ * when it is an object, `required` only when it lists strings, and nothing at all from a
+ * schema over {@link MAX_INPUT_SCHEMA_CHARS}. A malformed schema costs that one tool its
+ * parameter descriptions, never the session its requests.
+ */
+export function modelInputSchema(jsonSchema: unknown): Record<string, unknown> {
+  const empty = { type: "object", properties: {} };
+  if (!isPlainObject(jsonSchema)) return empty;
+  let size: number;
+  try {
+    size = JSON.stringify(jsonSchema).length;
+  } catch {
+    return empty;
+  }
+  if (size > MAX_INPUT_SCHEMA_CHARS) return empty;
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(jsonSchema)) {
+    if (!KEPT_KEYS.has(key)) continue;
+    if (key === "required") {
+      if (Array.isArray(value) && value.every((item) => typeof item === "string"))
+        kept[key] = value;
+    } else if (key === "additionalProperties") {
+      if (typeof value === "boolean" || isPlainObject(value)) kept[key] = value;
+    } else if (key === "description" || key === "title") {
+      if (typeof value === "string") kept[key] = value;
+    } else if (isPlainObject(value)) {
+      kept[key] = value;
+    }
+  }
+  return { ...empty, ...kept, type: "object" };
+}
 
 /**
  * The input schema of an MCP tool: any JSON object (the server checks its own arguments),
- * carrying the server's JSON Schema as zod metadata so that the registry's conversion sends
- * the model exactly that schema.
+ * carrying the server's JSON Schema (as {@link modelInputSchema} keeps it) as zod metadata
+ * so that the registry's conversion sends the model that schema.
  */
 export function passThroughSchema(
   jsonSchema: Record<string, unknown>,
 ): z.ZodType<Record<string, unknown>> {
-  const kept = Object.fromEntries(
-    Object.entries(jsonSchema).filter(([key]) => !DROPPED_KEYS.has(key)),
-  );
-  return z.looseObject({}).meta({ type: "object", properties: {}, ...kept });
+  return z.looseObject({}).meta(modelInputSchema(jsonSchema));
 }
 
 /** Whether a server's tool is offered, by `include_tools` and `exclude_tools`. */

@@ -24,6 +24,11 @@ export interface McpManagerOptions {
   readonly oauth?: McpOAuthOptions;
   /** Tool names already in use (the built-in tools): MCP tools get other names. */
   readonly reservedNames?: Iterable<string>;
+  /**
+   * The session's secret exposure: told after every tool call and resource read, whose
+   * results are opaque and may hold secrets (see {@link McpToolsContext.exposure}).
+   */
+  readonly exposure?: { record(what: string): void };
 }
 
 /** A server's state and the registry names of its tools. */
@@ -123,7 +128,13 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
       () => {
         entry.connected = true;
         entry.tools = createMcpTools(
-          { connection: entry.connection, config: entry.config, connectTimeoutMs, taken },
+          {
+            connection: entry.connection,
+            config: entry.config,
+            connectTimeoutMs,
+            taken,
+            ...(options.exposure ? { exposure: options.exposure } : {}),
+          },
           entry.connection.status().tools,
         );
       },
@@ -178,6 +189,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
         connectTimeoutMs,
         ...(signal ? { signal } : {}),
       });
+      options.exposure?.record(`read the MCP resource ${server}/${uri.slice(0, 200)}`);
       return resourceText(contents);
     },
     async close() {

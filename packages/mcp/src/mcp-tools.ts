@@ -2,7 +2,7 @@ import { defineTool, type Tool } from "@xzatoma/core";
 import { z } from "zod";
 import type { McpServerConfig } from "./mcp-config.js";
 import type { McpConnection, McpToolInfo } from "./mcp-connection.js";
-import { mapCallResult } from "./result-mapping.js";
+import { mapCallResult, type McpCallResult } from "./result-mapping.js";
 import { mcpToolName, uniqueToolName } from "./tool-names.js";
 
 /** What {@link createMcpTools} needs of the manager. */
@@ -12,6 +12,13 @@ export interface McpToolsContext {
   readonly connectTimeoutMs: number;
   /** Names already taken (built-in tools, other servers' tools); the new names are added. */
   readonly taken: Set<string>;
+  /**
+   * Told after every call that reached the server: what a server returns is opaque (a file
+   * outside the workspace, a token), so the session counts as possibly holding a secret
+   * (the workspace's secret exposure, which makes a fetch to a host the user has not
+   * allowed need a person's yes).
+   */
+  readonly exposure?: { record(what: string): void };
 }
 
 /**
@@ -115,11 +122,17 @@ export function createMcpTools(context: McpToolsContext, listed: readonly McpToo
           summary: `MCP ${server}/${info.name} ${JSON.stringify(input).slice(0, 400)}`,
         }),
         async execute(input, toolContext) {
-          const result = await connection.callTool(info.name, input, {
-            signal: toolContext.signal,
-            timeoutMs,
-            connectTimeoutMs: context.connectTimeoutMs,
-          });
+          let result: McpCallResult;
+          try {
+            result = await connection.callTool(info.name, input, {
+              signal: toolContext.signal,
+              timeoutMs,
+              connectTimeoutMs: context.connectTimeoutMs,
+            });
+          } finally {
+            // Even a failed call may have carried the server's text back (its error).
+            context.exposure?.record(`called the MCP tool ${server}/${info.name}`);
+          }
           return mapCallResult(result, name);
         },
       });

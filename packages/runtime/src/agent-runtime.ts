@@ -272,6 +272,9 @@ export async function createAgentRuntime(
               : {}),
           },
           reservedNames: [...tools.map((tool) => tool.name), ...SUBAGENT_TOOL_NAMES],
+          // What a server returns may be a secret: a later fetch to a host the user has not
+          // allowed then needs a person's yes, as after a command that needed one.
+          exposure: workspace.exposure,
         })
       : undefined;
   let mcpTools: readonly Tool[] = [];

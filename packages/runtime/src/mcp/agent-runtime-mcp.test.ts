@@ -170,4 +170,27 @@ describe("MCP tools in the runtime", () => {
     }
     expect(interactive.mcp?.servers()[0]?.state).toBe("idle");
   });
+  it("counts what a trusted tool returned as possibly secret: a fetch to a host not allowed then needs a person", async () => {
+    const trusting = await createAgentRuntime(
+      configFor({ fixture: { command: process.execPath, args: [fixture], trusted: true } }),
+      { warn: (message) => warnings.push(message) },
+      {
+        workspace,
+        modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+        env: { OPENAI_API_KEY: "sk-test" },
+        history: false,
+      },
+    );
+    try {
+      expect(trusting.workspace.exposure.exposed).toBe(false);
+      expect((await trusting.run("add")).text).toContain("Result: 5");
+      expect(trusting.workspace.exposure.exposed).toBe(true);
+      expect(trusting.workspace.exposure.reasons).toEqual(["called the MCP tool fixture/add"]);
+      const fetchTool = trusting.agent.tools.get("fetch");
+      const judged = await fetchTool?.assess?.({ url: "https://example.com/?d=secret" });
+      expect(judged).toMatchObject({ verdict: "confirm", requiresPerson: true });
+    } finally {
+      await trusting.close();
+    }
+  });
 });

@@ -119,4 +119,11 @@ describe("/mcp in chat", () => {
     );
     expect(outcome.stdout).toContain("later (http): disabled");
   });
+
+  it("tells the person when a server could not start at the first message", async () => {
+    const outcome = await xzatoma(["chat", "--config", withServers], "hello\nexit\n");
+    expect(outcome.stderr).toContain(
+      "MCP server 'broken' (mcp.servers.broken) could not be started and is left out",
+    );
+  });
 });

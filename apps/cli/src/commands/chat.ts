@@ -6,7 +6,7 @@ import { pickExplicitFlags, type CommandOptionSource } from "../config/flag-mapp
 import { ExitCode } from "../exit-codes.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { shouldUseColor } from "../render/color.js";
-import { toTerminalSafeJson } from "../render/terminal-safe.js";
+import { toTerminalSafe, toTerminalSafeJson } from "../render/terminal-safe.js";
 import { createChatSession } from "../session/chat-session.js";
 import { chatLogFile, chatModes } from "../session/front-end-settings.js";
 import { prepareSession } from "../session/prepare-session.js";
@@ -29,6 +29,9 @@ export async function chatCommand(
   command: CommandOptionSource,
 ): Promise<number> {
   const notices: string[] = [];
+  // Notices before the REPL starts go into its banner; later ones (an MCP server that could
+  // not start or stopped, a sign-in URL) to standard error at once, escaped.
+  let noticesShown = false;
   let confirm: ((request: ApprovalRequest) => Promise<ApprovalDecision>) | undefined;
   let trace: (event: AgentEvent) => void = () => undefined;
   // Off unless OTEL_EXPORTER_OTLP_* or XZATOMA_TELEMETRY asks; then the SDK loads here.
@@ -42,7 +45,10 @@ export async function chatCommand(
       flags: pickExplicitFlags(command),
       ...(options.workspace ? { workspace: options.workspace } : {}),
       io: {
-        warn: (message) => notices.push(message),
+        warn: (message) => {
+          if (noticesShown) process.stderr.write(`xzatoma: ${toTerminalSafe(message)}\n`);
+          else notices.push(message);
+        },
         // Only the person at the terminal answers here; the REPL installs how it asks.
         ask: (request) =>
           confirm
@@ -81,6 +87,7 @@ export async function chatCommand(
       ? [`Resumed conversation ${options.resume} (${runtime.messages.length} messages).`]
       : []),
   ].join("\n");
+  noticesShown = true;
   try {
     await runRepl({
       engine,

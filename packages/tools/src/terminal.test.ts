@@ -19,7 +19,14 @@ const letEverythingThrough: CommandJudge = {
 
 async function run(
   command: string,
-  options: { sandbox?: Sandbox; judge?: CommandJudge; timeoutSeconds?: number; cwd?: string } = {},
+  options: {
+    sandbox?: Sandbox;
+    judge?: CommandJudge;
+    timeoutSeconds?: number;
+    cwd?: string;
+    maxStdoutBytes?: number;
+    maxStderrBytes?: number;
+  } = {},
 ): Promise<ToolResult> {
   const registry = createToolRegistry();
   const auditLog = createAuditLog({ path: path.join(base, "audit.log") });
@@ -29,6 +36,8 @@ async function run(
       sandbox: options.sandbox ?? createSandbox(),
       auditLog,
       ...(options.timeoutSeconds ? { timeoutSeconds: options.timeoutSeconds } : {}),
+      ...(options.maxStdoutBytes ? { maxStdoutBytes: options.maxStdoutBytes } : {}),
+      ...(options.maxStderrBytes ? { maxStderrBytes: options.maxStderrBytes } : {}),
     }),
   );
   return registry.execute(
@@ -64,6 +73,19 @@ describe("terminal", () => {
         ` \\| ${root} \\| cat README\\.md; echo oops >&2 \\| exit:0 \\| \\d+\\.\\d{3}s \\| sandbox\\n$`,
       ),
     );
+  });
+
+  it("stops a command whose output passes the limit and keeps the output up to it", async () => {
+    const result = await run("yes 0123456789 | head -c 200000; sleep 20", {
+      maxStdoutBytes: 1000,
+    });
+    expect(result.success).toBe(false);
+    expect(result.error).toContain("The command produced too much output and was stopped.");
+    expect(result.error).toContain(`--- stdout ---\n${"0123456789\n".repeat(91).slice(0, 1000)}`);
+    expect(result.error).toContain("[stdout cut at 1000 bytes]");
+    expect(result.metadata).toMatchObject({ exitCode: -1 });
+    const stderr = await run("yes e >&2", { maxStderrBytes: 10 });
+    expect(stderr.error).toContain("--- stderr ---\ne\ne\ne\ne\ne\n\n[stderr cut at 10 bytes]");
   });
 
   it("reports a non-zero exit as a failure the model can read", async () => {

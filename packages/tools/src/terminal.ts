@@ -8,6 +8,7 @@ import {
 import type { AuditLog, Sandbox } from "@xzatoma/safety";
 import { lstat } from "node:fs/promises";
 import { z } from "zod";
+import { collectProcess } from "./collect-process.js";
 import { TERMINAL_DESCRIPTION } from "./descriptions/terminal.js";
 import { createAssessmentMemo } from "./file-targets.js";
 import { describeSandboxOutcome, judgeSandboxChange, protectedEntries } from "./sandbox-rules.js";
@@ -193,21 +194,13 @@ export function createTerminalTool(
         warned = true;
         options.onSandboxWarning?.(options.sandbox.warning);
       }
-      // execa loads with the first command (it costs ~60 ms and ~20 MiB at start-up otherwise).
-      const { execa } = await import("execa");
       const startedAt = performance.now();
-      const subprocess = execa(run.file, run.args, {
+      const subprocess = collectProcess(run.file, run.args, {
         cwd: resolved.path,
         env: { ...sanitizedEnvironment(workspace.root), ...run.env },
-        extendEnv: false,
-        // stdin ignored, stdout and stderr piped; descriptors past 2 belong to the sandbox.
-        // stdin ignored, stdout and stderr piped, then the sandbox's descriptors, which
-        // execa passes on as given although its types do not list numbers past stdio 2.
-        stdio: run.stdio as unknown as "pipe",
+        // stdin ignored, stdout and stderr piped, then the sandbox's descriptors.
+        stdio: run.stdio,
         detached: true,
-        reject: false,
-        encoding: "utf8",
-        stripFinalNewline: false,
         maxBuffer: { stdout: maxStdout, stderr: maxStderr },
       });
       let timedOut = false;
@@ -219,7 +212,7 @@ export function createTerminalTool(
       context.signal.addEventListener("abort", onAbort, { once: true });
       let result;
       try {
-        result = await subprocess;
+        result = await subprocess.result;
       } finally {
         clearTimeout(timer);
         context.signal.removeEventListener("abort", onAbort);
@@ -234,7 +227,9 @@ export function createTerminalTool(
       }
       const durationMs = Math.round(performance.now() - startedAt);
       const exitCode =
-        timedOut || result.isMaxBuffer || context.signal.aborted ? null : (result.exitCode ?? null);
+        timedOut || result.cut !== undefined || context.signal.aborted
+          ? null
+          : (result.exitCode ?? null);
       options.auditLog?.record({
         kind: "command",
         workingDirectory: resolved.path,
@@ -243,10 +238,9 @@ export function createTerminalTool(
         durationMs,
         sandboxed: options.sandbox.kind !== "none",
       });
-      const stdout = String(result.stdout ?? "");
-      const stderr = String(result.stderr ?? "");
-      const stdoutCut = result.isMaxBuffer && Buffer.byteLength(stdout) >= maxStdout;
-      const stderrCut = result.isMaxBuffer && !stdoutCut;
+      const { stdout, stderr } = result;
+      const stdoutCut = result.cut === "stdout";
+      const stderrCut = result.cut === "stderr";
       const body =
         section("stdout", stdout, stdoutCut, maxStdout) +
         section("stderr", stderr, stderrCut, maxStderr) +
@@ -264,7 +258,13 @@ export function createTerminalTool(
       }
       if (context.signal.aborted)
         return toolFailure(`The command was cancelled.\n${body}`, metadata);
-      if (result.isMaxBuffer) {
+      if (result.spawnError) {
+        return toolFailure(
+          `The command could not be started: ${result.spawnError.message}`,
+          metadata,
+        );
+      }
+      if (result.cut !== undefined) {
         return toolFailure(
           `The command produced too much output and was stopped.\n${body}`,
           metadata,

@@ -525,10 +525,18 @@ function configProtection(configPath: string, workspace: string): string[] {
   return holdsWorkspace ? [file] : [file, directory];
 }
 
+/** The real path of `target`; for one that does not exist yet, of its deepest existing ancestor. */
 function realOrResolved(target: string): string {
-  try {
-    return realpathSync(target);
-  } catch {
-    return path.resolve(target);
+  const missing: string[] = [];
+  let current = path.resolve(target);
+  for (;;) {
+    try {
+      return path.join(realpathSync(current), ...missing.reverse());
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return path.resolve(target);
+      missing.push(path.basename(current));
+      current = parent;
+    }
   }
 }

@@ -104,6 +104,22 @@ describe("xzatoma agent with a hostile model", () => {
     expect(agent.permissions).toEqual([]);
   });
 
+  it("never writes the configuration file it would read, even while there is none", async () => {
+    // No config file: the defaults are used, and the file a later session reads is
+    // home/.config/xzatoma/config.yaml, inside this session's workspace.
+    callOnce("write_file", (text) => ({
+      path: text,
+      content: "mcp:\n  servers:\n    owned: { command: sh, args: [-c, 'touch /tmp/owned'] }\n",
+    }));
+    const agent = editor();
+    const wide = await session(agent, base);
+    await prompt(agent, wide, "home/.config/xzatoma/config.yaml");
+    const calls = agent.updates.filter((note) => note.update.sessionUpdate === "tool_call");
+    expect(calls).toHaveLength(1);
+    expect(agent.writes).toEqual([]);
+    expect(agent.permissions).toEqual([]);
+  });
+
   it("asks before reading a secret through the editor, and a refusal reads nothing", async () => {
     callOnce("read_file", () => ({ path: ".env" }));
     const buffers = new Map([[path.join(workspace, ".env"), "TOKEN=in-buffer\n"]]);

@@ -45,7 +45,8 @@ export async function agentCommand(
   const { config } = loaded;
   const acp = createAcpAgent({
     config,
-    ...(loaded.configFileFound ? { configPath: loaded.configPath } : {}),
+    // The file read, or the one a later start would read: no tool may create it either.
+    configPath: loaded.configPath,
     // A person is in the editor: confirmations are asked there, as in chat.
     modes: (current) => chatModes(current, options.allowDangerous === true),
     store: createSessionStore(path.join(config.persistence.data_dir, "acp-sessions.json")),

@@ -36,7 +36,8 @@ export async function watchCommand(
     workspace: path.resolve(options.workspace ?? process.cwd()),
     // Results reported to XZepr carry the version of the command that ran them.
     release: version,
-    ...(loaded.configFileFound ? { configPath: loaded.configPath } : {}),
+    // The file read, or the one a later start would read: no tool may create it either.
+    configPath: loaded.configPath,
     ...(options.dryRun ? { dryRun: true } : {}),
     onFatal(error) {
       fatal = error;

@@ -77,7 +77,8 @@ export async function prepareSession(options: {
   const runtime = await createAgentRuntime(config, options.io, {
     workspace: workspaceRoot,
     modes: options.modes(config),
-    ...(loaded.configFileFound ? { configPath: loaded.configPath } : {}),
+    // The file read, or the one a later start would read: no tool may create it either.
+    configPath: loaded.configPath,
     ...(options.history !== undefined ? { history: options.history } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),

@@ -3,6 +3,8 @@
 // several files, each applying to its own directory, the deepest deciding as in git.
 import ignore, { type Ignore } from "ignore";
 
+const SLASH = 0x2f;
+
 /** The rules of one .gitignore file and the directory they apply to. */
 export interface IgnoreFile {
   /** The directory holding the file, relative to the workspace root ("" for the root). */
@@ -46,8 +48,14 @@ export function isIgnored(
 ): boolean {
   for (let fileIndex = files.length - 1; fileIndex >= 0; fileIndex--) {
     const file = files[fileIndex] as IgnoreFile;
-    if (file.base !== "" && !relativePath.startsWith(`${file.base}/`)) continue;
-    const local = file.base === "" ? relativePath : relativePath.slice(file.base.length + 1);
+    const base = file.base;
+    if (
+      base !== "" &&
+      !(relativePath.startsWith(base) && relativePath.charCodeAt(base.length) === SLASH)
+    ) {
+      continue;
+    }
+    const local = base === "" ? relativePath : relativePath.slice(base.length + 1);
     // `ignore` tells a directory by its trailing slash.
     const verdict = file.rules.test(isDirectory ? `${local}/` : local);
     if (verdict.ignored) return true;

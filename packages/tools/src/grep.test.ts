@@ -217,6 +217,24 @@ describe("grep", () => {
     expect(after.metadata).toMatchObject({ matches: 2 });
   });
 
+  it("does not search files that look secret, at any depth and in any case", async () => {
+    await ws.write(".env", "needle=1\n");
+    await ws.write("deploy/Server.KEY", "needle\n");
+    await ws.write("home/.aws/config", "needle\n");
+    await ws.write("config/.env.example", "needle=\n");
+    const result = await ws.call("grep", { pattern: "needle", max_results: 1000 });
+    expect(result.output).toContain("config/.env.example:1: needle=");
+    expect(result.output).not.toMatch(/^(\.env|deploy\/Server\.KEY|home\/\.aws\/config):/m);
+    const note = /\[Not searched, because they look like they hold secrets: (.*)\. Search/.exec(
+      result.output,
+    );
+    expect(note?.[1]?.split(", ").sort()).toEqual([
+      ".env",
+      "deploy/Server.KEY",
+      "home/.aws/config",
+    ]);
+  });
+
   it("never follows symlinks out of the workspace and refuses escaping paths", async () => {
     expect((await ws.call("grep", { pattern: "top secret" })).metadata).toMatchObject({
       matches: 0,

@@ -137,7 +137,11 @@ export async function walkWorkspace(
       entries++;
       onEntry({ relative, kind });
       if (kind === "directory" && (options.descend?.(relative) ?? true)) {
-        pending.push({ absolute: path.join(directory.absolute, name), relative, ignoreFiles });
+        // A real path joined with a name read from it: nothing to normalise.
+        const absolute = directory.absolute.endsWith("/")
+          ? directory.absolute + name
+          : `${directory.absolute}/${name}`;
+        pending.push({ absolute, relative, ignoreFiles });
       }
     }
   }

@@ -144,6 +144,22 @@ describe("xzatoma agent with a hostile model", () => {
     expect(agent.writes).toEqual([]);
   });
 
+  it("ends a cancelled turn even when the editor never answers a read", async () => {
+    callOnce("write_file", () => ({ path: "stuck.md", content: "text" }));
+    const agent = editor({ read: () => new Promise(() => undefined) });
+    const sessionId = await session(agent);
+    const turn = prompt(agent, sessionId, "write it");
+    await agent.waitForUpdate((note) => note.update.sessionUpdate === "tool_call");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await agent.connection.agent.notify("session/cancel", { sessionId });
+    const outcome = await Promise.race([
+      turn.then((answer) => answer.stopReason),
+      // Each diff read gives up after 5 s; without that the turn never ended.
+      new Promise((resolve) => setTimeout(() => resolve("still waiting"), 40_000)),
+    ]);
+    expect(outcome).not.toBe("still waiting");
+  }, 60_000);
+
   it("keeps a live session in its workspace when it is loaded again with another cwd", async () => {
     callOnce("write_file", () => ({ path: "note.md", content: "here" }));
     const agent = editor();

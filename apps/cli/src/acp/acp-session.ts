@@ -54,6 +54,21 @@ export interface AcpSessionOptions {
 const EDITING_TOOLS = new Set(["write_file", "edit_file"]);
 /** Files larger than this get no diff card (the tool's own output still says what changed). */
 const MAX_DIFF_BYTES = 1024 * 1024;
+/**
+ * How long a diff card waits for the editor's text of a file. Updates are sent in order, so
+ * an editor that never answered would hold back every later update, every permission
+ * request and the end of the turn, cancelled or not.
+ */
+const DIFF_READ_TIMEOUT_MS = 5000;
+
+/** `work`, or a rejection after `ms`. */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 /** One ACP session: a runtime, its prompt turn in flight, and its updates to the editor. */
 export interface AcpSession {
@@ -138,7 +153,12 @@ export function createAcpSession(options: AcpSessionOptions): AcpSession {
   const currentText = async (real: string): Promise<string | null> => {
     try {
       const text = options.editorReads
-        ? (await client.request("fs/read_text_file", { sessionId, path: real })).content
+        ? (
+            await within(
+              client.request("fs/read_text_file", { sessionId, path: real }),
+              DIFF_READ_TIMEOUT_MS,
+            )
+          ).content
         : await readFile(real, "utf8");
       return Buffer.byteLength(text) > MAX_DIFF_BYTES ? null : text;
     } catch {

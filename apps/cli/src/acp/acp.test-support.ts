@@ -47,6 +47,8 @@ export interface StartEditorOptions {
   ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   /** The editor's buffers by absolute path; a read of another path fails. */
   readonly buffers?: Map<string, string>;
+  /** Answers fs/read_text_file in place of `buffers` (an editor that never answers, say). */
+  readonly read?: (request: ReadTextFileRequest) => Promise<{ content: string }>;
 }
 
 /** Spawns `xzatoma agent` and connects to it as an editor. */
@@ -93,6 +95,7 @@ export function startEditor(options: StartEditorOptions): TestEditor {
     })
     .onRequest("fs/read_text_file", ({ params }) => {
       reads.push(params);
+      if (options.read) return options.read(params);
       const text = buffers.get(params.path);
       if (text === undefined) throw new Error(`no buffer for ${params.path}`);
       return { content: text };

@@ -32,9 +32,9 @@ export interface McpServerStatus {
 export interface McpConnectionOptions {
   readonly name: string;
   readonly config: McpServerConfig;
-  /** The working directory of stdio servers without a `cwd`. */
+  /** The working directory of stdio servers without a `cwd` (never the workspace). */
   readonly cwd: string;
-  /** Where `${NAME}` in `env`, `args` and `headers` is looked up. */
+  /** Where `${NAME}` in `command`, `args`, `env`, `cwd` and `headers` is looked up. */
   readonly env: NodeJS.ProcessEnv;
   /** Told once each time an established connection ends without being closed by XZatoma. */
   readonly onLost?: (message: string) => void;
@@ -223,7 +223,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
         args: config.args.map((arg) => expand(arg, options.env)),
         // The SDK adds a safe default environment (PATH, HOME, ...), never XZatoma's secrets.
         env: expandAll(config.env, options.env),
-        cwd: config.cwd ?? options.cwd,
+        cwd: config.cwd === undefined ? options.cwd : expand(config.cwd, options.env),
         stderr: "pipe",
       });
       stdio.stderr?.on("data", (chunk: Buffer) => {

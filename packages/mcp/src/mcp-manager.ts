@@ -14,9 +14,19 @@ import type { McpOAuthOptions } from "./oauth-sign-in.js";
 export interface McpManagerOptions {
   /** The resolved `mcp` section. */
   readonly config: McpConfig;
-  /** The working directory of stdio servers without their own `cwd` (the workspace). */
+  /**
+   * The working directory of stdio servers without their own `cwd`: a directory the agent's
+   * tools cannot write (the runtime uses `<data dir>/mcp`), never the workspace. A server's
+   * launcher resolves things against its working directory (`python -m`, npx's local
+   * `node_modules/.bin`, a relative script), and the workspace's files are the model's to
+   * write, so a server started there would run what the model wrote, as the user and outside
+   * the sandbox. A server that needs the project says so: `${WORKSPACE}` in its `args`, `env`
+   * or `cwd`.
+   */
   readonly cwd: string;
-  /** Where `${NAME}` in a server's `env`, `args` and `headers` is looked up. Default `process.env`. */
+  /** The workspace root, as `${WORKSPACE}` in a server's `command`, `args`, `env`, `cwd` and `headers`. */
+  readonly workspace?: string;
+  /** Where any other `${NAME}` in a server's entry is looked up. Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
   /** Told once when a server fails to connect or ends; the other servers keep working. */
   readonly warn?: (message: string) => void;
@@ -104,7 +114,10 @@ function resourceText(contents: readonly McpResourceContents[]): McpResourceText
  * await mcp.close();
  */
 export function createMcpManager(options: McpManagerOptions): McpManager {
-  const env = options.env ?? process.env;
+  const env: NodeJS.ProcessEnv = {
+    ...(options.env ?? process.env),
+    ...(options.workspace === undefined ? {} : { WORKSPACE: options.workspace }),
+  };
   const connectTimeoutMs = options.config.connect_timeout_seconds * 1000;
   const taken = new Set(options.reservedNames ?? []);
   const entries: Entry[] = Object.entries(options.config.servers).map(([name, config]) => ({

@@ -35,6 +35,7 @@ import {
 } from "@xzatoma/tools";
 import { XzatomaError } from "@xzatoma/errors";
 import { createAuditSink } from "./audit-sink.js";
+import { mcpWorkingDirectory } from "./mcp/mcp-working-directory.js";
 import type { RuntimeConfig } from "./config/config-schema.js";
 import { connectUnlessAborted } from "./mcp/connect-unless-aborted.js";
 import { createMcpSecretStore } from "./mcp/mcp-secret-store.js";
@@ -253,7 +254,9 @@ export async function createAgentRuntime(
     Object.keys(config.mcp.servers).length > 0
       ? createMcpManager({
           config: config.mcp,
-          cwd: workspace.root,
+          // Never the workspace: a server's launcher would run files the model wrote there.
+          cwd: mcpWorkingDirectory(dataDir),
+          workspace: workspace.root,
           env,
           warn: (message) => io.warn(message),
           oauth: {

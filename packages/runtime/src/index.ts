@@ -18,6 +18,7 @@ export {
 } from "./agent-runtime.js";
 export { openRuntimeHistory } from "./open-history.js";
 export { createMcpSecretStore } from "./mcp/mcp-secret-store.js";
+export { mcpWorkingDirectory } from "./mcp/mcp-working-directory.js";
 export {
   createMcpManager,
   type McpManager,

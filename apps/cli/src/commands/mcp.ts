@@ -1,5 +1,10 @@
 import { createCredentialStore } from "@xzatoma/providers";
-import { createMcpManager, createMcpSecretStore, type McpServerReport } from "@xzatoma/runtime";
+import {
+  createMcpManager,
+  createMcpSecretStore,
+  mcpWorkingDirectory,
+  type McpServerReport,
+} from "@xzatoma/runtime";
 import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { mcpServerLines } from "../chat/mcp-view.js";
 import { ExitCode } from "../exit-codes.js";
@@ -21,7 +26,9 @@ export async function mcpList(
   };
   const manager = createMcpManager({
     config: config.mcp,
-    cwd: process.cwd(),
+    // As in a session: never the directory the command runs in, whose files may be anyone's.
+    cwd: mcpWorkingDirectory(config.persistence.data_dir),
+    workspace: process.cwd(),
     // A server that asks for OAuth is signed in to here; the token goes to the keyring, for
     // chat, run and the watcher to use.
     oauth: {

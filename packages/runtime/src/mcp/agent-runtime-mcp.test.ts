@@ -1,7 +1,8 @@
 // MCP servers in a runtime driven by the scripted model: the reference server-everything and
 // XZatoma's fixture server over stdio (from @xzatoma/mcp's workspace package), started by the
 // runtime at its first run and kept for the whole file.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -193,4 +194,44 @@ describe("MCP tools in the runtime", () => {
       await trusting.close();
     }
   });
+});
+
+describe("where an MCP server starts", () => {
+  it("is never the workspace, whose files the model writes; ${WORKSPACE} names it where a server needs it", async () => {
+    // A server entry that resolves a script against its working directory, as `python -m`,
+    // npx's local .bin or a relative path do. The script is one the model could have written.
+    const planted = path.join(workspace, "planted.js");
+    const canary = path.join(home, "planted-ran");
+    await writeFile(
+      planted,
+      `require("node:fs").writeFileSync(${JSON.stringify(canary)}, process.cwd());\n`,
+    );
+    const start = async (entry: Record<string, unknown>) => {
+      const warned: string[] = [];
+      const plantedRuntime = await createAgentRuntime(
+        configFor({ local: { command: process.execPath, ...entry } }),
+        { warn: (message) => warned.push(message) },
+        {
+          workspace,
+          modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+          env: { OPENAI_API_KEY: "sk-test" },
+        },
+      );
+      try {
+        await plantedRuntime.run("nothing");
+      } finally {
+        await plantedRuntime.close();
+      }
+      return warned;
+    };
+    const warned = await start({ args: ["planted.js"] });
+    expect(existsSync(canary)).toBe(false);
+    expect(warned.join("\n")).toContain("MCP server 'local'");
+    // The same entry, told to start in the workspace, runs it: the opt-in works.
+    await start({ args: ["planted.js"], cwd: "${WORKSPACE}" });
+    expect(await readFile(canary, "utf8")).toBe(workspace);
+    await rm(canary);
+    await start({ args: ["${WORKSPACE}/planted.js"] });
+    expect(await readFile(canary, "utf8")).toBe(path.join(home, "data", "mcp"));
+  }, 120_000);
 });

@@ -12,11 +12,10 @@
 // Needs the built packages (`npx nx run-many -t build`), GNU time, ripgrep, and for
 // install-size what that benchmark needs. A benchmark that fails is reported in its rows and
 // makes the exit code 1; the others still run.
-import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ROOT } from "./measure.ts";
+import { ROOT, run } from "./measure.ts";
 
 interface Figure {
   readonly figure: string;
@@ -182,21 +181,6 @@ const BENCHES: readonly Bench[] = [
   },
 ];
 
-function runBench(bench: Bench): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "bench", bench.script), ...bench.args], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 const { values } = parseArgs({
   options: { only: { type: "string" }, json: { type: "boolean" } },
 });
@@ -214,7 +198,10 @@ let failed = false;
 for (const bench of BENCHES.filter((candidate) => wanted.includes(candidate.group))) {
   const before = loadavg()[0]!;
   process.stderr.write(`running bench/${bench.script} ${bench.args.join(" ")}...\n`);
-  const result = await runBench(bench);
+  const result = await run(process.execPath, [
+    path.join(ROOT, "bench", bench.script),
+    ...bench.args,
+  ]);
   const load = `${before.toFixed(1)}-${loadavg()[0]!.toFixed(1)}`;
   const source = [bench.script, ...bench.args].join(" ");
   try {

@@ -20,21 +20,31 @@ export function timeSync(command: string, args: readonly string[]): number {
   return performance.now() - started;
 }
 
-/** Runs a command asynchronously (so an in-process server can answer it). */
+/** Runs a command asynchronously (so an in-process server can answer it), collecting its output. */
 export function run(
   command: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ code: number | null; stderr: string; startedAt: number; wallMs: number }> {
+  cwd: string = ROOT,
+): Promise<{
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  startedAt: number;
+  wallMs: number;
+}> {
   return new Promise((resolve, reject) => {
     const startedAt = performance.timeOrigin + performance.now();
-    const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"], env });
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env, cwd });
+    let stdout = "";
     let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) =>
       resolve({
         code,
+        stdout,
         stderr,
         startedAt,
         wallMs: performance.timeOrigin + performance.now() - startedAt,

@@ -48,6 +48,7 @@ async function start(
     request,
   ) => completed(request),
   ledger: EventLedger = createMemoryLedger(),
+  extra: { readonly dryRun?: boolean } = {},
 ): Promise<Harness> {
   const config = watcherConfigSchema.parse({
     ...section,
@@ -68,6 +69,7 @@ async function start(
     ledger,
     instance: "xzatoma-watcher://test/1",
     logger: createWatcherLogger({ level: "debug", json: true, write: (line) => logs.push(line) }),
+    ...extra,
   });
   await service.start();
   return {
@@ -327,6 +329,59 @@ describe("the xzepr watcher", () => {
     await h.settle();
     expect(h.requests).toHaveLength(0);
     expect(h.output().map(text)).toEqual(['{"stored":true}']);
+    await h.service.stop(1000);
+  });
+
+  it("in a dry run reads, filters and matches in its own group, logs what would run, and runs, publishes and records nothing", async () => {
+    const ledger = createMemoryLedger();
+    const h = await start(
+      { filters: { event_types: ["build.success"] } },
+      async (request) => completed(request),
+      ledger,
+      { dryRun: true },
+    );
+    const event = JSON.parse(BUILD) as Loose;
+    await h.publish(BUILD, "would-run");
+    await h.publish(DEPLOY, "filtered");
+    await h.publish("{not json", "bad-json");
+    await h.publish(
+      JSON.stringify({
+        ...event,
+        id: "01JXZEPRNOSTEPS0000000000",
+        data: {
+          ...event.data,
+          events: [{ ...event.data.events[0], payload: { plan: { name: "no steps" } } }],
+        },
+      }),
+      "invalid-plan",
+    );
+    await h.settle();
+    // Nothing ran and nothing was published: no result, not even a dead letter.
+    expect(h.requests).toHaveLength(0);
+    expect(h.output()).toHaveLength(0);
+    expect(h.deadLetters()).toHaveLength(0);
+    const would = h.logs.filter((line) => line.includes('"msg":"would run the plan (dry run)"'));
+    expect(would).toHaveLength(1);
+    expect(would[0]).toContain('"event":"01JXZEPR0BUILD0DEMO000001"');
+    expect(h.service.status().counts).toMatchObject({
+      consumed: 4,
+      executed: 0,
+      skipped: 1,
+      filtered: 1,
+      dead_lettered: 2,
+    });
+    // Its own consumer group committed; the real group's offsets are untouched.
+    expect(h.transport.committed("xzatoma-watcher.dry-run", "xzepr.events").get(0)).toBe(4n);
+    expect(h.transport.committed("xzatoma-watcher", "xzepr.events").size).toBe(0);
+    expect(h.logs.find((line) => line.includes('"msg":"watching"'))).toContain(
+      '"group":"xzatoma-watcher.dry-run"',
+    );
+    // No ledger entry: the real service still runs the event.
+    expect(
+      ledger.lookup(
+        ledgerKeyOf("xzepr.event.receiver.demo-receiver-001", "01JXZEPR0BUILD0DEMO000001"),
+      ),
+    ).toBeUndefined();
     await h.service.stop(1000);
   });
 

@@ -6,11 +6,16 @@ export type QuotaRefusal = string;
 /**
  * The budget one run's whole tree shares: subagent executions, tokens of every agent in the
  * tree (the top-level one included) and wall-clock time since the top-level run started.
- * An execution is reserved before a child starts; tokens are counted as each response
- * reports them, so a child that crosses the budget is stopped while it runs.
+ * An execution is reserved before a child starts, and refused once any of the three is
+ * spent (tokens included: a child started then could only stop at its first response);
+ * tokens are counted as each response reports them, so a child that crosses the budget is
+ * stopped while it runs.
  */
 export interface Quota {
-  /** Reserves one subagent execution; a refusal (and nothing reserved) when none is left. */
+  /**
+   * Reserves one subagent execution; a refusal (and nothing reserved) when no execution, no
+   * token or no time of the tree is left.
+   */
   reserve(): QuotaRefusal | undefined;
   /** Adds a response's tokens; the refusal once the tree has used more than its budget. */
   spend(tokens: number): QuotaRefusal | undefined;
@@ -30,6 +35,8 @@ export function createQuota(config: QuotaConfig, now: () => number = Date.now): 
     reserve() {
       if (executions >= config.max_executions)
         return `the run's quota of ${config.max_executions} subagent executions is used up (agent.quota.max_executions)`;
+      if (tokens >= config.max_total_tokens)
+        return `the run's quota of ${config.max_total_tokens} tokens is used up (${tokens} used; agent.quota.max_total_tokens)`;
       if (timeLeftMs() === 0)
         return `the run's quota of ${config.max_total_time_seconds} s is used up (agent.quota.max_total_time_seconds)`;
       executions += 1;

@@ -9,13 +9,23 @@ import {
   type ChatView,
   type ScriptedOpenAI,
 } from "@xzatoma/scripted-servers/openai";
+import {
+  startScriptedOllama,
+  type OllamaChatRequest,
+  type ScriptedOllama,
+} from "@xzatoma/scripted-servers/ollama";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAgentRuntime, type AgentRuntime } from "../agent-runtime.js";
+import {
+  createAgentRuntime,
+  type AgentRuntime,
+  type AgentRuntimeOptions,
+} from "../agent-runtime.js";
 import { resolveRuntimeConfig } from "../resolve-config.js";
 
 let home: string;
 let workspace: string;
 let server: ScriptedOpenAI | undefined;
+let ollama: ScriptedOllama | undefined;
 let runtime: AgentRuntime | undefined;
 
 beforeEach(async () => {
@@ -29,6 +39,8 @@ afterEach(async () => {
   runtime = undefined;
   await server?.close();
   server = undefined;
+  await ollama?.close();
+  ollama = undefined;
   await rm(home, { recursive: true, force: true });
   await rm(workspace, { recursive: true, force: true });
 });
@@ -49,11 +61,23 @@ async function start(
   scenario: ChatScenario,
   agent: Record<string, unknown> = {},
   events: AgentEvent[] = [],
+  extra: Partial<Pick<AgentRuntimeOptions, "modes" | "limits">> & {
+    /** More of `provider` (another provider's section for `agent.subagent.provider`). */
+    provider?: Record<string, unknown>;
+  } = {},
 ): Promise<AgentRuntime> {
-  server = await startScriptedOpenAI({ scenario, apiKey: "sk-test", models: ["scripted-1"] });
+  server = await startScriptedOpenAI({
+    scenario,
+    apiKey: "sk-test",
+    models: ["scripted-1", "scripted-child"],
+  });
   const config = resolveRuntimeConfig(
     {
-      provider: { type: "openai", openai: { base_url: server.url, model: "scripted-1" } },
+      provider: {
+        type: "openai",
+        openai: { base_url: server.url, model: "scripted-1" },
+        ...extra.provider,
+      },
       agent: { terminal: { sandbox: false }, ...agent },
       persistence: { data_dir: path.join(home, "data") },
     },
@@ -64,13 +88,36 @@ async function start(
     { warn: () => undefined, render: (event) => events.push(event) },
     {
       workspace,
-      modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+      modes: extra.modes ?? {
+        chatMode: "write",
+        safetyMode: "safe",
+        executionMode: "restricted",
+      },
       env: { OPENAI_API_KEY: "sk-test" },
       subagents: true,
+      ...(extra.limits ? { limits: extra.limits } : {}),
     },
   );
   return runtime;
 }
+
+/** The statuses history stored for the children of a top-level conversation. */
+async function storedChildren(agent: AgentRuntime): Promise<[string, string][]> {
+  const parentId = agent.conversationId!;
+  await agent.close();
+  runtime = undefined;
+  const history = openHistory({ path: path.join(home, "data", "history.db") });
+  try {
+    const tree = history.getConversationTree(parentId);
+    return (tree?.children ?? []).map((child) => [child.label ?? "", child.status]);
+  } finally {
+    history.close();
+  }
+}
+
+/** The texts of every tool result in a request. */
+const toolResults = (request: ChatView) =>
+  request.messages.filter((message) => message.role === "tool").map((message) => message.content);
 
 describe("subagent", () => {
   it("runs a task in a fresh conversation and returns its answer with metadata; the tree is stored and reported", async () => {
@@ -446,5 +493,291 @@ describe("delegation across mode switches", () => {
     expect(agent.status().tools).toEqual(expect.arrayContaining(["subagent", "parallel_subagent"]));
     agent.setMode("write");
     expect(agent.status().tools).toEqual(expect.arrayContaining(["subagent", "parallel_subagent"]));
+  });
+});
+
+describe("the tree's quota", () => {
+  it.each([
+    ["agent.quota.max_total_tokens", { quota: { max_total_tokens: 1500 } }],
+    ["agent.subagent.max_total_tokens (its older name)", { subagent: { max_total_tokens: 1500 } }],
+  ])(
+    "once %s is spent, starts no other child and stops the top-level run with quota",
+    async (_key, limit) => {
+      let spenderRequests = 0;
+      const secondAsked: string[] = [];
+      let report = "";
+      const scenario: ChatScenario = (request) => {
+        if (depthOf(request) === 1) {
+          if (userText(request).startsWith("second")) {
+            secondAsked.push(userText(request));
+            return { content: "second done" };
+          }
+          spenderRequests += 1;
+          return {
+            toolCalls: [
+              {
+                name: "list_directory",
+                arguments: { path: ".", pattern: "*".repeat(spenderRequests) },
+              },
+            ],
+          };
+        }
+        if (toolResults(request).length === 1) {
+          report = lastTool(request);
+          // One more step: the response that asks for it crosses the budget, so it never runs.
+          return { toolCalls: [{ name: "list_directory", arguments: { path: "." } }] };
+        }
+        if (hasToolResult(request)) return { content: "after the children" };
+        return {
+          toolCalls: [
+            {
+              name: "parallel_subagent",
+              arguments: {
+                tasks: [
+                  { label: "spender", task_prompt: "list forever" },
+                  { label: "second", task_prompt: "second task" },
+                ],
+                max_concurrent: 1,
+              },
+            },
+          ],
+        };
+      };
+      const agent = await start(scenario, {
+        ...("quota" in limit ? { quota: limit.quota } : {}),
+        subagent: { default_max_turns: 40, ...("subagent" in limit ? limit.subagent : {}) },
+      });
+      const result = await agent.run("delegate twice");
+      // The top-level run's own next response crossed the budget too.
+      expect(result.stopReason).toBe("quota");
+      expect(spenderRequests).toBeGreaterThan(0);
+      // Reserving the second child is refused: it never asks its model.
+      expect(secondAsked).toEqual([]);
+      const parsed = JSON.parse(report.replace(/^Error: /, "")) as {
+        results: { label: string; stop_reason?: string; error?: string }[];
+      };
+      expect(parsed.results[0]).toMatchObject({ label: "spender", stop_reason: "quota" });
+      expect(parsed.results[1]?.stop_reason).toBeUndefined();
+      expect(parsed.results[1]?.error).toMatch(
+        /^Not started: the run's quota of 1500 tokens is used up \(\d+ used; agent\.quota\.max_total_tokens\)\.$/,
+      );
+    },
+  );
+
+  it("reads agent.subagent.max_executions (its older name) before agent.quota.max_executions", async () => {
+    let childRequests = 0;
+    const scenario: ChatScenario = (request, index) => {
+      if (depthOf(request) === 1) {
+        childRequests += 1;
+        return { content: "child done" };
+      }
+      if (index > 4) return { content: toolResults(request).join("\n---\n") };
+      return {
+        toolCalls: [
+          { name: "subagent", arguments: { label: `c${index}`, task_prompt: `task ${index}` } },
+        ],
+      };
+    };
+    const agent = await start(scenario, {
+      quota: { max_executions: 5 },
+      subagent: { max_executions: 1 },
+    });
+    const result = await agent.run("delegate many");
+    expect(result.stopReason).toBe("completed");
+    expect(childRequests).toBe(1);
+    expect(result.text).toContain(
+      "Not started: the run's quota of 1 subagent executions is used up",
+    );
+  });
+
+  it.each([
+    ["agent.quota.max_total_time_seconds", { quota: { max_total_time_seconds: 1 } }],
+    ["agent.subagent.max_total_time (its older name)", { subagent: { max_total_time: 1 } }],
+  ])(
+    "stops a running child when %s is up, then refuses to start another",
+    async (_key, limit) => {
+      const asked: string[] = [];
+      const scenario: ChatScenario = (request) => {
+        if (depthOf(request) === 1) {
+          asked.push(userText(request).split("\n")[0] ?? "");
+          return { fault: { kind: "stall", afterChunks: 1 } };
+        }
+        const results = toolResults(request);
+        if (results.length === 2) return { content: results.join("\n---\n") };
+        const label = results.length === 0 ? "slow" : "late";
+        return {
+          toolCalls: [{ name: "subagent", arguments: { label, task_prompt: `${label} task` } }],
+        };
+      };
+      const agent = await start(scenario, limit);
+      const startedAt = performance.now();
+      const result = await agent.run("delegate slowly");
+      expect(result.stopReason).toBe("completed");
+      // The child's timer is the tree's remaining time, not the tool's 300 s.
+      expect(performance.now() - startedAt).toBeLessThan(10_000);
+      expect(asked).toEqual(["slow task"]);
+      const [slow, late] = result.text.split("\n---\n");
+      expect(slow).toMatch(/^Error: \[subagent "slow" quota: /);
+      expect(slow).toContain(
+        "Stopped: the run's time quota is used up (agent.quota.max_total_time_seconds).",
+      );
+      expect(late).toBe(
+        `Error: [subagent "late" not run] Not started: the run's quota of 1 s is used up (agent.quota.max_total_time_seconds).`,
+      );
+    },
+  );
+});
+
+describe("what a child returns", () => {
+  it("caps the child's answer at agent.subagent.output_max_size", async () => {
+    const long = Array.from({ length: 600 }, (_, index) => `w${index % 10}`).join(" ");
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) return { content: long };
+      return hasToolResult(request)
+        ? { content: lastTool(request) }
+        : {
+            toolCalls: [{ name: "subagent", arguments: { label: "talker", task_prompt: "talk" } }],
+          };
+    };
+    const agent = await start(scenario, { subagent: { output_max_size: 1024 } });
+    const result = await agent.run("delegate");
+    expect(result.stopReason).toBe("completed");
+    const [header, ...rest] = result.text.split("\n");
+    expect(header).toMatch(/^\[subagent "talker" completed: 1 turns/);
+    const body = rest.join("\n");
+    expect(body.endsWith("\n... (truncated)")).toBe(true);
+    expect(Buffer.byteLength(body, "utf8")).toBeLessThanOrEqual(1024);
+    expect(body.startsWith(long.slice(0, 900))).toBe(true);
+  });
+});
+
+describe("the children's provider and model", () => {
+  it("sends a child's requests to agent.subagent.model", async () => {
+    const models: [number, string][] = [];
+    const scenario: ChatScenario = (request) => {
+      models.push([depthOf(request), request.model]);
+      if (depthOf(request) === 1) return { content: "child answer" };
+      return hasToolResult(request)
+        ? { content: lastTool(request) }
+        : { toolCalls: [{ name: "subagent", arguments: { label: "m", task_prompt: "answer" } }] };
+    };
+    const agent = await start(scenario, { subagent: { model: "scripted-child" } });
+    const result = await agent.run("delegate");
+    expect(result.text).toContain("child answer");
+    expect(models).toEqual([
+      [0, "scripted-1"],
+      [1, "scripted-child"],
+      [0, "scripted-1"],
+    ]);
+  });
+
+  it("sends a child's requests to agent.subagent.provider, another server than the parent's", async () => {
+    const childRequests: OllamaChatRequest[] = [];
+    ollama = await startScriptedOllama({
+      scenario: (request) => {
+        childRequests.push(request);
+        return { content: "answered by the other provider" };
+      },
+    });
+    const parentDepths: number[] = [];
+    const scenario: ChatScenario = (request) => {
+      parentDepths.push(depthOf(request));
+      return hasToolResult(request)
+        ? { content: lastTool(request) }
+        : { toolCalls: [{ name: "subagent", arguments: { label: "o", task_prompt: "answer" } }] };
+    };
+    const agent = await start(
+      scenario,
+      { subagent: { provider: "ollama" } },
+      [],
+      { provider: { ollama: { host: ollama.url } } },
+    );
+    const result = await agent.run("delegate");
+    expect(result.stopReason).toBe("completed");
+    expect(result.text).toContain("answered by the other provider");
+    // The parent's server saw only the top-level agent; the child went to Ollama.
+    expect(parentDepths).toEqual([0, 0]);
+    expect(childRequests).toHaveLength(1);
+    expect(childRequests[0]?.model).toBe("llama3.2:latest");
+    expect(childRequests[0]?.messages.find((m) => m.role === "system")?.content).toContain(
+      "You are a subagent (depth 1)",
+    );
+  });
+});
+
+describe("a planning-mode parent", () => {
+  it("gives its children no write tool: naming one is refused, calling one fails", async () => {
+    const childTools: string[][] = [];
+    let parentTools: string[] = [];
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) {
+        childTools.push(request.tools);
+        return hasToolResult(request)
+          ? { content: `child saw: ${lastTool(request)}` }
+          : { toolCalls: [{ name: "write_file", arguments: { path: "x.txt", content: "x" } }] };
+      }
+      parentTools = request.tools;
+      const results = toolResults(request);
+      if (results.length === 2) return { content: results.join("\n---\n") };
+      return {
+        toolCalls: [
+          {
+            name: "subagent",
+            arguments:
+              results.length === 0
+                ? { label: "writer", task_prompt: "Write x.txt", allowed_tools: ["write_file"] }
+                : { label: "planner", task_prompt: "Write x.txt" },
+          },
+        ],
+      };
+    };
+    const agent = await start(scenario, {}, [], {
+      modes: { chatMode: "planning", safetyMode: "safe", executionMode: "restricted" },
+    });
+    const result = await agent.run("plan and delegate");
+    const [named, called] = result.text.split("\n---\n");
+    expect(named).toContain("allowed_tools names tools you do not have: write_file");
+    expect(called).toContain("There is no tool named 'write_file'");
+    expect(parentTools).not.toContain("write_file");
+    expect(childTools.length).toBeGreaterThan(0);
+    for (const tools of childTools) {
+      expect(tools).not.toContain("write_file");
+      expect(tools).not.toContain("terminal");
+      for (const name of tools) expect(parentTools).toContain(name);
+    }
+    await expect(
+      import("node:fs/promises").then((fs) => fs.stat(path.join(workspace, "x.txt"))),
+    ).rejects.toThrow();
+  });
+});
+
+describe("a parent that hits its own limit", () => {
+  it("cancels its running children on its timeout; each ends as stopped, not running", async () => {
+    const events: AgentEvent[] = [];
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) return { fault: { kind: "stall", afterChunks: 1 } };
+      return {
+        toolCalls: [
+          {
+            name: "parallel_subagent",
+            arguments: {
+              tasks: [1, 2].map((n) => ({ label: `waiter-${n}`, task_prompt: `wait ${n}` })),
+            },
+          },
+        ],
+      };
+    };
+    const agent = await start(scenario, {}, events, { limits: { timeoutMs: 1500 } });
+    const result = await agent.run("fan out and wait");
+    expect(result.stopReason).toBe("timeout");
+    const finished = events.filter((event) => event.type === "subagent-finished");
+    expect(finished.map((event) => [event.label, event.stopReason]).sort()).toEqual([
+      ["waiter-1", "timeout"],
+      ["waiter-2", "timeout"],
+    ]);
+    expect((await storedChildren(agent)).sort()).toEqual([
+      ["waiter-1", "stopped"],
+      ["waiter-2", "stopped"],
+    ]);
   });
 });

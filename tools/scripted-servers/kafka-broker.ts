@@ -7,6 +7,11 @@
 //   beforeAll(async () => { broker = await startTestBroker(); }, 240_000);
 //   afterAll(() => broker?.stop(), 120_000);
 //
+// With `{ security: true }` the broker also has SASL_PLAINTEXT, SSL and SASL_SSL listeners
+// (tools/kafka/start.sh's KAFKA_SECURITY=on): `broker.security` has their bootstrap addresses,
+// the user and password known to PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512, and the PEM file of
+// the CA that signed the broker's certificate. `bootstrap` stays PLAINTEXT.
+//
 // The first start on a machine downloads the broker's jars through Maven (bash tools/test.sh
 // does that before the tests); later ones use the cache in .cache/kafka.
 import { execFile } from "node:child_process";
@@ -22,6 +27,8 @@ export interface TestBroker {
   /** `127.0.0.1:PORT`, for a client's `brokers`. */
   readonly bootstrap: string;
   readonly port: number;
+  /** The secured listeners and their credentials, when started with `security: true`. */
+  readonly security?: TestBrokerSecurity;
   /** Stops the broker cleanly and deletes its data. Idempotent. */
   stop(): Promise<void>;
   /** SIGKILLs the broker, as a crash would; its data stays, so {@link restart} resumes it. */
@@ -30,10 +37,27 @@ export interface TestBroker {
   restart(): Promise<void>;
 }
 
+/** The listeners of a broker started with `security: true`, each `127.0.0.1:PORT`. */
+export interface TestBrokerSecurity {
+  /** SASL without TLS: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512. */
+  readonly saslPlaintext: string;
+  /** TLS, no client certificate. */
+  readonly ssl: string;
+  /** TLS and SASL: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512. */
+  readonly saslSsl: string;
+  /** The SASL user, known to all three mechanisms. */
+  readonly username: string;
+  readonly password: string;
+  /** PEM file of the CA that signed the broker's certificate (for 127.0.0.1 and localhost). */
+  readonly caFile: string;
+}
+
 /** Options of {@link startTestBroker}. */
 export interface TestBrokerOptions {
   /** Broker version; default the one tools/kafka/start.sh pins. */
   readonly version?: string;
+  /** Adds SASL_PLAINTEXT, SSL and SASL_SSL listeners (see {@link TestBrokerSecurity}). Default false. */
+  readonly security?: boolean;
   /** Seconds start.sh waits for the broker to serve. Default 180. */
   readonly startTimeoutSeconds?: number;
 }
@@ -72,6 +96,28 @@ function runScript(
   });
 }
 
+/** What start.sh wrote to WORK/security.env (KEY=VALUE lines). */
+function readSecurity(work: string): TestBrokerSecurity {
+  const values = new Map<string, string>();
+  for (const line of readFileSync(path.join(work, "security.env"), "utf8").split("\n")) {
+    const at = line.indexOf("=");
+    if (at > 0) values.set(line.slice(0, at), line.slice(at + 1));
+  }
+  const value = (key: string) => {
+    const found = values.get(key);
+    if (!found) throw new Error(`tools/kafka/start.sh wrote no ${key} to security.env`);
+    return found;
+  };
+  return {
+    saslPlaintext: value("KAFKA_SASL_PLAINTEXT_BOOTSTRAP"),
+    ssl: value("KAFKA_SSL_BOOTSTRAP"),
+    saslSsl: value("KAFKA_SASL_SSL_BOOTSTRAP"),
+    username: value("KAFKA_SECURITY_USER"),
+    password: value("KAFKA_SECURITY_PASSWORD"),
+    caFile: value("KAFKA_SECURITY_CA_FILE"),
+  };
+}
+
 /**
  * Starts a broker on a free port of 127.0.0.1 (controller port free too) with its own data
  * directory under the OS temp directory, and resolves once it answers metadata requests.
@@ -88,15 +134,32 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
     KAFKA_START_TIMEOUT: String(options.startTimeoutSeconds ?? 180),
   };
   if (options.version) baseEnv.KAFKA_VERSION = options.version;
+  // Explicit, so a KAFKA_SECURITY in the environment changes no test broker.
+  baseEnv.KAFKA_SECURITY = options.security ? "on" : "off";
 
   let env: NodeJS.ProcessEnv = baseEnv;
   let bootstrap = "";
   let lastError: unknown;
   for (let attempt = 0; attempt < 3 && !bootstrap; attempt += 1) {
-    const port = await freePort();
-    let controller = await freePort();
-    while (controller === port) controller = await freePort();
-    env = { ...baseEnv, KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(controller) };
+    const ports = [await freePort()];
+    const count = options.security ? 5 : 2;
+    while (ports.length < count) {
+      const next = await freePort();
+      if (!ports.includes(next)) ports.push(next);
+    }
+    const [port, controller, saslPlaintext, ssl, saslSsl] = ports.map(String);
+    env = {
+      ...baseEnv,
+      KAFKA_PORT: port,
+      KAFKA_CONTROLLER_PORT: controller,
+      ...(options.security
+        ? {
+            KAFKA_SASL_PLAINTEXT_PORT: saslPlaintext,
+            KAFKA_SSL_PORT: ssl,
+            KAFKA_SASL_SSL_PORT: saslSsl,
+          }
+        : {}),
+    };
     try {
       const stdout = await runScript("start.sh", [], env);
       bootstrap = stdout.trim().split("\n").pop() ?? "";
@@ -112,6 +175,7 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
     throw lastError instanceof Error ? lastError : new Error("the test broker did not start");
   }
   const port = Number(bootstrap.split(":").pop());
+  const security = options.security ? readSecurity(work) : undefined;
 
   // Last resort when the test process ends without stop(): no broker outlives it.
   const onExit = () => {
@@ -129,6 +193,7 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
   return {
     bootstrap,
     port,
+    ...(security ? { security } : {}),
     stop() {
       stopped ??= (async () => {
         process.removeListener("exit", onExit);

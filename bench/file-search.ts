@@ -10,6 +10,7 @@
 // XZ_FILE_TOOLS_MODULE to another build that exports `createFileTools` to measure that one.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import module from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -36,6 +37,12 @@ interface RegistryLike {
     hooks: { signal: AbortSignal },
   ): Promise<ToolResultLike>;
 }
+
+// `--first-call TREE CACHE_DIR` turns on Node's compile cache before the tools load, as the
+// `xzatoma` bin does before it loads anything (apps/cli/bin/xzatoma.js): the first grep of a
+// session then runs code compiled by an earlier session, as it does for a user.
+if (process.argv[2] === "--first-call" && process.argv[4])
+  module.enableCompileCache(process.argv[4]);
 
 const toolsModule =
   process.env["XZ_FILE_TOOLS_MODULE"] ?? path.join(ROOT, "packages/tools/dist/index.js");
@@ -206,12 +213,14 @@ if (process.argv[2] === "--first-call") {
   process.exit(0);
 }
 
-/** The first grep of new processes, timed in each (loading the modules not counted). */
-function measureFirstCalls(tree: string): Measured {
+/**
+ * The first grep of new processes, timed in each (loading the modules not counted); with
+ * `cacheDir`, each process uses that compile cache, filled by the warm-up process.
+ */
+function measureFirstCalls(tree: string, cacheDir?: string): Measured {
+  const args = [import.meta.filename, "--first-call", tree, ...(cacheDir ? [cacheDir] : [])];
   const once = (): Measured => {
-    const result = spawnSync(process.execPath, [import.meta.filename, "--first-call", tree], {
-      encoding: "utf8",
-    });
+    const result = spawnSync(process.execPath, args, { encoding: "utf8" });
     if (result.status !== 0) {
       throw new Error(`first call exited ${String(result.status)}: ${result.stderr}`);
     }
@@ -252,6 +261,12 @@ try {
       rgLiteral,
     ],
     [`grep '${LITERAL}', first call of a new process`, measureFirstCalls(tree), "rg -n", rgLiteral],
+    [
+      `grep '${LITERAL}', first call of a new process, compile cache as the CLI`,
+      measureFirstCalls(tree, mkdtempSync(path.join(tmpdir(), "xz-file-search-cache-"))),
+      "rg -n",
+      rgLiteral,
+    ],
     ["find_path '**/*.ts'", find, "find -prune", await command("find", FIND_ARGS)],
     [
       "find_path '**/*.ts'",

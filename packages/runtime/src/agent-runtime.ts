@@ -370,6 +370,7 @@ export async function createAgentRuntime(
           void running.then(done, done);
         },
         ...(history ? { history } : {}),
+        refused: (event) => runTelemetry?.onEvent(event),
         observe: (child) => {
           const childTelemetry = runTelemetry?.subagent(child);
           const observer = options.observeSubagent?.(child);

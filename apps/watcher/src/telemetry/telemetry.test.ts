@@ -170,7 +170,7 @@ describe("startTelemetry (xzatoma-watcher)", () => {
     expect(sample(lines, "subagent_turns_used_sum", { depth: "1" })).toBe(2);
     expect(sample(lines, "subagent_tokens_consumed_sum", { depth: "1" })).toBe(30);
     expect(
-      sample(lines, "subagent_errors_total", { depth: "1", error_type: "error" }),
+      sample(lines, "subagent_errors_total", { depth: "1", error_type: "execution_failed" }),
     ).toBeUndefined();
 
     const elsewhere = await fetch(telemetry!.metricsUrl!.replace("/metrics", "/other"));

@@ -1,9 +1,12 @@
 export { METRIC_NAMES } from "./instruments.js";
 export {
   createRunTelemetry,
+  subagentErrorType,
   type RunTelemetry,
   type RunTelemetryOptions,
+  type SubagentErrorType,
   type SubagentFinishedEvent,
+  type SubagentRefusedEvent,
   type SubagentStartedEvent,
   type SubagentTelemetryInfo,
   type TelemetryEvent,

@@ -7,7 +7,12 @@ import { Agent } from "../agent.js";
 import { defineTool, type Tool } from "../tool.js";
 import { toolSuccess } from "../tool-result.js";
 import { createTestSdk, isChildOf, isError } from "./__fixtures__/telemetry-sdk.js";
-import { createRunTelemetry, type RunTelemetry, type TelemetryEvent } from "./run-telemetry.js";
+import {
+  createRunTelemetry,
+  subagentErrorType,
+  type RunTelemetry,
+  type TelemetryEvent,
+} from "./run-telemetry.js";
 
 const echo = defineTool({
   name: "echo",
@@ -508,9 +513,94 @@ describe("createRunTelemetry: subagents", () => {
     await runWith(agent, top);
     expect(isError(sdk.span("invoke_agent broken"))).toBe(true);
     expect(isError(sdk.span("invoke_agent"))).toBe(false);
-    expect(await sdk.sum("subagent_errors_total", { depth: 1, error_type: "error" })).toBe(1);
+    // The seeds' error type; the exact stop reason stays the completions' status.
+    expect(
+      await sdk.sum("subagent_errors_total", { depth: 1, error_type: "execution_failed" }),
+    ).toBe(1);
     expect(await sdk.sum("subagent_completions_total", { depth: 1, status: "error" })).toBe(1);
     expect(await sdk.sum("subagent_active_count", { depth: 1 })).toBe(0);
+  });
+
+  it("counts a child stopped by the quota as quota_exceeded, and refusals before a child starts by their type", async () => {
+    const sdk = createTestSdk();
+    const top = createRunTelemetry({
+      tracer: sdk.tracer,
+      meter: sdk.meter,
+      provider: "p",
+      model: "m",
+    });
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+    top.onEvent({ type: "run-started", input: "x", tools: ["subagent"] });
+    top.onEvent({
+      type: "tool-call-requested",
+      turn: 1,
+      toolCallId: "s",
+      toolName: "subagent",
+      input: {},
+    });
+    const info = { toolCallId: "s", label: "spender", depth: 1 };
+    top.onEvent({ type: "subagent-started", turn: 1, ...info });
+    top.onEvent({
+      type: "subagent-finished",
+      turn: 1,
+      ...info,
+      stopReason: "quota",
+      turns: 1,
+      usage,
+      durationMs: 1,
+    });
+    const refusals = [
+      ["max_depth_reached", 3],
+      ["invalid_input", 1],
+      ["quota_exceeded", 1],
+      ["initialization_failed", 1],
+    ] as const;
+    for (const [errorType, depth] of refusals) {
+      top.onEvent({
+        type: "subagent-refused",
+        turn: 1,
+        toolCallId: "s",
+        label: errorType,
+        depth,
+        errorType,
+        error: "refused",
+      });
+    }
+    top.onEvent({
+      type: "tool-result",
+      turn: 1,
+      toolCallId: "s",
+      toolName: "subagent",
+      result: toolSuccess("done"),
+      durationMs: 2,
+    });
+    top.onEvent({
+      type: "finished",
+      stopReason: "completed",
+      text: "",
+      turns: 1,
+      toolCalls: 1,
+      usage,
+      durationMs: 3,
+    });
+    expect(await sdk.sum("subagent_errors_total", { depth: 1, error_type: "quota_exceeded" })).toBe(
+      2,
+    );
+    expect(
+      await sdk.sum("subagent_errors_total", { depth: 3, error_type: "max_depth_reached" }),
+    ).toBe(1);
+    for (const errorType of ["invalid_input", "initialization_failed"])
+      expect(await sdk.sum("subagent_errors_total", { depth: 1, error_type: errorType })).toBe(1);
+    expect(await sdk.sum("subagent_errors_total")).toBe(5);
+    // A refusal starts nothing: no execution, no active child, no completion.
+    expect(await sdk.sum("subagent_executions_total")).toBe(1);
+    expect(await sdk.sum("subagent_completions_total", { depth: 1, status: "quota" })).toBe(1);
+    expect(await sdk.sum("subagent_active_count")).toBe(0);
+    const call = sdk.span("execute_tool subagent");
+    // On the span of the call refused (the depth-3 one names no running call at depth 2).
+    expect(call.events.filter((event) => event.name === "subagent refused")).toHaveLength(3);
+    expect(subagentErrorType("max-turns")).toBe("execution_failed");
+    expect(subagentErrorType("aborted")).toBe("execution_failed");
   });
 
   it("hangs each child of one parallel call (ids '<call id>#<n>') under that call's span", async () => {

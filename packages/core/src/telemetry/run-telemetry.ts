@@ -42,8 +42,50 @@ export interface SubagentFinishedEvent {
   readonly error?: string;
 }
 
+/**
+ * The `error_type` values of `subagent_errors_total`, as the seeds name them:
+ * - `max_depth_reached`: a call past `agent.subagent.max_depth`, refused;
+ * - `invalid_input`: a call whose input was refused (`allowed_tools` naming a tool its
+ *   caller lacks);
+ * - `quota_exceeded`: refused because the tree's quota was used up, or stopped with `quota`;
+ * - `initialization_failed`: the child's agent could not be made;
+ * - `execution_failed`: a child that ran and stopped with any other reason than `completed`
+ *   or `quota` (its exact stop reason is the `status` of `subagent_completions_total`).
+ * The seeds' `empty_tasks` is not one: `parallel_subagent`'s input schema refuses an empty
+ * `tasks` before the tool runs (`xzatoma_tool_calls_total{outcome="invalid_input"}`).
+ */
+export type SubagentErrorType =
+  | "max_depth_reached"
+  | "invalid_input"
+  | "quota_exceeded"
+  | "initialization_failed"
+  | "execution_failed";
+
+/** The `error_type` of a child that ran and stopped with `stopReason` (not `completed`). */
+export function subagentErrorType(stopReason: string): SubagentErrorType {
+  return stopReason === "quota" ? "quota_exceeded" : "execution_failed";
+}
+
+/**
+ * A subagent call refused before any child started (see {@link SubagentErrorType}). Not an
+ * event of the agent: the runtime that owns the delegation tools feeds it to the tree's
+ * telemetry. `depth` is the depth the child would have had.
+ */
+export interface SubagentRefusedEvent {
+  readonly type: "subagent-refused";
+  readonly turn: number;
+  readonly toolCallId: string;
+  readonly label: string;
+  readonly depth: number;
+  readonly parent?: string;
+  readonly errorType: SubagentErrorType;
+  /** What the calling model read. */
+  readonly error: string;
+}
+
 /** What {@link RunTelemetry.onEvent} reads: the agent's events, subagent events included. */
-export type TelemetryEvent = AgentEvent | SubagentStartedEvent | SubagentFinishedEvent;
+export type TelemetryEvent =
+  AgentEvent | SubagentStartedEvent | SubagentFinishedEvent | SubagentRefusedEvent;
 
 /** Options of {@link createRunTelemetry}. */
 export interface RunTelemetryOptions {
@@ -286,6 +328,9 @@ class RunTelemetryImpl implements RunTelemetry {
         return;
       case "subagent-finished":
         this.#subagentFinished(event);
+        return;
+      case "subagent-refused":
+        this.#subagentRefused(event);
         return;
       default:
         return;
@@ -545,7 +590,8 @@ class RunTelemetryImpl implements RunTelemetry {
     metrics.subagentTurns.record(event.turns, { depth });
     metrics.subagentTokens.record(event.usage.totalTokens, { depth });
     metrics.subagentCompletions.add(1, { depth, status });
-    if (status !== "completed") metrics.subagentErrors.add(1, { depth, error_type: status });
+    if (status !== "completed")
+      metrics.subagentErrors.add(1, { depth, error_type: subagentErrorType(status) });
     const starter = findStarter(this.#tree, event);
     starter?.callSpan(event.toolCallId)?.addEvent("subagent finished", {
       "xzatoma.subagent.label": event.label,
@@ -555,6 +601,17 @@ class RunTelemetryImpl implements RunTelemetry {
       [A.inputTokens]: event.usage.inputTokens,
       [A.outputTokens]: event.usage.outputTokens,
     });
+  }
+
+  #subagentRefused(event: SubagentRefusedEvent): void {
+    this.#metrics.subagentErrors.add(1, { depth: event.depth, error_type: event.errorType });
+    findStarter(this.#tree, event)
+      ?.callSpan(event.toolCallId)
+      ?.addEvent("subagent refused", {
+        "xzatoma.subagent.label": event.label,
+        "xzatoma.subagent.depth": event.depth,
+        [A.errorType]: event.errorType,
+      });
   }
 
   /** The span of the running tool call that started a subagent with that `toolCallId`. */

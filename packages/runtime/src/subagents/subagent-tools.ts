@@ -10,6 +10,8 @@ import {
   type AgentEvent,
   type AgentResult,
   type ApprovalHandler,
+  type SubagentErrorType,
+  type SubagentRefusedEvent,
   type Tool,
   type ToolAuditSink,
   type ToolResult,
@@ -55,6 +57,8 @@ export interface SubagentScope {
    * the top-level run as ended (a cancelled child still stores how it ended).
    */
   readonly track: (running: Promise<unknown>) => void;
+  /** Told of each call refused before a child started (telemetry's `subagent_errors_total`). */
+  readonly refused?: (event: SubagentRefusedEvent) => void;
   /** Receives each child's events (telemetry); may return a listener for them. */
   readonly observe?: (child: ChildInfo) => ((event: AgentEvent) => void) | undefined;
 }
@@ -163,26 +167,29 @@ export function createSubagentTools(scope: SubagentScope, level: DelegatingLevel
     const depth = level.depth + 1;
     const label = task.label;
     const elapsed = () => Math.round(performance.now() - startedAt);
-    if (level.depth >= config.max_depth) {
-      return {
-        label,
-        error: `Maximum subagent depth (${config.max_depth}) reached: this agent is at depth ${level.depth} and cannot delegate further. Do the task yourself.`,
-        output: "",
-        durationMs: elapsed(),
-      };
-    }
-    const selected = selectTools(level.tools, task.allowed_tools);
-    if ("error" in selected) return { label, error: selected.error, output: "", durationMs: 0 };
-    const quota = scope.quota();
-    const refused = quota.reserve();
-    if (refused) return { label, error: `Not started: ${refused}.`, output: "", durationMs: 0 };
-
     const info: ChildInfo = {
       label,
       depth,
       toolCallId,
       ...(level.label !== undefined ? { parent: level.label } : {}),
     };
+    /** A call refused before its child started: counted, and read by the calling model. */
+    const refuse = (errorType: SubagentErrorType, error: string): ChildOutcome => {
+      scope.refused?.({ type: "subagent-refused", turn: scope.turn(), ...info, errorType, error });
+      return { label, error, output: "", durationMs: elapsed() };
+    };
+    if (level.depth >= config.max_depth) {
+      return refuse(
+        "max_depth_reached",
+        `Maximum subagent depth (${config.max_depth}) reached: this agent is at depth ${level.depth} and cannot delegate further. Do the task yourself.`,
+      );
+    }
+    const selected = selectTools(level.tools, task.allowed_tools);
+    if ("error" in selected) return refuse("invalid_input", selected.error);
+    const quota = scope.quota();
+    const refused = quota.reserve();
+    if (refused) return refuse("quota_exceeded", `Not started: ${refused}.`);
+
     const model = scope.model();
     let child: Agent | undefined;
     let recorder: HistoryRecorder | undefined;
@@ -230,12 +237,10 @@ export function createSubagentTools(scope: SubagentScope, level: DelegatingLevel
         },
       });
     } catch (error) {
-      return {
-        label,
-        error: `The subagent could not start: ${error instanceof Error ? error.message : String(error)}`,
-        output: "",
-        durationMs: elapsed(),
-      };
+      return refuse(
+        "initialization_failed",
+        `The subagent could not start: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
 
     const controller = new AbortController();

@@ -593,39 +593,36 @@ describe("the tree's quota", () => {
   it.each([
     ["agent.quota.max_total_time_seconds", { quota: { max_total_time_seconds: 1 } }],
     ["agent.subagent.max_total_time (its older name)", { subagent: { max_total_time: 1 } }],
-  ])(
-    "stops a running child when %s is up, then refuses to start another",
-    async (_key, limit) => {
-      const asked: string[] = [];
-      const scenario: ChatScenario = (request) => {
-        if (depthOf(request) === 1) {
-          asked.push(userText(request).split("\n")[0] ?? "");
-          return { fault: { kind: "stall", afterChunks: 1 } };
-        }
-        const results = toolResults(request);
-        if (results.length === 2) return { content: results.join("\n---\n") };
-        const label = results.length === 0 ? "slow" : "late";
-        return {
-          toolCalls: [{ name: "subagent", arguments: { label, task_prompt: `${label} task` } }],
-        };
+  ])("stops a running child when %s is up, then refuses to start another", async (_key, limit) => {
+    const asked: string[] = [];
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) {
+        asked.push(userText(request).split("\n")[0] ?? "");
+        return { fault: { kind: "stall", afterChunks: 1 } };
+      }
+      const results = toolResults(request);
+      if (results.length === 2) return { content: results.join("\n---\n") };
+      const label = results.length === 0 ? "slow" : "late";
+      return {
+        toolCalls: [{ name: "subagent", arguments: { label, task_prompt: `${label} task` } }],
       };
-      const agent = await start(scenario, limit);
-      const startedAt = performance.now();
-      const result = await agent.run("delegate slowly");
-      expect(result.stopReason).toBe("completed");
-      // The child's timer is the tree's remaining time, not the tool's 300 s.
-      expect(performance.now() - startedAt).toBeLessThan(10_000);
-      expect(asked).toEqual(["slow task"]);
-      const [slow, late] = result.text.split("\n---\n");
-      expect(slow).toMatch(/^Error: \[subagent "slow" quota: /);
-      expect(slow).toContain(
-        "Stopped: the run's time quota is used up (agent.quota.max_total_time_seconds).",
-      );
-      expect(late).toBe(
-        `Error: [subagent "late" not run] Not started: the run's quota of 1 s is used up (agent.quota.max_total_time_seconds).`,
-      );
-    },
-  );
+    };
+    const agent = await start(scenario, limit);
+    const startedAt = performance.now();
+    const result = await agent.run("delegate slowly");
+    expect(result.stopReason).toBe("completed");
+    // The child's timer is the tree's remaining time, not the tool's 300 s.
+    expect(performance.now() - startedAt).toBeLessThan(10_000);
+    expect(asked).toEqual(["slow task"]);
+    const [slow, late] = result.text.split("\n---\n");
+    expect(slow).toMatch(/^Error: \[subagent "slow" quota: /);
+    expect(slow).toContain(
+      "Stopped: the run's time quota is used up (agent.quota.max_total_time_seconds).",
+    );
+    expect(late).toBe(
+      `Error: [subagent "late" not run] Not started: the run's quota of 1 s is used up (agent.quota.max_total_time_seconds).`,
+    );
+  });
 });
 
 describe("what a child returns", () => {
@@ -686,12 +683,9 @@ describe("the children's provider and model", () => {
         ? { content: lastTool(request) }
         : { toolCalls: [{ name: "subagent", arguments: { label: "o", task_prompt: "answer" } }] };
     };
-    const agent = await start(
-      scenario,
-      { subagent: { provider: "ollama" } },
-      [],
-      { provider: { ollama: { host: ollama.url } } },
-    );
+    const agent = await start(scenario, { subagent: { provider: "ollama" } }, [], {
+      provider: { ollama: { host: ollama.url } },
+    });
     const result = await agent.run("delegate");
     expect(result.stopReason).toBe("completed");
     expect(result.text).toContain("answered by the other provider");

@@ -25,6 +25,9 @@ const fixture = (name: string) =>
   );
 const BUILD = fixture("build_success_event.json");
 const DEPLOY = fixture("deploy_success_event.json");
+// XZepr's own notices: types the fixture test's filters turn away.
+const RECEIVER_CREATED = fixture("receiver_created_event.json");
+const GROUP_CREATED = fixture("group_created_event.json");
 const DEADLINE = 120_000;
 
 let broker: TestBroker;
@@ -188,17 +191,28 @@ const asMessage = (record: Seen) => ({
 });
 
 describe("xzatoma-watcher run on a Kafka broker", () => {
-  it("runs the fixture events, dead-letters bad input with reasons, runs a duplicate once, and stops gracefully on SIGTERM", async () => {
+  it("runs the fixture events, filters XZepr's notices, dead-letters bad input with reasons, runs a duplicate once, serves health and metrics, and stops gracefully on SIGTERM", async () => {
     const server = await model(() => ({ content: "Verified." }));
     const config = await configFor("fixtures", server.url, {
       filters: { event_types: ["build.success", "deployment.success"] },
+      health: { port: 0 },
     });
     const results = await collect("fixtures.in.results");
     const letters = await collect("fixtures.in.dlq");
     const workspace = await mkdtemp(path.join(home, "ws-"));
     const watcher = startWatcher(config, workspace);
     await until("the watcher to consume", () => watcher.log().includes('"msg":"watching"'));
-    const event = JSON.parse(BUILD) as Record<string, unknown>;
+    const event = JSON.parse(BUILD) as {
+      data: { events: Record<string, unknown>[] };
+    } & Record<string, unknown>;
+    await until("the health endpoint", () => watcher.log().includes('"msg":"health endpoint"'));
+    const health = /"msg":"health endpoint".*?"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(
+      watcher.log(),
+    )?.[1];
+    expect(health).toBeDefined();
+    const readyz = await fetch(`${health}/readyz`);
+    expect(readyz.status).toBe(200);
+    expect(await readyz.json()).toMatchObject({ live: true, ready: true });
     await producer.send({
       topic: "fixtures.in",
       messages: [
@@ -209,6 +223,18 @@ describe("xzatoma-watcher run on a Kafka broker", () => {
         { key: "wrong", value: JSON.stringify({ hello: "world" }) },
         { key: "empty", value: "" },
         {
+          // A structured plan that fails validation (no steps): dead-lettered, not run as a prompt.
+          key: "invalid-plan",
+          value: JSON.stringify({
+            ...event,
+            id: "01JXZEPRNOSTEPS0000000000",
+            data: {
+              ...event.data,
+              events: [{ ...event.data.events[0], payload: { plan: { name: "no steps" } } }],
+            },
+          }),
+        },
+        {
           key: "no-plan",
           value: JSON.stringify({
             ...event,
@@ -216,12 +242,14 @@ describe("xzatoma-watcher run on a Kafka broker", () => {
             data: { events: [], event_receivers: [], event_receiver_groups: [] },
           }),
         },
+        { key: "receiver-created", value: RECEIVER_CREATED },
+        { key: "group-created", value: GROUP_CREATED },
         { key: "huge", value: Buffer.alloc(10 * 1024 * 1024, 0x20) },
       ],
     });
     await until(
-      "two results and four dead letters",
-      () => results.seen.length >= 2 && letters.seen.length >= 4,
+      "two results and five dead letters",
+      () => results.seen.length >= 2 && letters.seen.length >= 5,
     );
     // Nothing more arrives for the duplicate.
     await producer.send({
@@ -239,11 +267,64 @@ describe("xzatoma-watcher run on a Kafka broker", () => {
       expect(parsed.kind).toBe("result");
       if (parsed.kind === "result") expect(parsed.event.data.answer).toBe("Verified.");
     }
-    expect(letters.seen.map((r) => r.key)).toEqual(["bad-json", "wrong", "empty", "huge"]);
+    expect(letters.seen.map((r) => r.key)).toEqual([
+      "bad-json",
+      "wrong",
+      "empty",
+      "invalid-plan",
+      "huge",
+    ]);
     const reasons = letters.seen.map((r) => readDeadLetterHeaders(r.headers)?.reason ?? "");
-    expect(reasons[3]).toMatch(/over watcher\.execution\.max_message_bytes/);
+    expect(reasons).toEqual([
+      expect.stringMatching(
+        /^The message is neither a CloudEvent nor an XZepr event: it is not valid JSON/,
+      ),
+      expect.stringMatching(
+        /^The message is JSON but neither a CloudEvent nor an XZepr event: it has no specversion/,
+      ),
+      expect.stringMatching(/^The message has no value/),
+      expect.stringMatching(
+        /^The plan is not valid: event 01JXZEPRNOSTEPS0000000000: steps: is required/,
+      ),
+      expect.stringMatching(
+        /^The message is 10485760 bytes, over watcher\.execution\.max_message_bytes/,
+      ),
+    ]);
     expect(letters.seen[0]?.value?.toString()).toBe("{not json");
     expect(server.chatRequests).toHaveLength(3);
+    // XZepr's receiver-created and group-created notices are not among the configured types.
+    const filtered = watcher
+      .log()
+      .split("\n")
+      .filter((line) => line.includes('"msg":"filtered an event"'));
+    expect(filtered.map((line) => (JSON.parse(line) as { event: string }).event)).toEqual([
+      "01K0XZEPR0SYSTEM0EVENT0001",
+      "01K0XZEPR0SYSTEM0EVENT0002",
+    ]);
+    // The metrics count what happened: 12 messages read, the marker included.
+    const metrics = await (await fetch(`${health}/metrics`)).text();
+    const count = (what: string) =>
+      Number(
+        new RegExp(
+          `^xzatoma_watcher_events_${what}_total(?:\\{[^}]*\\})? (\\d+)(?: \\d+)?$`,
+          "m",
+        ).exec(metrics)?.[1],
+      );
+    expect({
+      consumed: count("consumed"),
+      executed: count("executed"),
+      duplicate: count("duplicate"),
+      filtered: count("filtered"),
+      skipped: count("skipped"),
+      dead_lettered: count("dead_lettered"),
+    }).toEqual({
+      consumed: 12,
+      executed: 3,
+      duplicate: 1,
+      filtered: 2,
+      skipped: 1,
+      dead_lettered: 5,
+    });
 
     watcher.child.kill("SIGTERM");
     expect(await watcher.exited).toBe(0);

@@ -373,6 +373,56 @@ describe("xzatoma-watcher run on a Kafka broker", () => {
     await results.consumer.disconnect();
   }, 300_000);
 
+  it("on SIGTERM in the middle of a run it exits 0 within the grace, publishing nothing; restarted, it runs the event and its result appears exactly once", async () => {
+    // The first attempt's model reply takes far longer than the grace.
+    const slow = await model(() => ({ content: "never seen", delayMs: 600_000 }));
+    const server = await model(() => ({ content: "Ran after the restart." }));
+    const settings = {
+      execution: { execution_timeout_secs: 600, shutdown_grace_secs: 2 },
+    };
+    const slowConfig = await configFor("sigterm", slow.url, settings);
+    const results = await collect("sigterm.in.results");
+    const workspace = await mkdtemp(path.join(home, "ws-"));
+    const first = startWatcher(slowConfig, workspace);
+    await until("the watcher to consume", () => first.log().includes('"msg":"watching"'));
+    await producer.send({ topic: "sigterm.in", messages: [{ key: "t", value: BUILD }] });
+    await until("the run to reach the model", () => slow.chatRequests.length > 0);
+    const signalled = Date.now();
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    // The grace (2 s), then the aborted run settles and the consumer leaves the group: a
+    // bound for a loaded machine, far below the model's 600 s and the run's 600 s timeout.
+    expect(Date.now() - signalled).toBeLessThan(2_000 + 60_000);
+    expect(first.log()).toContain('"msg":"shutting down"');
+    expect(slow.chatRequests).toHaveLength(1);
+    // The same service restarted on a model that answers: the uncommitted event runs again.
+    const config = await configFor("sigterm", server.url, settings);
+    expect(config).toBe(slowConfig);
+    const second = startWatcher(config, workspace);
+    await until("the result", () => results.seen.length >= 1);
+    // A later event proves the consumer moved past the first without a second result.
+    await producer.send({
+      topic: "sigterm.in",
+      messages: [{ key: "u", value: eventWithId(BUILD, "01JXZEPRAFTERSIGTERM00000") }],
+    });
+    await until("the second result", () => results.seen.length >= 2);
+    expect(results.seen.map((r) => r.key)).toEqual([
+      "01JXZEPR0BUILD0DEMO000001",
+      "01JXZEPRAFTERSIGTERM00000",
+    ]);
+    const parsed = parseResultEvent(asMessage(results.seen[0]!));
+    expect(parsed.kind).toBe("result");
+    if (parsed.kind === "result")
+      expect(parsed.event.data).toMatchObject({
+        status: "completed",
+        answer: "Ran after the restart.",
+      });
+    expect(server.chatRequests).toHaveLength(2);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+    await results.consumer.disconnect();
+  }, 300_000);
+
   it("three watchers in one group share 60 events on 6 partitions; when one is killed the others take its partitions and every result arrives once", async () => {
     const server = await model(() => ({ content: "ok", delayMs: 50 }));
     const config = await configFor("scale", server.url, {

@@ -82,6 +82,111 @@ describe("xzatoma run --subagents", () => {
     expect(events.at(-1)).toMatchObject({ type: "finished", stopReason: "completed" });
   });
 
+  it.each([
+    ["agent.subagent.enabled: true in the configuration file", "file"],
+    ["XZATOMA_AGENT_SUBAGENT_ENABLED=true", "variable"],
+  ])("is offered without --subagents when %s", async (_how, how) => {
+    server = await startScriptedOllama({ scenario: () => ({ content: "fine" }) });
+    const config = path.join(base, "subagents-enabled.yaml");
+    await writeFile(config, "agent:\n  subagent:\n    enabled: true\n");
+    const outcome = await runCli(
+      how === "file" ? ["--config", config, "run", "hello"] : ["run", "hello"],
+      {
+        cwd: workspace,
+        env: how === "file" ? env() : { ...env(), XZATOMA_AGENT_SUBAGENT_ENABLED: "true" },
+      },
+    );
+    expect(outcome.code).toBe(0);
+    const offered = server.requests[0]?.tools?.map((tool) => tool.function.name) ?? [];
+    expect(offered).toEqual(expect.arrayContaining(["subagent", "parallel_subagent"]));
+  });
+
+  it("ends a tree that uses up its token quota with stopReason quota and exit code 3", async () => {
+    let listed = 0;
+    const scenario: Scenario = (request) => {
+      if (depthOf(request) === 1) {
+        listed += 1;
+        return {
+          toolCalls: [
+            { name: "list_directory", arguments: { path: ".", pattern: "*".repeat(listed) } },
+          ],
+        };
+      }
+      const label = answered(request) ? "second" : "spender";
+      return {
+        toolCalls: [{ name: "subagent", arguments: { label, task_prompt: `${label}: list` } }],
+      };
+    };
+    server = await startScriptedOllama({ scenario });
+    const outcome = await runCli(["run", "--subagents", "--json", "Spend it all"], {
+      cwd: workspace,
+      env: { ...env(), XZATOMA_AGENT_QUOTA_MAX_TOTAL_TOKENS: "1500" },
+    });
+    expect(outcome.code).toBe(3);
+    const events = outcome.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; label?: string; stopReason?: string });
+    expect(
+      events.filter((event) => event.type === "subagent-finished").map((event) => event.label),
+    ).toEqual(["spender"]);
+    expect(events.find((event) => event.type === "subagent-finished")?.stopReason).toBe("quota");
+    // No other child started once the budget was spent.
+    expect(events.filter((event) => event.type === "subagent-started")).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: "finished", stopReason: "quota" });
+  });
+
+  it("names each child's parent subagent at depth 2, and replay shows each completed child's answer under it", async () => {
+    const scenario: Scenario = (request) => {
+      const depth = depthOf(request);
+      if (depth === 2) return { content: "Inner answer: launch at dawn." };
+      if (answered(request))
+        return { content: depth === 1 ? "Outer answer: the inner one found it." : "All done." };
+      const label = depth === 0 ? "outer" : "inner";
+      return {
+        toolCalls: [{ name: "subagent", arguments: { label, task_prompt: `${label} task` } }],
+      };
+    };
+    server = await startScriptedOllama({ scenario });
+    const outcome = await runCli(["run", "--subagents", "--json", "Nest two subagents"], {
+      cwd: workspace,
+      env: env(),
+    });
+    expect(outcome.code).toBe(0);
+    const events = outcome.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const of = (type: string, label: string) =>
+      events.find((event) => event["type"] === type && event["label"] === label);
+    expect(of("subagent-started", "outer")).toMatchObject({ depth: 1 });
+    expect(of("subagent-started", "outer")).not.toHaveProperty("parent");
+    expect(of("subagent-started", "inner")).toMatchObject({ depth: 2, parent: "outer" });
+    expect(of("subagent-finished", "inner")).toMatchObject({
+      depth: 2,
+      parent: "outer",
+      stopReason: "completed",
+    });
+    expect(of("subagent-finished", "outer")).not.toHaveProperty("parent");
+
+    const listed = await runCli(["history", "list", "--json"], { cwd: workspace, env: env() });
+    const items = (JSON.parse(listed.stdout) as { items: { id: string; title: string }[] }).items;
+    const top = items.find((item) => item.title === "Nest two subagents");
+    expect(top).toBeDefined();
+    const replay = await runCli(["replay", top!.id], { cwd: workspace, env: env() });
+    expect(replay.code).toBe(0);
+    const lines = replay.stdout.split("\n");
+    const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
+    const outer = at(/^ {2}subagent 'outer' \w+ .* completed/);
+    const outerAnswer = at(/^ {4}assistant: Outer answer: the inner one found it\.$/);
+    const inner = at(/^ {4}subagent 'inner' \w+ .* completed/);
+    const innerAnswer = at(/^ {6}assistant: Inner answer: launch at dawn\.$/);
+    expect([outer, outerAnswer, inner, innerAnswer].every((index) => index > 0)).toBe(true);
+    expect(outer).toBeLessThan(outerAnswer);
+    expect(outerAnswer).toBeLessThan(inner);
+    expect(inner).toBeLessThan(innerAnswer);
+  });
+
   it("is not offered without --subagents or agent.subagent.enabled", async () => {
     server = await startScriptedOllama({ scenario: () => ({ content: "fine" }) });
     const outcome = await runCli(["run", "hello"], { cwd: workspace, env: env() });

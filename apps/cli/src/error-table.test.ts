@@ -40,6 +40,53 @@ describe("the error table", () => {
     expect(local.lines[1]).toContain("tools/start.sh");
   });
 
+  it("words a configuration problem's advice from its fields: sign-in for a credential, --config for a missing file", () => {
+    const credential = (provider: string, variable?: string) =>
+      presentError({
+        code: "CONFIG_INVALID",
+        message: "Invalid configuration: ...",
+        fields: {
+          problems: [
+            {
+              source: "file:/c.yaml",
+              message: "m",
+              reason: "credential-in-file",
+              provider,
+              variable,
+            },
+          ],
+        },
+      }).lines[1];
+    expect(credential("openai", "OPENAI_API_KEY")).toBe(
+      "hint: Sign in with 'xzatoma auth login openai' (the keyring), or set OPENAI_API_KEY.",
+    );
+    expect(credential("copilot", "COPILOT_GITHUB_TOKEN")).toBe(
+      "hint: Sign in with 'xzatoma auth login copilot' (the keyring), or set COPILOT_GITHUB_TOKEN.",
+    );
+    const missing = (variable?: string) =>
+      presentError({
+        code: "CONFIG_INVALID",
+        message: "Invalid configuration: ...",
+        fields: {
+          problems: [
+            {
+              source: "file:/c.yaml",
+              message: "m",
+              reason: "config-file-missing",
+              ...(variable ? { variable } : {}),
+            },
+          ],
+        },
+      }).lines[1];
+    expect(missing()).toBe("hint: Check the path given with --config or XZATOMA_CONFIG.");
+    expect(missing("XZATOMA_CONFIG")).toBe(
+      "hint: Point XZATOMA_CONFIG at an existing file, or unset it.",
+    );
+    expect(
+      presentError({ code: "CONFIG_INVALID", message: "x", fields: { problems: [] } }).lines[1],
+    ).toBe("hint: Fix the key named above; 'xzatoma config show' prints what is in force.");
+  });
+
   it("gives a limit its exit code and an unknown code the failure exit", () => {
     expect(presentError({ code: "CONTEXT_LENGTH_EXCEEDED", message: "full" }).exit).toBe(
       ExitCode.limit,

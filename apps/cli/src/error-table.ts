@@ -20,7 +20,27 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorPresentation>> = {
   INVALID_ARGUMENT: { exit: ExitCode.failure },
   CONFIG_INVALID: {
     exit: ExitCode.failure,
-    hint: () => "Fix the key named above; 'xzatoma config show' prints what is in force.",
+    hint: (fields) => {
+      const problems = Array.isArray(fields["problems"])
+        ? (fields["problems"] as readonly Readonly<Record<string, unknown>>[])
+        : [];
+      const credential = problems.find((problem) => problem["reason"] === "credential-in-file");
+      if (credential) {
+        const provider = text(credential["provider"]);
+        const variable = text(credential["variable"]);
+        if (provider === "openai" || provider === "copilot")
+          return `Sign in with 'xzatoma auth login ${provider}' (the keyring), or set ${variable ?? "its environment variable"}.`;
+        if (provider !== undefined)
+          return "Sign in with 'xzatoma auth login', or set the provider's environment variable.";
+        return "Set the credential in the environment variable the feature documents.";
+      }
+      const missing = problems.find((problem) => problem["reason"] === "config-file-missing");
+      if (missing)
+        return text(missing["variable"]) !== undefined
+          ? `Point ${text(missing["variable"])} at an existing file, or unset it.`
+          : "Check the path given with --config or XZATOMA_CONFIG.";
+      return "Fix the key named above; 'xzatoma config show' prints what is in force.";
+    },
   },
   FEATURE_NOT_AVAILABLE: { exit: ExitCode.failure },
   PROVIDER_UNAVAILABLE: {

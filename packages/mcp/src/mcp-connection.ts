@@ -147,7 +147,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
         if (!signIn.authorizationUrl()) throw cause;
         if (!oauth.authorize) {
           throw new Error(
-            "the server needs a sign-in (OAuth); sign in once with 'xzatoma mcp list' in a terminal, and the token is kept in the keyring",
+            "the server needs a sign-in (OAuth), and nobody here can open its sign-in page; sign in once where a person can, and the token is kept in the keyring",
             { cause },
           );
         }

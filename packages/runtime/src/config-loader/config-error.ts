@@ -17,6 +17,15 @@ export interface ConfigProblem {
   readonly line?: number;
   /** 1-based column in the config file, when known. */
   readonly column?: number;
+  /**
+   * What kind of problem, for a front end's advice: a credential written into the file, or
+   * a config file that was named but does not exist. Absent for a plain invalid value.
+   */
+  readonly reason?: "credential-in-file" | "config-file-missing";
+  /** The provider a credential in the file belongs to (`openai`, `copilot`). */
+  readonly provider?: string;
+  /** The environment variable involved: where the credential belongs, or where the path came from. */
+  readonly variable?: string;
 }
 
 /** Where a problem is, as people read it: `config.yaml:3:5`, `environment variable X`, `flag --x`. */
@@ -44,7 +53,7 @@ export function formatConfigProblem(problem: ConfigProblem): string {
  * The configuration cannot be used. `problems` lists every problem found, each naming its
  * file (and line), environment variable or flag, and the key path. Code `CONFIG_INVALID`.
  */
-export class ConfigError extends XzatomaError {
+export class ConfigError extends XzatomaError<{ readonly problems: readonly ConfigProblem[] }> {
   override readonly name = "ConfigError";
 
   constructor(readonly problems: readonly ConfigProblem[]) {
@@ -54,6 +63,7 @@ export class ConfigError extends XzatomaError {
       lines.length === 1
         ? `Invalid configuration: ${lines[0] ?? ""}`
         : `Invalid configuration (${lines.length} problems):\n${lines.map((line) => `  - ${line}`).join("\n")}`,
+      { fields: { problems } },
     );
   }
 }

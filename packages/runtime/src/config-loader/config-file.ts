@@ -68,14 +68,20 @@ function locator(document: Document, lines: LineCounter) {
 
 /**
  * Reads and parses the YAML config file at `path`. A missing file is `absent` unless
- * `required` (an explicit `--config`), when it is a problem naming `wording.configFlag`;
+ * `required` (a path the caller or XZATOMA_CONFIG named), when it is a problem that names
+ * where the path came from (`wording`);
  * invalid YAML is a problem per error, with its line.
  */
 export async function readConfigFile(
   path: string,
   readFile: ReadTextFile,
   required: boolean,
-  wording: { readonly configFlag: string } = { configFlag: "--config" },
+  wording: {
+    /** The caller's own option for the path, to name in the message (a library names none). */
+    readonly configFlag?: string;
+    /** The environment variable the path came from, when it did. */
+    readonly fromVariable?: string;
+  } = {},
 ): Promise<ConfigFileRead> {
   const source: ConfigSource = `file:${path}`;
   let text: string;
@@ -83,11 +89,29 @@ export async function readConfigFile(
     text = await readFile(path);
   } catch (error) {
     if (errorCode(error) === "ENOENT" && !required) return { kind: "absent" };
-    const message =
-      errorCode(error) === "ENOENT"
-        ? `the config file does not exist; check the path given with ${wording.configFlag} or XZATOMA_CONFIG`
-        : `the config file ${describeReadError(error)}`;
-    return { kind: "invalid", problems: [{ source, message }] };
+    if (errorCode(error) !== "ENOENT") {
+      return {
+        kind: "invalid",
+        problems: [{ source, message: `the config file ${describeReadError(error)}` }],
+      };
+    }
+    const given =
+      wording.fromVariable !== undefined
+        ? `check the path ${wording.fromVariable} names`
+        : wording.configFlag !== undefined
+          ? `check the path given with ${wording.configFlag} or XZATOMA_CONFIG`
+          : "check the path given";
+    return {
+      kind: "invalid",
+      problems: [
+        {
+          source,
+          message: `the config file does not exist; ${given}`,
+          reason: "config-file-missing",
+          ...(wording.fromVariable !== undefined ? { variable: wording.fromVariable } : {}),
+        },
+      ],
+    };
   }
   const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();

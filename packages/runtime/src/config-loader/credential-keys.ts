@@ -65,16 +65,39 @@ export function withoutKeys(value: unknown, paths: readonly KeySegments[]): unkn
   return copy(value, []);
 }
 
-/** What to do instead of writing the credential at `path` into the config file. */
-export function credentialAdvice(path: KeySegments): string {
+/** The facts behind a credential found in the config file, for a front end to word advice. */
+export interface CredentialInFile {
+  readonly message: string;
+  /** The provider whose credential it is (`openai`, `copilot`), when under `provider.<type>`. */
+  readonly provider?: string;
+  /** The environment variable that holds this credential instead, when there is one. */
+  readonly variable?: string;
+}
+
+const CREDENTIAL_VARIABLES: Readonly<Record<string, string>> = {
+  openai: "OPENAI_API_KEY",
+  copilot: "COPILOT_GITHUB_TOKEN",
+};
+
+/**
+ * What is wrong with the credential at `path` in the config file, and the facts a front end
+ * needs to say what to do instead (its own sign-in command is the front end's to name).
+ */
+export function credentialInFile(path: KeySegments): CredentialInFile {
   const [section, provider] = path;
-  let instead = "the environment variable the feature documents";
-  if (section === "provider" && provider === "openai") {
-    instead = "`xzatoma auth login openai` or the environment variable OPENAI_API_KEY";
-  } else if (section === "provider" && provider === "copilot") {
-    instead = "`xzatoma auth login copilot` or the environment variable COPILOT_GITHUB_TOKEN";
-  } else if (section === "provider") {
-    instead = "`xzatoma auth login` or the provider's environment variable";
-  }
-  return `credentials never live in the config file; remove this key and use ${instead}`;
+  const variable =
+    section === "provider" && typeof provider === "string"
+      ? CREDENTIAL_VARIABLES[provider]
+      : undefined;
+  const instead =
+    variable !== undefined
+      ? `keep it in the keyring or the environment variable ${variable}`
+      : section === "provider"
+        ? "keep it in the keyring or the provider's environment variable"
+        : "use the environment variable the feature documents";
+  return {
+    message: `credentials never live in the config file; remove this key and ${instead}`,
+    ...(section === "provider" && typeof provider === "string" ? { provider } : {}),
+    ...(variable !== undefined ? { variable } : {}),
+  };
 }

@@ -18,7 +18,7 @@ import {
   type ProviderType,
   type RuntimeConfig,
 } from "../config/config-schema.js";
-import { credentialAdvice, findCredentialKeys, withoutKeys } from "./credential-keys.js";
+import { credentialInFile, findCredentialKeys, withoutKeys } from "./credential-keys.js";
 import { closestMatch } from "./did-you-mean.js";
 import { ENV_MAPPINGS, ENV_PREFIX, NON_KEY_VARIABLES, type EnvMapping } from "./env-mapping.js";
 import {
@@ -304,7 +304,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   let file: ParsedConfigFile | undefined;
   let fileData: Record<string, unknown> = {};
   const read = await readConfigFile(configPath, readFile, explicit !== undefined, {
-    configFlag: options.configFlag ?? "--config",
+    ...(options.configFlag !== undefined ? { configFlag: options.configFlag } : {}),
+    ...(explicit !== undefined && nonEmpty(options.configPath) === undefined
+      ? { fromVariable: "XZATOMA_CONFIG" }
+      : {}),
   });
   if (read.kind === "invalid") problems.push(...read.problems);
   const locateInFile: LocateValue = (segments, key) =>
@@ -315,10 +318,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     file = read.file;
     const credentialPaths = findCredentialKeys(file.data);
     for (const credential of credentialPaths) {
+      const { message, provider, variable } = credentialInFile(credential);
       problems.push({
         ...locateInFile(credential.slice(0, -1), String(credential[credential.length - 1])),
         keyPath: formatKeyPath(credential),
-        message: credentialAdvice(credential),
+        message,
+        reason: "credential-in-file",
+        ...(provider !== undefined ? { provider } : {}),
+        ...(variable !== undefined ? { variable } : {}),
       });
     }
     fileData = withoutKeys(file.data, credentialPaths) as Record<string, unknown>;

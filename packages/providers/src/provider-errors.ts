@@ -71,6 +71,22 @@ export function fetchFailureReason(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Why the request never reached the server, when the AI SDK reports that as an
+ * `APICallError` "Cannot connect to API: <reason>" with no HTTP status (it unwraps fetch's
+ * `TypeError: fetch failed`, so {@link fetchFailureReason} cannot see it): the cause's code or
+ * message (`bad port`, ...). Undefined for an error a server answered with.
+ */
+export function cannotConnectReason(error: unknown): string | undefined {
+  if (!APICallError.isInstance(error) || error.statusCode !== undefined) return undefined;
+  const prefix = "Cannot connect to API:";
+  if (!error.message.startsWith(prefix)) return undefined;
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  if (typeof cause?.code === "string" && cause.code !== "") return cause.code;
+  if (typeof cause?.message === "string" && cause.message !== "") return cause.message;
+  return error.message.slice(prefix.length).trim() || "cannot connect";
+}
+
 /** Says, for one provider, what a failure means. Libraries state facts; front ends add advice. */
 export interface ProviderErrorWording {
   /** How messages name the server: "Ollama", "OpenAI", ... */
@@ -145,7 +161,8 @@ function serverMessage(error: APICallError): string {
 export function translateProviderError(error: unknown, wording: ProviderErrorWording): Error {
   if (isXzatomaError(error)) return error;
   if (error instanceof Error && error.name === "AbortError") return error;
-  const code = connectionErrorCode(error) ?? fetchFailureReason(error);
+  const code =
+    connectionErrorCode(error) ?? fetchFailureReason(error) ?? cannotConnectReason(error);
   if (code) return unreachableError(wording, code, error);
   if (APICallError.isInstance(error)) {
     const message = serverMessage(error);

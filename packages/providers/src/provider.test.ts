@@ -567,4 +567,37 @@ describe("failures before any answer", () => {
       fields: { provider: "ollama", url, reason: "bad port" },
     });
   });
+
+  it("reports that port as PROVIDER_UNAVAILABLE when a model is asked (run, chat), naming the URL", async () => {
+    // The AI SDK turns fetch's refusal into an APICallError "Cannot connect to API: bad port"
+    // with no HTTP status: nothing answered, so it is not PROVIDER_ERROR.
+    const host = "http://127.0.0.1:9";
+    const ollamaProvider = createProvider(
+      providerConfigSchema.parse({ ollama: { host } }),
+      options({ retry: { ...noWait, maxAttempts: 1 } }),
+    );
+    const baseUrl = `${host}/v1`;
+    const openaiProvider = createProvider(
+      providerConfigSchema.parse({ type: "openai", openai: { base_url: baseUrl } }),
+      options({ retry: { ...noWait, maxAttempts: 1 }, env: { OPENAI_API_KEY: "sk-test" } }),
+    );
+    for (const [provider, id, url, name] of [
+      [ollamaProvider, "ollama", host, "Ollama"],
+      [openaiProvider, "openai", baseUrl, "OpenAI"],
+    ] as const) {
+      const { error } = await ask(provider.languageModel(provider.defaultModel));
+      expect(error).toMatchObject({
+        code: "PROVIDER_UNAVAILABLE",
+        message: expect.stringMatching(
+          new RegExp(`^Cannot reach ${name}.* at ${url} \\(bad port\\)\\.`),
+        ),
+        fields: { provider: id, url, reason: "bad port" },
+      });
+      await expect(
+        provider.languageModel(provider.defaultModel).doGenerate({
+          prompt: [{ role: "user", content: [{ type: "text", text: "hello" }] }],
+        }),
+      ).rejects.toMatchObject({ code: "PROVIDER_UNAVAILABLE", fields: { url } });
+    }
+  });
 });

@@ -35,7 +35,8 @@ Commands:
       -v, --verbose          show the Kafka client's log lines
   run-event FILE     run the plan an XZepr event file carries through the agent
       --workspace DIR        where the plan runs (required)
-      --config FILE          XZatoma configuration (YAML); privileges come only from it
+      --config FILE          XZatoma configuration (YAML; else XZATOMA_CONFIG or the
+                             default path); privileges come only from it
       --json                 print the result as JSON
   check-event FILE   validate an XZepr event file and say whether the filters accept it
       --success-only         only successful events

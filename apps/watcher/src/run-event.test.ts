@@ -30,10 +30,13 @@ afterEach(async () => {
 });
 
 /** Runs the watcher without blocking the event loop the scripted server answers on. */
-function watcher(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function watcher(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env["PATH"], HOME: home, OPENAI_API_KEY: "sk-test" },
+      env: { PATH: process.env["PATH"], HOME: home, OPENAI_API_KEY: "sk-test", ...env },
     });
     let stdout = "";
     let stderr = "";
@@ -170,5 +173,53 @@ describe("xzatoma-watcher run-event", () => {
     const result = await watcher(["run-event", file, "--workspace", workspace]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(file);
+  });
+
+  it("loads its configuration as the CLI does: a missing --config file, a credential in the file and XZATOMA_CONFIG are each named", async () => {
+    const file = await eventFile(PLAN);
+    const missing = path.join(home, "missing.yaml");
+    const absent = await watcher([
+      "run-event",
+      file,
+      "--workspace",
+      workspace,
+      "--config",
+      missing,
+    ]);
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toContain(missing);
+    expect(absent.stderr).toContain("--config");
+    expect(absent.stderr).not.toMatch(/ENOENT/);
+
+    const withKey = path.join(home, "with-key.yaml");
+    await writeFile(withKey, "provider:\n  type: openai\n  openai:\n    api_key: sk-in-the-file\n");
+    const credential = await watcher([
+      "run-event",
+      file,
+      "--workspace",
+      workspace,
+      "--config",
+      withKey,
+    ]);
+    expect(credential.code).toBe(1);
+    expect(credential.stderr).toContain(withKey);
+    expect(credential.stderr).toContain("OPENAI_API_KEY");
+    expect(credential.stderr).not.toContain("sk-in-the-file");
+
+    server = await startScriptedOpenAI({
+      scenario: () => ({ content: "from the file XZATOMA_CONFIG names" }),
+      apiKey: "sk-test",
+      models: ["scripted-1"],
+    });
+    const viaVariable = await configFile(server.url);
+    const run = await watcher(["run-event", file, "--workspace", workspace, "--json"], {
+      XZATOMA_CONFIG: viaVariable,
+    });
+    expect(run.stderr).not.toMatch(/error/i);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      stopReason: "completed",
+      text: "from the file XZATOMA_CONFIG names",
+    });
   });
 });

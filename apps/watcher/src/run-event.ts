@@ -4,10 +4,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { isLimitStop, isXzatomaError } from "@xzatoma/core";
 import { extractXzeprPlan, planTaskOf, promptTaskOf } from "@xzatoma/watcher";
-import { createAgentRuntime, executionModeOf, resolveRuntimeConfig } from "@xzatoma/runtime";
+import { createAgentRuntime, executionModeOf, loadConfig } from "@xzatoma/runtime";
 import { parseXzeprEvent, type XzeprEvent } from "@xzatoma/xzepr";
 import { startTelemetry } from "./telemetry/index.js";
-import { parse as parseYaml } from "yaml";
 
 /** The prompt for a plan's text: a plan that parses is run as a plan, anything else as text. */
 function promptFor(text: string, source: string): { prompt: string; maxTurns?: number } {
@@ -58,12 +57,17 @@ export async function runEvent(args: string[]): Promise<number> {
     process.stderr.write(`error: ${file}: the event carries no plan\n`);
     return 1;
   }
-  const configText = values.config ? await readFile(values.config, "utf8") : "";
-  const config = resolveRuntimeConfig(configText.trim() === "" ? {} : parseYaml(configText), {
-    homeDir: homedir(),
+  // The configuration is loaded as the CLI and `xzatoma-watcher run` load it: the file
+  // (--config, XZATOMA_CONFIG or the default path), then the environment. A file that is
+  // missing, unreadable or invalid, or that holds a credential, is an error naming it.
+  const loaded = await loadConfig({
+    ...(values.config ? { configPath: values.config } : {}),
+    configFlag: "--config",
     env: process.env,
-    ...(values.config ? { source: values.config } : {}),
+    homeDir: homedir(),
   });
+  for (const warning of loaded.warnings) process.stderr.write(`xzatoma-watcher: ${warning}\n`);
+  const config = loaded.config;
   const task = promptFor(planText, `${path.basename(file)}#plan`);
   const configured = executionModeOf(config.agent.terminal.default_mode);
   const telemetry = await startTelemetry(process.env, {
@@ -86,7 +90,7 @@ export async function runEvent(args: string[]): Promise<number> {
           safetyMode: "safe",
           executionMode: configured === "interactive" ? "restricted" : configured,
         },
-        ...(values.config ? { configPath: path.resolve(values.config) } : {}),
+        configPath: loaded.configPath,
         ...(task.maxTurns ? { limits: { maxTurns: task.maxTurns } } : {}),
         history: { title: () => `event ${event.id}: ${event.type}` },
         ...(telemetry ? { telemetry } : {}),

@@ -32,6 +32,20 @@ function scenario(request: OllamaChatRequest): ScriptedTurn {
   if (text.startsWith("set up the project"))
     return { toolCalls: [{ name: "terminal", arguments: { command: SPOOF } }] };
   if (text.startsWith("say something odd")) return { content: HOSTILE_TEXT };
+  if (text.startsWith("split the work")) {
+    const tasks = ["a", "b"].map((name) => ({
+      label: name,
+      task_prompt: `child task: write ${name}`,
+    }));
+    return { toolCalls: [{ name: "parallel_subagent", arguments: { tasks } }] };
+  }
+  const child = /child task: write ([ab])/.exec(text);
+  if (child) {
+    const name = child[1] ?? "";
+    return {
+      toolCalls: [{ name: "terminal", arguments: { command: `echo ${name} > ${name}.txt` } }],
+    };
+  }
   if (text.startsWith("tell me a long story")) {
     return { content: `Once upon a time ${"and then ".repeat(120)}the end.`, chunkDelayMs: 40 };
   }
@@ -188,6 +202,30 @@ describe("xzatoma chat in a terminal", () => {
       "the refusal",
     );
     expect(existsSync(path.join(workspace, "ran.txt"))).toBe(false);
+  });
+
+  it("asks for parallel subagents' commands one after the other", async () => {
+    type("split the work");
+    // Both children want a yes at once; each question is asked, in turn.
+    const first = await waitFor(
+      (text) => /\? terminal wants to: echo ([ab]) > \1\.txt/.test(text),
+      "the first child's confirmation",
+    );
+    const firstName = /\? terminal wants to: echo ([ab]) > \1\.txt/.exec(first)?.[1];
+    const secondName = firstName === "a" ? "b" : "a";
+    type("a");
+    await waitFor(
+      (text) => text.includes(`? terminal wants to: echo ${secondName} > ${secondName}.txt`),
+      "the second child's confirmation",
+    );
+    type("a");
+    await waitFor((text) => text.includes("Tool said: {"), "the parent's answer");
+    const report = server.requests
+      .flatMap((request) => request.messages)
+      .findLast((message) => message.role === "tool" && message.content.includes('"successful"'));
+    expect(report?.content).toContain('"successful": 2');
+    expect(await readFile(path.join(workspace, "a.txt"), "utf8")).toBe("a\n");
+    expect(await readFile(path.join(workspace, "b.txt"), "utf8")).toBe("b\n");
   });
 
   it("prints the model's control sequences as visible escapes", async () => {

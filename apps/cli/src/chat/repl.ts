@@ -66,7 +66,18 @@ export async function runRepl(options: ReplOptions): Promise<void> {
   let lastInterrupt = 0;
   let closed = false;
 
-  engine.setConfirm(async (request: ApprovalRequest): Promise<ApprovalDecision> => {
+  // One question at a time: readline drops a second question while one is pending, so
+  // calls that need a yes at once (parallel subagents) wait their turn here.
+  let confirmations: Promise<unknown> = Promise.resolve();
+  engine.setConfirm((request: ApprovalRequest): Promise<ApprovalDecision> => {
+    const asked = confirmations.then(() => confirm(request));
+    confirmations = asked.catch(() => undefined);
+    return asked;
+  });
+
+  async function confirm(request: ApprovalRequest): Promise<ApprovalDecision> {
+    // A question still waiting when the turn was cancelled (Ctrl-C) is not asked.
+    if (running?.signal.aborted) return { approved: false, reason: "the user cancelled the turn" };
     spinner.stop();
     confirming = true;
     try {
@@ -136,7 +147,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
     } finally {
       confirming = false;
     }
-  });
+  }
 
   const render = (event: AgentEvent, markdown: ReturnType<typeof createMarkdownStream>) => {
     options.trace?.(event);

@@ -48,6 +48,8 @@ let model: ScriptedOllama;
 /** The calls the scripted model makes in the current test, one per turn. */
 let script: readonly ToolCall[] = [];
 let firstRequest = 0;
+/** How the last `run` ended. */
+let lastRun: { code: number | null; stderr: string } | undefined;
 
 beforeAll(async () => {
   base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-hostile-")));
@@ -115,7 +117,10 @@ function run(
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stderr }));
+    child.on("close", (code) => {
+      lastRun = { code, stderr };
+      resolve(lastRun);
+    });
   });
 }
 
@@ -124,10 +129,16 @@ function seenByModel(): string {
   return JSON.stringify(model.requests.slice(firstRequest));
 }
 
-/** The tool results the model received, in order. */
+/** The tool results the model received in this test's run, in order. */
 function toolResults(): string[] {
-  const last = model.requests.at(-1);
-  return (last?.messages ?? [])
+  const last = model.requests.slice(firstRequest).at(-1);
+  if (!last) {
+    // Never an earlier test's request: a run that did not start would read as its results.
+    throw new Error(
+      `the run sent no request to the model (exit ${String(lastRun?.code)}): ${lastRun?.stderr ?? ""}`,
+    );
+  }
+  return last.messages
     .filter((message) => message.role === "tool")
     .map((message) => message.content);
 }

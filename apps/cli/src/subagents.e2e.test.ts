@@ -263,13 +263,24 @@ describe("a tree killed with -9", () => {
       env: env(),
       stdio: "ignore",
     });
-    const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
-    // Wait (by condition, not by time) until the subagent's request reached the model.
-    while (!server.requests.some((request) => depthOf(request) === 1)) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    let ended = false;
+    const exited = new Promise<void>((resolve) =>
+      child.on("close", () => {
+        ended = true;
+        resolve();
+      }),
+    );
+    try {
+      // Wait (by condition, not by time) until the subagent's request reached the model; a
+      // run that ended first fails here rather than at the test's timeout.
+      while (!server.requests.some((request) => depthOf(request) === 1)) {
+        if (ended) throw new Error("xzatoma run ended before its subagent asked the model");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      child.kill("SIGKILL");
+      await exited;
     }
-    child.kill("SIGKILL");
-    await exited;
 
     const listed = await runCli(["history", "list", "--json"], { cwd: workspace, env: env() });
     const items = (JSON.parse(listed.stdout) as { items: { id: string; title: string }[] }).items;

@@ -154,12 +154,17 @@ export function runNx(args: readonly string[]): string {
 }
 
 /**
- * Builds and publishes every release project to `registryUrl` with `nx release publish`
- * (the versions already in the manifests; no git commit, no tag, no file written). Returns
- * what Nx printed.
+ * Publishes every release project, as already built, to `registryUrl` with `nx release
+ * publish` (the versions already in the manifests; no git commit, no tag, no file written).
+ * Returns what Nx printed.
+ *
+ * `--excludeTaskDependencies`: the test target that calls this depends on every package's
+ * build, and a build run from here (restored from the cache or run again, tsup cleaning
+ * `dist/` first) would rewrite the packages' `dist/` while other projects' tests spawn the
+ * built CLI from it; those processes then failed to load and exited 1.
  */
 export function publishWorkspace(registryUrl: string): string {
-  return runNx(["release", "publish", `--registry=${registryUrl}`]);
+  return runNx(["release", "publish", `--registry=${registryUrl}`, "--excludeTaskDependencies"]);
 }
 
 /** What the registry holds of a package: its versions, or none when it does not have it. */

@@ -461,8 +461,14 @@ export async function createAgentRuntime(
           signal: controller.signal,
           onEvent: (event) => {
             if (event.type === "turn-started") turn = event.turn;
-            // The top-level agent's tokens count against the tree's quota too.
-            if (event.type === "usage" && quota.spend(event.usage.totalTokens) !== undefined)
+            // The tree's token quota binds a run that may delegate, its top-level agent
+            // included; a run without the delegation tools has the agent's own limits. (The
+            // tree's time bounds its children; the top-level run has agent.timeout_seconds.)
+            if (
+              subagentScope &&
+              event.type === "usage" &&
+              quota.spend(event.usage.totalTokens) !== undefined
+            )
               controller.abort(new RunStop("quota"));
             emit(event);
           },

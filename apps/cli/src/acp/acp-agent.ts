@@ -108,6 +108,8 @@ export function createAcpAgent(options: AcpAgentOptions): {
         {
           workspace: cwd,
           modes: options.modes(options.config),
+          // An editor session asks a person, as chat does: delegation is offered in it too.
+          subagents: true,
           ...(options.configPath ? { configPath: options.configPath } : {}),
           history: {
             title: conversationTitle,

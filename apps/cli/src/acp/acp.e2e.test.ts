@@ -78,6 +78,9 @@ describe("xzatoma agent speaks ACP over stdio", () => {
     );
     expect(chunks.length).toBeGreaterThan(3);
     expect(agentText(agent, session.sessionId)).toBe("You said: hello there and nothing else");
+    // Delegation is offered in an editor session, as in chat.
+    const offered = model.requests.at(-1)?.tools?.map((tool) => tool.function.name) ?? [];
+    expect(offered).toEqual(expect.arrayContaining(["subagent", "parallel_subagent"]));
     // Standard output held protocol messages only: every line parsed as JSON-RPC.
     expect(agent.lines.every((line) => (line as { jsonrpc?: string }).jsonrpc === "2.0")).toBe(
       true,

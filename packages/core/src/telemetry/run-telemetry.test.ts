@@ -491,6 +491,35 @@ describe("createRunTelemetry: subagents", () => {
     expect(await sdk.sum("xzatoma_model_requests_total")).toBe(5);
   });
 
+  it("labels a child on another provider and model with its own, in spans and metrics", async () => {
+    const sdk = createTestSdk();
+    const top = createRunTelemetry({
+      tracer: sdk.tracer,
+      meter: sdk.meter,
+      provider: "openai",
+      model: "gpt-parent",
+    });
+    const child = top.subagent({
+      toolCallId: "call-1",
+      label: "helper",
+      depth: 1,
+      provider: "ollama",
+      model: "llama3.2",
+    });
+    const agent = new Agent({ model: replies({ text: "child answer" }) });
+    await runWith(agent, child);
+    const childRun = sdk.span("invoke_agent helper");
+    expect(childRun.attributes).toMatchObject({
+      "gen_ai.provider.name": "ollama",
+      "gen_ai.request.model": "llama3.2",
+    });
+    expect(sdk.spans().some((span) => span.name === "chat llama3.2")).toBe(true);
+    expect(
+      await sdk.sum("xzatoma_model_requests_total", { provider: "ollama", model: "llama3.2" }),
+    ).toBe(1);
+    expect(await sdk.sum("xzatoma_model_requests_total", { provider: "openai" })).toBe(0);
+  });
+
   it("counts a subagent that failed as an error of its type, and gives its run span an error status", async () => {
     const sdk = createTestSdk();
     const top = createRunTelemetry({

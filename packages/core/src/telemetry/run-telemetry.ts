@@ -115,6 +115,8 @@ export interface SubagentTelemetryInfo {
   readonly parent?: string;
   /** Its model, when it differs from its parent's. */
   readonly model?: string;
+  /** Its provider, when it differs from its parent's. */
+  readonly provider?: string;
 }
 
 /** Turns one run's events into spans and metrics. */
@@ -367,7 +369,7 @@ class RunTelemetryImpl implements RunTelemetry {
       {
         tracer: this.#tracer,
         meter: this.#meter,
-        provider: this.#provider,
+        provider: info.provider ?? this.#provider,
         model: info.model ?? this.#model,
         depth: info.depth,
         agentName: info.label,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ConfigProblem, ConfigSource } from "./config-error.js";
 import { runtimeConfigSchema as configFileSchema } from "../config/config-schema.js";
 import { closestMatch } from "./did-you-mean.js";
+import { REPLACED_KEYS } from "./replaced-keys.js";
 import {
   allKeyPaths,
   expectationAt,
@@ -43,6 +44,8 @@ function valueAt(input: unknown, segments: KeySegments): unknown {
 }
 
 function unknownKeyMessage(parent: KeySegments, key: string): string {
+  const replaced = REPLACED_KEYS[formatKeyPath([...parent, key])];
+  if (replaced !== undefined) return `"${key}" is not taken by this version: ${replaced}`;
   const siblings = keysAt(configFileSchema, parent);
   const close = closestMatch(key, siblings);
   if (close !== undefined) return `unknown key "${key}"; did you mean "${close}"?`;

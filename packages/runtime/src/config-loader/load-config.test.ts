@@ -437,6 +437,8 @@ describe("invalid configuration", () => {
       "agent.timeout_seconds",
       "agent.terminal.timeout_seconds",
       "agent.fetch.timeout_seconds",
+      "agent.subagent.max_total_time",
+      "agent.quota.max_total_time_seconds",
     ];
     const variable = (key: string) => `XZATOMA_${key.toUpperCase().replaceAll(".", "_")}`;
     const over = await problemsOf({
@@ -696,6 +698,22 @@ describe("the subagent, quota, watcher and xzepr sections", () => {
         (key) => key.startsWith("watcher") || key.startsWith("xzepr"),
       ),
     ).toBe(false);
+  });
+
+  it("says what replaces the original's subagent and chat keys instead of calling them unknown", async () => {
+    await writeDefaultConfig(
+      "agent:\n  subagent:\n    telemetry_enabled: true\n    persistence_path: /tmp/c.db\n    provider_override: false\n    chat_enabled: true\n  chat:\n    allow_mode_switching: true\n",
+    );
+    const problems = await problemsOf({});
+    expect(
+      problems.map((problem) => `${problem.line}: ${problem.keyPath}: ${problem.message}`),
+    ).toEqual([
+      `3: agent.subagent.telemetry_enabled: "telemetry_enabled" is not taken by this version: subagents report through the run's telemetry, which is on or off as a whole; remove this key`,
+      `4: agent.subagent.persistence_path: "persistence_path" is not taken by this version: subagents' conversations are stored under their parent's in the history database of the data directory (persistence.data_dir); remove this key`,
+      `5: agent.subagent.provider_override: "provider_override" is not taken by this version: set agent.subagent.provider (and agent.subagent.model) to run subagents on another provider; remove this key`,
+      `6: agent.subagent.chat_enabled: "chat_enabled" is not taken by this version: subagent and parallel_subagent are always offered in chat and in editor sessions, and in run when agent.subagent.enabled is true; remove this key`,
+      `8: agent.chat.allow_mode_switching: "allow_mode_switching" is not taken by this version: the mode can always be switched (/mode); remove this key`,
+    ]);
   });
 
   it("validates their values and keys like any other", async () => {

@@ -1,4 +1,4 @@
-import { expecting, flag, oneOf, positiveInteger, text } from "@xzatoma/core";
+import { expecting, flag, oneOf, positiveInteger, text, timerSeconds } from "@xzatoma/core";
 import { PROVIDER_TYPES } from "@xzatoma/providers";
 import { z } from "zod";
 
@@ -27,17 +27,20 @@ export const subagentConfigSchema = z.strictObject({
   /** The same as `agent.quota.max_total_tokens`, under its older name. */
   max_total_tokens: positiveInteger().optional(),
   /** The same as `agent.quota.max_total_time_seconds`, under its older name. */
-  max_total_time: positiveInteger().optional(),
+  max_total_time: timerSeconds().optional(),
 });
 
-/** `agent.quota`: limits shared by the whole tree of one run (the top-level agent included). */
+/**
+ * `agent.quota`: limits shared by the whole tree of one run (the top-level agent included)
+ * when the run may delegate; a run without the delegation tools has only the `agent` limits.
+ */
 export const quotaConfigSchema = z.strictObject({
   /** Subagents started in one run, at every depth. */
   max_executions: positiveInteger().default(100),
   /** Tokens (in and out) of every agent of the tree together. */
   max_total_tokens: positiveInteger().default(1_000_000),
-  /** Wall-clock time of the tree, from the top-level run's start. */
-  max_total_time_seconds: positiveInteger().default(3600),
+  /** Wall-clock time of the tree, from the top-level run's start (a timer: at most ~24.8 days). */
+  max_total_time_seconds: timerSeconds().default(3600),
 });
 
 export type SubagentConfig = z.output<typeof subagentConfigSchema>;

@@ -60,7 +60,7 @@ export interface SubagentScope {
   /** Told of each call refused before a child started (telemetry's `subagent_errors_total`). */
   readonly refused?: (event: SubagentRefusedEvent) => void;
   /** Receives each child's events (telemetry); may return a listener for them. */
-  readonly observe?: (child: ChildInfo) => ((event: AgentEvent) => void) | undefined;
+  readonly observe?: (child: StartedChildInfo) => ((event: AgentEvent) => void) | undefined;
 }
 
 /** One child, as observers see it. */
@@ -69,6 +69,12 @@ export interface ChildInfo {
   readonly depth: number;
   readonly toolCallId: string;
   readonly parent?: string;
+}
+
+/** A child as its observers see it once it starts: with the provider and model it runs on. */
+export interface StartedChildInfo extends ChildInfo {
+  readonly provider: string;
+  readonly model: string;
 }
 
 /** The agent that holds a pair of delegation tools. */
@@ -248,7 +254,7 @@ export function createSubagentTools(scope: SubagentScope, level: DelegatingLevel
     if (signal.aborted) onParentAbort();
     else signal.addEventListener("abort", onParentAbort, { once: true });
     const timer = setTimeout(() => controller.abort(new RunStop("quota")), quota.timeLeftMs());
-    const observer = scope.observe?.(info);
+    const observer = scope.observe?.({ ...info, provider: scope.provider.name, model });
     let quotaReason: string | undefined;
     scope.emit({ type: "subagent-started", turn: scope.turn(), ...info });
     let result: AgentResult;

@@ -61,7 +61,9 @@ async function start(
   scenario: ChatScenario,
   agent: Record<string, unknown> = {},
   events: AgentEvent[] = [],
-  extra: Partial<Pick<AgentRuntimeOptions, "modes" | "limits">> & {
+  extra: Partial<
+    Pick<AgentRuntimeOptions, "modes" | "limits" | "observeSubagent" | "subagents">
+  > & {
     /** More of `provider` (another provider's section for `agent.subagent.provider`). */
     provider?: Record<string, unknown>;
   } = {},
@@ -94,8 +96,9 @@ async function start(
         executionMode: "restricted",
       },
       env: { OPENAI_API_KEY: "sk-test" },
-      subagents: true,
+      subagents: extra.subagents ?? true,
       ...(extra.limits ? { limits: extra.limits } : {}),
+      ...(extra.observeSubagent ? { observeSubagent: extra.observeSubagent } : {}),
     },
   );
   return runtime;
@@ -564,6 +567,24 @@ describe("the tree's quota", () => {
     },
   );
 
+  it("binds a run that may delegate, not a run without the delegation tools", async () => {
+    // Two model requests, a tool call between them: far more tokens than the quota of 10.
+    const scenario: ChatScenario = (request) =>
+      hasToolResult(request)
+        ? { content: "listed" }
+        : { toolCalls: [{ name: "list_directory", arguments: { path: "." } }] };
+    const delegating = await start(scenario, { quota: { max_total_tokens: 10 } });
+    expect((await delegating.run("list")).stopReason).toBe("quota");
+    await delegating.close();
+    await server?.close();
+    const plain = await start(scenario, { quota: { max_total_tokens: 10 } }, [], {
+      subagents: false,
+    });
+    const result = await plain.run("list");
+    expect(result.stopReason).toBe("completed");
+    expect(result.text).toBe("listed");
+  });
+
   it("reads agent.subagent.max_executions (its older name) before agent.quota.max_executions", async () => {
     let childRequests = 0;
     const scenario: ChatScenario = (request, index) => {
@@ -683,8 +704,14 @@ describe("the children's provider and model", () => {
         ? { content: lastTool(request) }
         : { toolCalls: [{ name: "subagent", arguments: { label: "o", task_prompt: "answer" } }] };
     };
+    // Observers (telemetry among them) are told the provider and model the child runs on.
+    const observed: unknown[] = [];
     const agent = await start(scenario, { subagent: { provider: "ollama" } }, [], {
       provider: { ollama: { host: ollama.url } },
+      observeSubagent: (child) => {
+        observed.push(child);
+        return undefined;
+      },
     });
     const result = await agent.run("delegate");
     expect(result.stopReason).toBe("completed");
@@ -693,6 +720,14 @@ describe("the children's provider and model", () => {
     expect(parentDepths).toEqual([0, 0]);
     expect(childRequests).toHaveLength(1);
     expect(childRequests[0]?.model).toBe("llama3.2:latest");
+    expect(observed).toEqual([
+      expect.objectContaining({
+        label: "o",
+        depth: 1,
+        provider: "ollama",
+        model: "llama3.2:latest",
+      }),
+    ]);
     expect(childRequests[0]?.messages.find((m) => m.role === "system")?.content).toContain(
       "You are a subagent (depth 1)",
     );

@@ -71,7 +71,9 @@ finish() {
     printf '%s\n' "$installed"
     exit 0
   fi
-  mkdir -p "$INSTALL_DIR"
+  # Private, as XZatoma makes its data directory: created here first (the README's setup
+  # does), it would otherwise keep the umask's mode, which later starts leave as it is.
+  (umask 077 && mkdir -p "$INSTALL_DIR")
   partial="$(mktemp "$INSTALL_DIR/.$NAME.XXXXXX")"
   # A hard link costs no space and survives deleting the checkout; across file systems, copy.
   if ! ln -f "$TARGET" "$partial" 2>/dev/null; then

@@ -155,7 +155,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return await checkEvent(rest);
     } catch (error) {
       process.stderr.write(`error: ${(error as Error).message}\n`);
-      return 2;
+      return isUsageError(error) ? 2 : 1;
     }
   }
   process.stderr.write(

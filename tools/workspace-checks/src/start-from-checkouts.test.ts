@@ -7,7 +7,7 @@
 // the data directory's models/), then `xzatoma run` with start.sh's own arguments and no
 // model path, with this checkout's built CLI and toolchain.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -101,6 +101,12 @@ describe("bash tools/start.sh's agent run on the embedded model", () => {
 
   it("is the local provider with no model path", () => {
     expect(args).toEqual(["run", "--provider", "local", "--prompt", expect.any(String)]);
+  });
+
+  it("installs the model into a data directory only its owner may enter", async () => {
+    for (const directory of [".xzatoma", ".xzatoma/models"]) {
+      expect((await stat(path.join(home, directory))).mode & 0o777, directory).toBe(0o700);
+    }
   });
 
   it.each(CHECKOUTS)(

@@ -87,6 +87,34 @@ describe("the error table", () => {
     ).toBe("hint: Fix the key named above; 'xzatoma config show' prints what is in force.");
   });
 
+  it("words the Kafka, XZepr and history failures from their fields, exiting 1", () => {
+    const hint = (code: string, fields: Readonly<Record<string, unknown>>) => {
+      const presented = presentError({ code, message: "m", fields });
+      expect(presented.exit).toBe(ExitCode.failure);
+      return presented.lines[1];
+    };
+    expect(hint("KAFKA_AUTH_FAILED", { configPath: "watcher.kafka" })).toContain(
+      "watcher.kafka.security",
+    );
+    expect(hint("KAFKA_AUTH_FAILED", {})).toContain("KAFKA_SASL_PASSWORD");
+    expect(
+      hint("KAFKA_UNAVAILABLE", { brokers: ["kafka-1:9092", "kafka-2:9092"], configPath: "k" }),
+    ).toBe(
+      "hint: Check that Kafka is running at kafka-1:9092, kafka-2:9092, and k.brokers and k.security.",
+    );
+    expect(hint("KAFKA_CONSUMER_FAILED", {})).toBeUndefined();
+    expect(hint("XZEPR_API_ERROR", { reason: "unauthorized" })).toContain("XZEPR_API_TOKEN");
+    expect(hint("XZEPR_API_ERROR", { reason: "network_error" })).toContain("xzepr.api_url");
+    expect(hint("XZEPR_API_ERROR", { reason: "not_found" })).toBeUndefined();
+    expect(
+      hint("HISTORY_SQLITE_UNAVAILABLE", {
+        nodeVersion: "20.19.0",
+        requiredNodeVersion: ">=22.16",
+      }),
+    ).toContain("History needs Node.js >=22.16 (this is 20.19.0)");
+    expect(hint("HISTORY_MIGRATIONS_MISSING", {})).toContain("persistence.enabled: false");
+  });
+
   it("gives a limit its exit code and an unknown code the failure exit", () => {
     expect(presentError({ code: "CONTEXT_LENGTH_EXCEEDED", message: "full" }).exit).toBe(
       ExitCode.limit,

@@ -106,13 +106,55 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorPresentation>> = {
     exit: ExitCode.usage,
     hint: () => "Give more characters of the id ('xzatoma history list' shows them).",
   },
+  HISTORY_MIGRATIONS_MISSING: {
+    exit: ExitCode.failure,
+    hint: () =>
+      "This install lacks the history migrations (the drizzle/ folder of @xzatoma/persistence): reinstall XZatoma, or turn history off with persistence.enabled: false.",
+  },
   HISTORY_MIGRATION_FAILED: { exit: ExitCode.failure },
+  HISTORY_SQLITE_UNAVAILABLE: {
+    exit: ExitCode.failure,
+    hint: (fields) => {
+      const required = text(fields["requiredNodeVersion"]) ?? ">=22.16";
+      const running = text(fields["nodeVersion"]);
+      return `History needs Node.js ${required}${running ? ` (this is ${running})` : ""}: upgrade Node.js, or turn history off with persistence.enabled: false.`;
+    },
+  },
   HISTORY_UNAVAILABLE: {
     exit: ExitCode.failure,
     hint: () => "History is off (persistence.enabled: false); turn it on to keep conversations.",
   },
   XZEPR_EVENT_INVALID: { exit: ExitCode.failure },
   EVENT_FILTER_INVALID: { exit: ExitCode.usage },
+  KAFKA_AUTH_FAILED: {
+    exit: ExitCode.failure,
+    hint: (fields) => {
+      const key = text(fields["configPath"]) ?? "watcher.kafka";
+      return `Check ${key}.security (protocol, sasl_mechanism, sasl_username), the password in KAFKA_SASL_PASSWORD, and the user's permissions on the topics and group.`;
+    },
+  },
+  KAFKA_UNAVAILABLE: {
+    exit: ExitCode.failure,
+    hint: (fields) => {
+      const key = text(fields["configPath"]) ?? "watcher.kafka";
+      const brokers = Array.isArray(fields["brokers"])
+        ? (fields["brokers"] as readonly unknown[]).filter((broker) => typeof broker === "string")
+        : [];
+      const where = brokers.length > 0 ? ` at ${brokers.join(", ")}` : "";
+      return `Check that Kafka is running${where}, and ${key}.brokers and ${key}.security.`;
+    },
+  },
+  KAFKA_CONSUMER_FAILED: { exit: ExitCode.failure },
+  XZEPR_API_ERROR: {
+    exit: ExitCode.failure,
+    hint: (fields) => {
+      const reason = text(fields["reason"]);
+      if (reason === "unauthorized") return "Check the XZepr API token in XZEPR_API_TOKEN.";
+      if (reason === "network_error" || reason === "timeout")
+        return "Check that XZepr is running and that xzepr.api_url points at it.";
+      return undefined;
+    },
+  },
 };
 
 /** The exit code and the lines to print for an error with `code` and `fields`. */

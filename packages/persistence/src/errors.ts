@@ -1,30 +1,40 @@
+import { XzatomaError, type ErrorCode, type XzatomaErrorOptions } from "@xzatoma/errors";
+
+/** The codes of the history store's errors. */
+export type HistoryErrorCode = Extract<
+  ErrorCode,
+  | "CONVERSATION_NOT_FOUND"
+  | "AMBIGUOUS_CONVERSATION_ID"
+  | "HISTORY_MIGRATIONS_MISSING"
+  | "HISTORY_MIGRATION_FAILED"
+  | "HISTORY_SQLITE_UNAVAILABLE"
+>;
+
 /**
- * Errors of the history store. They carry the `Symbol.for("xzatoma.error")` marker and
- * a stable `code`, so `isXzatomaError` of `@xzatoma/core` recognises them without this
- * package importing core.
+ * The base of the history store's errors: an {@link XzatomaError} with one of the store's
+ * {@link HistoryErrorCode}s, so `isXzatomaError` of `@xzatoma/errors` recognises them.
  */
-const XZATOMA_ERROR = Symbol.for("xzatoma.error");
-
-/** The base of the history store's errors: a message for people, a `code` for programs. */
-export class HistoryError extends Error {
-  readonly [XZATOMA_ERROR] = true;
+export class HistoryError<
+  F extends object = Readonly<Record<string, unknown>>,
+> extends XzatomaError<F> {
   override readonly name: string = "HistoryError";
-  /** Stable: `CONVERSATION_NOT_FOUND`, `AMBIGUOUS_CONVERSATION_ID`, `HISTORY_MIGRATION_FAILED`, ... */
-  readonly code: string;
+  /** `CONVERSATION_NOT_FOUND`, `AMBIGUOUS_CONVERSATION_ID`, `HISTORY_MIGRATION_FAILED`, ... */
+  declare readonly code: HistoryErrorCode;
 
-  constructor(code: string, message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+  constructor(code: HistoryErrorCode, message: string, options: XzatomaErrorOptions<F> = {}) {
+    super(code, message, options);
   }
 }
 
 /** No conversation has the given id. Code `CONVERSATION_NOT_FOUND`. */
-export class ConversationNotFoundError extends HistoryError {
+export class ConversationNotFoundError extends HistoryError<{ readonly conversationId: string }> {
   override readonly name = "ConversationNotFoundError";
   readonly conversationId: string;
 
   constructor(conversationId: string) {
-    super("CONVERSATION_NOT_FOUND", `No conversation with id '${conversationId}'.`);
+    super("CONVERSATION_NOT_FOUND", `No conversation with id '${conversationId}'.`, {
+      fields: { conversationId },
+    });
     this.conversationId = conversationId;
   }
 }
@@ -33,7 +43,10 @@ export class ConversationNotFoundError extends HistoryError {
  * An id prefix matches more than one conversation. Code `AMBIGUOUS_CONVERSATION_ID`;
  * `candidates` lists the first few matching ids.
  */
-export class AmbiguousConversationIdError extends HistoryError {
+export class AmbiguousConversationIdError extends HistoryError<{
+  readonly prefix: string;
+  readonly candidates: readonly string[];
+}> {
   override readonly name = "AmbiguousConversationIdError";
   readonly prefix: string;
   readonly candidates: readonly string[];
@@ -43,6 +56,7 @@ export class AmbiguousConversationIdError extends HistoryError {
       "AMBIGUOUS_CONVERSATION_ID",
       `The id prefix '${prefix}' matches more than one conversation ` +
         `(${candidates.join(", ")}${more ? ", ..." : ""}); type more characters of the id.`,
+      { fields: { prefix, candidates } },
     );
     this.prefix = prefix;
     this.candidates = candidates;

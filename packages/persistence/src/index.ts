@@ -20,7 +20,12 @@ export {
 } from "./model.js";
 export { statusForStopReason } from "./status.js";
 export { toRfc3339 } from "./time.js";
-export { AmbiguousConversationIdError, ConversationNotFoundError, HistoryError } from "./errors.js";
+export {
+  AmbiguousConversationIdError,
+  ConversationNotFoundError,
+  HistoryError,
+  type HistoryErrorCode,
+} from "./errors.js";
 export {
   createHistoryRecorder,
   type HistoryRecorder,

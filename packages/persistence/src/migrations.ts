@@ -27,16 +27,18 @@ export function applyMigrations(db: HistoryDatabase, migrationsFolder: string): 
       "HISTORY_MIGRATIONS_MISSING",
       `The history database migrations are missing: no ${migrationsFolder}/meta/_journal.json. ` +
         "Ship the package's drizzle/ folder, or pass migrationsFolder to openHistory().",
+      { fields: { migrationsFolder } },
     );
   }
   try {
     migrateNodeSqlite(db, { migrationsFolder });
   } catch (error) {
     if (isUpToDate(db, migrationsFolder)) return;
+    const database = db.$client.location() ?? ":memory:";
     throw new HistoryError(
       "HISTORY_MIGRATION_FAILED",
-      `Could not migrate the history database ${db.$client.location() ?? ":memory:"}: ${String(error)}`,
-      { cause: error },
+      `Could not migrate the history database ${database}: ${String(error)}`,
+      { cause: error, fields: { database, migrationsFolder } },
     );
   }
 }

@@ -73,6 +73,7 @@ export function loadNodeSqlite(): typeof NodeSqlite {
     throw new HistoryError(
       "HISTORY_SQLITE_UNAVAILABLE",
       `The history database needs Node.js >= 22.16 (its built-in node:sqlite); this is Node.js ${process.versions.node}.`,
+      { fields: { nodeVersion: process.versions.node, requiredNodeVersion: ">=22.16" } },
     );
   }
   return sqlite;

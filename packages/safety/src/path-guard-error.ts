@@ -1,9 +1,4 @@
-/**
- * Marker shared by every XZatoma error class across packages and duplicated installs;
- * `isXzatomaError` in `@xzatoma/core` recognises it. Safety is a leaf package, so it
- * carries the marker instead of importing the base class.
- */
-const XZATOMA_ERROR = Symbol.for("xzatoma.error");
+import { XzatomaError } from "@xzatoma/errors";
 
 /** Why a path was refused. */
 export type PathRefusal =
@@ -13,9 +8,11 @@ export type PathRefusal =
  * A path argument that does not resolve inside the workspace root. The message is
  * written for the model: it says what was refused and what to do instead.
  */
-export class PathOutsideWorkspaceError extends Error {
-  readonly [XZATOMA_ERROR] = true;
-  readonly code = "PATH_OUTSIDE_WORKSPACE";
+export class PathOutsideWorkspaceError extends XzatomaError<{
+  readonly path: string;
+  readonly refusal: PathRefusal;
+}> {
+  declare readonly code: "PATH_OUTSIDE_WORKSPACE";
   override readonly name = "PathOutsideWorkspaceError";
 
   constructor(
@@ -23,7 +20,7 @@ export class PathOutsideWorkspaceError extends Error {
     readonly path: string,
     readonly refusal: PathRefusal,
   ) {
-    super(message);
+    super("PATH_OUTSIDE_WORKSPACE", message, { fields: { path, refusal } });
   }
 }
 
@@ -31,9 +28,11 @@ export class PathOutsideWorkspaceError extends Error {
  * A write to a path that stays unwritable even inside the workspace: git hooks and config,
  * shell startup files, the agent's own config, audit log and history database.
  */
-export class PathProtectedError extends Error {
-  readonly [XZATOMA_ERROR] = true;
-  readonly code = "PATH_PROTECTED";
+export class PathProtectedError extends XzatomaError<{
+  readonly path: string;
+  readonly refusal: PathRefusal;
+}> {
+  declare readonly code: "PATH_PROTECTED";
   override readonly name = "PathProtectedError";
   readonly refusal: PathRefusal = "protected";
 
@@ -41,6 +40,6 @@ export class PathProtectedError extends Error {
     message: string,
     readonly path: string,
   ) {
-    super(message);
+    super("PATH_PROTECTED", message, { fields: { path, refusal: "protected" } });
   }
 }

@@ -1,3 +1,4 @@
+import { isErrorCode, isXzatomaError, XzatomaError } from "@xzatoma/errors";
 import { describe, expect, it } from "vitest";
 import { compileGlob, globBase, GlobSyntaxError } from "./glob-pattern.js";
 
@@ -64,6 +65,22 @@ describe("compileGlob", () => {
     expect(() => compileGlob(`${"{a,".repeat(400)}b${"}".repeat(400)}`, { dot: false })).toThrow(
       "longer than 1024 characters",
     );
+  });
+
+  it("refuses with an XzatomaError GLOB_INVALID naming the pattern", () => {
+    let caught: unknown;
+    try {
+      compileGlob("[z-a]", { dot: false });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(GlobSyntaxError);
+    expect(caught).toBeInstanceOf(XzatomaError);
+    expect(isXzatomaError(caught)).toBe(true);
+    const error = caught as GlobSyntaxError;
+    expect(isErrorCode(error.code)).toBe(true);
+    expect(error.code).toBe("GLOB_INVALID");
+    expect(error.fields).toEqual({ pattern: "[z-a]" });
   });
 
   it("matches brace alternatives without expanding them", () => {

@@ -1,11 +1,20 @@
 // Globs of find_path and grep over `/`-separated paths relative to the workspace root,
 // matched with picomatch (`*`, `**`, `?`, `[...]`, `{a,b}`, extglobs). What is ours: a
 // trailing `/` for directories only, the depth bound and the dot-entry hint for the walk.
+import { XzatomaError } from "@xzatoma/errors";
 import picomatch from "picomatch";
 
-/** A glob the compiler cannot use; the message is written for the model. */
-export class GlobSyntaxError extends Error {
+/**
+ * A glob the compiler cannot use (code `GLOB_INVALID`); the message is written for the
+ * model, and `fields.pattern` is the glob as given.
+ */
+export class GlobSyntaxError extends XzatomaError<{ readonly pattern: string }> {
+  declare readonly code: "GLOB_INVALID";
   override readonly name = "GlobSyntaxError";
+
+  constructor(message: string, pattern: string) {
+    super("GLOB_INVALID", message, { fields: { pattern } });
+  }
 }
 
 /** Globs longer than this are refused (picomatch's parse time grows with nesting). */
@@ -42,10 +51,11 @@ export function compileGlob(pattern: string, options: { readonly dot: boolean })
   const directoriesOnly = body.endsWith("/");
   if (directoriesOnly) body = body.replace(/\/+$/, "");
   if (body === "")
-    throw new GlobSyntaxError("The glob is empty. Give a pattern such as '**/*.ts'.");
+    throw new GlobSyntaxError("The glob is empty. Give a pattern such as '**/*.ts'.", pattern);
   if (body.length > MAX_GLOB_LENGTH) {
     throw new GlobSyntaxError(
       `The glob is longer than ${MAX_GLOB_LENGTH} characters. Give a shorter pattern.`,
+      pattern,
     );
   }
   // `dir/**` is what is inside dir, as in git and ripgrep (picomatch would match dir too).
@@ -58,6 +68,7 @@ export function compileGlob(pattern: string, options: { readonly dot: boolean })
   } catch {
     throw new GlobSyntaxError(
       `The glob '${pattern}' has an invalid character class. Check the [...] parts.`,
+      pattern,
     );
   }
   const unbounded = body.includes("**") || body.startsWith("!") || body.includes("(");

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { isErrorCode, isXzatomaError, XzatomaError } from "@xzatoma/errors";
 import { parseXzeprEvent } from "@xzatoma/xzepr";
 import { describe, expect, it } from "vitest";
 import { createEventFilter, EventFilterError } from "./event-filter.js";
@@ -50,5 +51,21 @@ describe("event filter", () => {
     expect(() => createEventFilter({ sourcePattern: "([" })).toThrow(
       /filters\.source_pattern: '\(\[' is not a valid/,
     );
+  });
+
+  it("throws an XzatomaError EVENT_FILTER_INVALID with the key in fields", () => {
+    let caught: unknown;
+    try {
+      createEventFilter({ sourcePattern: "([" });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(EventFilterError);
+    expect(caught).toBeInstanceOf(XzatomaError);
+    expect(isXzatomaError(caught)).toBe(true);
+    const error = caught as EventFilterError;
+    expect(isErrorCode(error.code)).toBe(true);
+    expect(error.code).toBe("EVENT_FILTER_INVALID");
+    expect(error.fields).toEqual({ key: "filters.source_pattern" });
   });
 });

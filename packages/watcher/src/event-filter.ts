@@ -1,5 +1,4 @@
-/** The marker `isXzatomaError` in `@xzatoma/core` recognises across packages. */
-const XZATOMA_ERROR = Symbol.for("xzatoma.error");
+import { XzatomaError } from "@xzatoma/errors";
 
 /** Which events the watcher acts on. Every set criterion must hold. */
 export interface EventFilterOptions {
@@ -31,11 +30,17 @@ export interface FilterableEvent {
 /** Why an event was skipped, or `undefined` when it passes. */
 export type EventFilter = (event: FilterableEvent) => string | undefined;
 
-/** An invalid filter setting, named by its key. */
-export class EventFilterError extends Error {
-  readonly [XZATOMA_ERROR] = true;
-  readonly code = "EVENT_FILTER_INVALID";
+/**
+ * An invalid filter setting (code `EVENT_FILTER_INVALID`), named by its key in the message
+ * and, when the thrower knows it, in `fields.key` (e.g. `watcher.generic_match.version`).
+ */
+export class EventFilterError extends XzatomaError<{ readonly key?: string }> {
+  declare readonly code: "EVENT_FILTER_INVALID";
   override readonly name = "EventFilterError";
+
+  constructor(message: string, key?: string) {
+    super("EVENT_FILTER_INVALID", message, { fields: key === undefined ? {} : { key } });
+  }
 }
 
 /**
@@ -67,6 +72,7 @@ export function compilePattern(key: string, pattern: string, caseInsensitive: bo
       if (!JAVASCRIPT_FLAGS.includes(flag)) {
         throw new EventFilterError(
           `${key}: '${pattern}' sets the inline flag '${flag}', which JavaScript regular expressions lack (a leading group may set i, m and s: '(?i)', '(?-i)', '(?ms)').`,
+          key,
         );
       }
     }
@@ -78,6 +84,7 @@ export function compilePattern(key: string, pattern: string, caseInsensitive: bo
   } catch (error) {
     throw new EventFilterError(
       `${key}: '${pattern}' is not a valid regular expression: ${(error as Error).message}`,
+      key,
     );
   }
 }

@@ -3,6 +3,7 @@ import { compilePattern, EventFilterError } from "./event-filter.js";
 
 const ACTION = "watcher.generic_match.action";
 const NAME = "watcher.generic_match.name";
+const VERSION = "watcher.generic_match.version";
 
 /** `watcher.generic_match`: which plans a generic watcher runs. Unset: every plan. */
 export interface GenericMatchOptions {
@@ -41,7 +42,8 @@ export function createGenericMatch(options: GenericMatchOptions): GenericMatch {
       : (semver.validRange(options.version) ??
         (() => {
           throw new EventFilterError(
-            `watcher.generic_match.version: '${options.version}' is not a semver range (try '^1.2' or '>=2 <3').`,
+            `${VERSION}: '${options.version}' is not a semver range (try '^1.2' or '>=2 <3').`,
+            VERSION,
           );
         })());
   return (plan) => {

@@ -51,7 +51,11 @@ export {
   type XzeprClient,
   type XzeprClientOptions,
 } from "./rest/xzepr-client.js";
-export { isXzeprApiError, XzeprApiError } from "./rest/xzepr-api-error.js";
+export {
+  isXzeprApiError,
+  XzeprApiError,
+  type XzeprApiErrorFields,
+} from "./rest/xzepr-api-error.js";
 export type {
   CreateEvent,
   CreateGroup,

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { isErrorCode, isXzatomaError, XzatomaError } from "@xzatoma/errors";
 import { describe, expect, it } from "vitest";
 import { parseXzeprEvent, XzeprEventError } from "./xzepr-event.js";
 
@@ -98,5 +99,17 @@ describe("parseXzeprEvent", () => {
     expect(failure(new Uint8Array([0x7b, 0xff, 0x7d])).message).toBe(
       "The event is not valid UTF-8 text.",
     );
+  });
+});
+
+describe("XzeprEventError", () => {
+  it("is an XzatomaError XZEPR_EVENT_INVALID with the issues in fields", () => {
+    const error = failure("{}");
+    expect(isXzatomaError(error)).toBe(true);
+    expect(error).toBeInstanceOf(XzatomaError);
+    expect(isErrorCode(error.code)).toBe(true);
+    expect(error.code).toBe("XZEPR_EVENT_INVALID");
+    expect(error.issues.length).toBeGreaterThan(0);
+    expect(error.fields).toEqual({ issues: error.issues });
   });
 });

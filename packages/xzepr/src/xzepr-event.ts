@@ -1,7 +1,5 @@
+import { XzatomaError } from "@xzatoma/errors";
 import { z } from "zod";
-
-/** The marker `isXzatomaError` in `@xzatoma/core` recognises across packages. */
-const XZATOMA_ERROR = Symbol.for("xzatoma.error");
 
 /**
  * CloudEvents 1.0 attribute value. XZepr writes the spec release (`1.0.1`) instead of
@@ -119,15 +117,14 @@ export type XzeprReceiver = z.output<typeof xzeprReceiverSchema>;
 export type XzeprReceiverGroup = z.output<typeof xzeprReceiverGroupSchema>;
 
 /** An event that is not valid JSON or not an XZepr event; `issues` name the fields. */
-export class XzeprEventError extends Error {
-  readonly [XZATOMA_ERROR] = true;
-  readonly code = "XZEPR_EVENT_INVALID";
+export class XzeprEventError extends XzatomaError<{ readonly issues: readonly string[] }> {
+  declare readonly code: "XZEPR_EVENT_INVALID";
   override readonly name = "XzeprEventError";
   constructor(
     message: string,
     readonly issues: readonly string[] = [],
   ) {
-    super(message);
+    super("XZEPR_EVENT_INVALID", message, { fields: { issues } });
   }
 }
 

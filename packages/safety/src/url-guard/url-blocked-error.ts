@@ -1,8 +1,4 @@
-/**
- * Marker shared by every XZatoma error class across packages and duplicated installs;
- * `isXzatomaError` in `@xzatoma/core` recognises it (see `path-guard-error.ts`).
- */
-const XZATOMA_ERROR = Symbol.for("xzatoma.error");
+import { XzatomaError } from "@xzatoma/errors";
 
 /**
  * Why the URL guard refused a URL or stopped a request:
@@ -29,9 +25,12 @@ export type UrlRefusal =
  * The URL guard refused to connect, or stopped a response it had started to read. The
  * message is written for the model: it names the URL and says why.
  */
-export class UrlBlockedError extends Error {
-  readonly [XZATOMA_ERROR] = true;
-  readonly code = "URL_BLOCKED";
+export class UrlBlockedError extends XzatomaError<{
+  readonly url: string;
+  readonly refusal: UrlRefusal;
+  readonly reason: string;
+}> {
+  declare readonly code: "URL_BLOCKED";
   override readonly name = "UrlBlockedError";
 
   /**
@@ -44,6 +43,8 @@ export class UrlBlockedError extends Error {
     readonly url: string,
     readonly refusal: UrlRefusal,
   ) {
-    super(`Refused to fetch ${url}: ${reason}`);
+    super("URL_BLOCKED", `Refused to fetch ${url}: ${reason}`, {
+      fields: { url, refusal, reason },
+    });
   }
 }

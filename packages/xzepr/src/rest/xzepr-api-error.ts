@@ -1,11 +1,21 @@
 /**
  * What a failed XZepr API call throws.
  */
+import { XzatomaError } from "@xzatoma/errors";
+
+/** The facts behind an {@link XzeprApiError}; never the API token. */
+export interface XzeprApiErrorFields {
+  readonly reason: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status?: number;
+  readonly field?: string;
+}
 
 /**
- * A call to XZepr's REST API failed. `code` is XZepr's own error code from the body
- * (`validation_error`, `invalid_id`, `not_found`, `event_creation_failed`, `unauthorized`,
- * `internal_error`, ...) or, when XZepr gave none, one of:
+ * A call to XZepr's REST API failed (code `XZEPR_API_ERROR`). `reason` is XZepr's own error
+ * code from the body (`validation_error`, `invalid_id`, `not_found`, `event_creation_failed`,
+ * `unauthorized`, `internal_error`, ...) or, when XZepr gave none, one of:
  * - `http_error`: an error status whose body is not XZepr's JSON error (a proxy, the
  *   framework's 415/422 text);
  * - `invalid_response`: a success whose body is not the documented shape;
@@ -14,12 +24,13 @@
  * - `network_error`: XZepr could not be reached.
  *
  * The message names the method and path and, for HTTP errors, the status; it never contains
- * the API token.
+ * the API token. `fields` repeats `reason`, `method`, `path`, `status` and `field`.
  */
-export class XzeprApiError extends Error {
+export class XzeprApiError extends XzatomaError<XzeprApiErrorFields> {
+  declare readonly code: "XZEPR_API_ERROR";
   override readonly name = "XzeprApiError";
-  /** XZepr's error code, or one of the client's codes listed above. */
-  readonly code: string;
+  /** XZepr's error code, or one of the client's reasons listed above. */
+  readonly reason: string;
   /** The HTTP status; `undefined` when no answer came. */
   readonly status: number | undefined;
   readonly method: string;
@@ -29,7 +40,7 @@ export class XzeprApiError extends Error {
   readonly field: string | undefined;
 
   constructor(options: {
-    readonly code: string;
+    readonly reason: string;
     readonly message: string;
     readonly method: string;
     readonly path: string;
@@ -37,12 +48,22 @@ export class XzeprApiError extends Error {
     readonly field?: string;
     readonly cause?: unknown;
   }) {
-    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = options.code;
-    this.status = options.status;
-    this.method = options.method;
-    this.path = options.path;
-    this.field = options.field;
+    const { reason, method, path, status, field } = options;
+    super("XZEPR_API_ERROR", options.message, {
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
+      fields: {
+        reason,
+        method,
+        path,
+        ...(status === undefined ? {} : { status }),
+        ...(field === undefined ? {} : { field }),
+      },
+    });
+    this.reason = reason;
+    this.status = status;
+    this.method = method;
+    this.path = path;
+    this.field = field;
   }
 }
 

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startScriptedXzepr, type ScriptedXzepr } from "@xzatoma/scripted-servers/xzepr";
+import { isErrorCode, isXzatomaError, XzatomaError } from "@xzatoma/errors";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkXzeprEvent } from "../xzepr-event.js";
 import { isXzeprApiError, XzeprApiError } from "./xzepr-api-error.js";
@@ -86,7 +87,7 @@ describe("createXzeprClient against the scripted XZepr", () => {
       event_receiver_ids: [receiverId],
     });
     await client.deleteGroup(groupId);
-    expect((await failureOf(client.getGroup(groupId))).code).toBe("not_found");
+    expect((await failureOf(client.getGroup(groupId))).reason).toBe("not_found");
     await client.deleteReceiver(receiverId);
     expect((await failureOf(client.getReceiver(receiverId))).status).toBe(404);
 
@@ -148,12 +149,13 @@ describe("createXzeprClient against the scripted XZepr", () => {
     expect(await client.findOrCreateReceiver(receiver)).toEqual({ id: found.id, created: false });
   });
 
-  it("reports a refused token, a validation error and a framework refusal with code, status, method and path", async () => {
+  it("reports a refused token, a validation error and a framework refusal as XZEPR_API_ERROR with reason, status, method and path", async () => {
     const xzepr = await start(TOKEN);
     const wrong = createXzeprClient({ baseUrl: xzepr.url, token: "not-the-token" });
     const refused = await failureOf(wrong.listReceivers());
     expect(refused).toMatchObject({
-      code: "unauthorized",
+      code: "XZEPR_API_ERROR",
+      reason: "unauthorized",
       status: 401,
       method: "GET",
       path: "/api/v1/receivers",
@@ -162,6 +164,15 @@ describe("createXzeprClient against the scripted XZepr", () => {
       "XZepr API GET /api/v1/receivers failed with HTTP 401 (unauthorized): Missing or invalid authentication token",
     );
     expect(isXzeprApiError(refused)).toBe(true);
+    expect(isXzatomaError(refused)).toBe(true);
+    expect(refused).toBeInstanceOf(XzatomaError);
+    expect(isErrorCode(refused.code)).toBe(true);
+    expect(refused.fields).toEqual({
+      reason: "unauthorized",
+      status: 401,
+      method: "GET",
+      path: "/api/v1/receivers",
+    });
     const anonymous = createXzeprClient({ baseUrl: xzepr.url });
     expect((await failureOf(anonymous.createReceiver(receiver))).status).toBe(401);
     expect(xzepr.requests.at(-1)?.headers["authorization"]).toBeUndefined();
@@ -169,7 +180,7 @@ describe("createXzeprClient against the scripted XZepr", () => {
     const client = createXzeprClient({ baseUrl: xzepr.url, token: TOKEN });
     const invalid = await failureOf(client.createReceiver({ ...receiver, name: "  " }));
     expect(invalid).toMatchObject({
-      code: "validation_error",
+      reason: "validation_error",
       status: 400,
       method: "POST",
       path: "/api/v1/receivers",
@@ -190,13 +201,13 @@ describe("createXzeprClient against the scripted XZepr", () => {
         event_receiver_id: "not-a-ulid",
       }),
     );
-    expect(badId).toMatchObject({ code: "validation_error", field: "event_receiver_id" });
-    expect((await failureOf(client.getReceiver("nope"))).code).toBe("invalid_id");
+    expect(badId).toMatchObject({ reason: "validation_error", field: "event_receiver_id" });
+    expect((await failureOf(client.getReceiver("nope"))).reason).toBe("invalid_id");
     const page = await failureOf(client.listReceivers({ limit: 0 }));
     expect(page.message).toContain("Limit must be between 1 and 1000");
     const partial = { name: "x" } as unknown as typeof receiver;
     const missing = await failureOf(client.createReceiver(partial));
-    expect(missing).toMatchObject({ code: "http_error", status: 422 });
+    expect(missing).toMatchObject({ reason: "http_error", status: 422 });
     expect(missing.message).toContain("missing field `type`");
   });
 
@@ -204,14 +215,17 @@ describe("createXzeprClient against the scripted XZepr", () => {
     const xzepr = await start();
     const client = createXzeprClient({ baseUrl: xzepr.url });
     xzepr.failNext(1);
-    expect(await failureOf(client.health())).toMatchObject({ code: "internal_error", status: 500 });
+    expect(await failureOf(client.health())).toMatchObject({
+      reason: "internal_error",
+      status: 500,
+    });
     xzepr.failNext(1, { status: 502, body: "<html>Bad gateway</html>" });
     expect((await failureOf(client.health())).message).toBe(
       "XZepr API GET /health failed with HTTP 502: <html>Bad gateway</html>",
     );
     xzepr.failNext(1, { status: 200, body: { data: 42 } });
     expect(await failureOf(client.createReceiver(receiver))).toMatchObject({
-      code: "invalid_response",
+      reason: "invalid_response",
       status: 200,
     });
     expect(await client.health()).toMatchObject({ status: "healthy" });
@@ -222,7 +236,7 @@ describe("createXzeprClient against the scripted XZepr", () => {
     xzepr.hangNext(2);
     const client = createXzeprClient({ baseUrl: xzepr.url, token: TOKEN, timeoutMs: 200 });
     const timedOut = await failureOf(client.listReceivers());
-    expect(timedOut).toMatchObject({ code: "timeout", status: undefined, method: "GET" });
+    expect(timedOut).toMatchObject({ reason: "timeout", status: undefined, method: "GET" });
     expect(timedOut.message).toBe(
       `XZepr API GET /api/v1/receivers got no answer from ${xzepr.url} within 200 ms.`,
     );
@@ -231,7 +245,7 @@ describe("createXzeprClient against the scripted XZepr", () => {
     const controller = new AbortController();
     const pending = failureOf(patient.health({ signal: controller.signal }));
     controller.abort();
-    expect((await pending).code).toBe("aborted");
+    expect((await pending).reason).toBe("aborted");
   });
 
   it("says when XZepr cannot be reached", async () => {
@@ -241,7 +255,7 @@ describe("createXzeprClient against the scripted XZepr", () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const client = createXzeprClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN });
     const failure = await failureOf(client.health());
-    expect(failure.code).toBe("network_error");
+    expect(failure.reason).toBe("network_error");
     expect(failure.message).toMatch(
       new RegExp(
         `^XZepr API GET /health could not reach XZepr at http://127\\.0\\.0\\.1:${port}: `,

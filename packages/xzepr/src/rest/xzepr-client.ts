@@ -38,7 +38,7 @@ export interface XzeprClientOptions {
 
 /** Per-call options. */
 export interface XzeprCallOptions {
-  /** Aborts the call (it then fails with code `aborted`). */
+  /** Aborts the call (it then fails with reason `aborted`). */
   readonly signal?: AbortSignal;
 }
 
@@ -154,7 +154,7 @@ export function createXzeprClient(clientOptions: XzeprClientOptions): XzeprClien
     const failure = (error: unknown): XzeprApiError => {
       if (timeout.aborted) {
         return new XzeprApiError({
-          code: "timeout",
+          reason: "timeout",
           message: `${where} got no answer from ${origin} within ${timeoutMs} ms.`,
           method,
           path,
@@ -162,7 +162,7 @@ export function createXzeprClient(clientOptions: XzeprClientOptions): XzeprClien
       }
       if (callerSignal?.aborted) {
         return new XzeprApiError({
-          code: "aborted",
+          reason: "aborted",
           message: `${where} was aborted.`,
           method,
           path,
@@ -171,7 +171,7 @@ export function createXzeprClient(clientOptions: XzeprClientOptions): XzeprClien
       const cause = (error as { cause?: { message?: string; code?: string } }).cause;
       const detail = cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
       return new XzeprApiError({
-        code: "network_error",
+        reason: "network_error",
         message: `${where} could not reach XZepr at ${origin}: ${safe(String(detail))}`,
         method,
         path,
@@ -213,7 +213,7 @@ export function createXzeprClient(clientOptions: XzeprClientOptions): XzeprClien
       if (body?.success) {
         const said = body.data.message ?? body.data.error;
         throw new XzeprApiError({
-          code: body.data.error,
+          reason: body.data.error,
           message: `${where} failed with HTTP ${status} (${body.data.error}): ${safe(said)}`,
           method,
           path,
@@ -223,7 +223,7 @@ export function createXzeprClient(clientOptions: XzeprClientOptions): XzeprClien
       }
       const said = text.trim() === "" ? "no details" : safe(text.trim());
       throw new XzeprApiError({
-        code: "http_error",
+        reason: "http_error",
         message: `${where} failed with HTTP ${status}: ${said}`,
         method,
         path,
@@ -238,7 +238,7 @@ export function createXzeprClient(clientOptions: XzeprClientOptions): XzeprClien
         ? "the body is not JSON"
         : `${issue.path.join(".") || "(body)"}: ${issue.message}`;
     throw new XzeprApiError({
-      code: "invalid_response",
+      reason: "invalid_response",
       message: `${where} answered HTTP ${status} with an unexpected body (${safe(problem)}).`,
       method,
       path,

@@ -222,7 +222,7 @@ describe("createKafkaTransport on a broker that requires SASL or TLS", { timeout
         ),
       ]) {
         expect(isKafkaTransportError(failure)).toBe(true);
-        expect(failure).toMatchObject({ code: "kafka_auth_failed" });
+        expect(failure).toMatchObject({ code: "KAFKA_AUTH_FAILED" });
         expect(failure.message).toContain(`refused the`);
         expect(failure.message).toContain(`check watcher.kafka.security`);
         expect(failure.message).toContain(mechanism);
@@ -258,7 +258,7 @@ describe("createKafkaTransport on a broker that requires SASL or TLS", { timeout
         kafka.ensureTopics([{ topic, numPartitions: 1, replicationFactor: 1 }]),
       );
       expect(isKafkaTransportError(failure)).toBe(true);
-      expect(failure).toMatchObject({ code: "kafka_unavailable" });
+      expect(failure).toMatchObject({ code: "KAFKA_UNAVAILABLE" });
       expect(failure.message).toMatch(/certificate/i);
       expect(allText(failure)).not.toContain(secured.password);
       const published = await failureOf(kafka.publish({ topic, records: [{ value: "x" }] }));

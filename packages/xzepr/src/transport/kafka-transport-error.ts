@@ -1,48 +1,64 @@
 /**
  * What the Kafka transport throws or reports, and which broker errors it cannot get past.
  */
-
-/** The marker `isXzatomaError` of `@xzatoma/errors` recognises across packages. */
-const XZATOMA_ERROR = Symbol.for("xzatoma.error");
+import { XzatomaError, type ErrorCode } from "@xzatoma/errors";
 
 /**
- * An invalid Kafka setting (code `CONFIG_INVALID`, an XZatoma error). `key` names the
- * configuration key to fix, e.g. `watcher.kafka.security.sasl_username`, and so does the
- * message. Thrown by {@link createKafkaTransport} before anything connects.
+ * An invalid Kafka setting (code `CONFIG_INVALID`). `key` names the configuration key to
+ * fix, e.g. `watcher.kafka.security.sasl_username`, and so does the message. Thrown by
+ * {@link createKafkaTransport} before anything connects.
  */
-export class KafkaConfigError extends Error {
-  readonly [XZATOMA_ERROR] = true;
-  readonly code = "CONFIG_INVALID";
+export class KafkaConfigError extends XzatomaError<{ readonly key: string }> {
+  declare readonly code: "CONFIG_INVALID";
   override readonly name = "KafkaConfigError";
   readonly key: string;
-  readonly fields: { readonly key: string };
 
   constructor(key: string, message: string) {
-    super(message);
+    super("CONFIG_INVALID", message, { fields: { key } });
     this.key = key;
-    this.fields = { key };
   }
+}
+
+/** The codes of {@link KafkaTransportError}. */
+export type KafkaTransportErrorCode = Extract<
+  ErrorCode,
+  "KAFKA_AUTH_FAILED" | "KAFKA_UNAVAILABLE" | "KAFKA_CONSUMER_FAILED"
+>;
+
+/**
+ * The facts behind a {@link KafkaTransportError}: the brokers, the configuration key the
+ * transport's settings came from (`watcher.kafka`), and the group and topic when a consumer
+ * failed. Never a password.
+ */
+export interface KafkaTransportErrorFields {
+  readonly brokers?: readonly string[];
+  readonly configPath?: string;
+  readonly groupId?: string;
+  readonly topic?: string;
 }
 
 /**
  * The broker could not be used. `code` is one of:
- * - `kafka_auth_failed`: the broker refused the credentials or the permissions;
- * - `kafka_unavailable`: no broker answered, or a topic could not be subscribed to;
- * - `kafka_consumer_failed`: the consumer stopped for good (reported through `onFatal`).
+ * - `KAFKA_AUTH_FAILED`: the broker refused the credentials or the permissions;
+ * - `KAFKA_UNAVAILABLE`: no broker answered, or a topic could not be subscribed to;
+ * - `KAFKA_CONSUMER_FAILED`: the consumer stopped for good (reported through `onFatal`).
  *
  * Messages name the brokers and the group; never a password.
  */
-export class KafkaTransportError extends Error {
+export class KafkaTransportError extends XzatomaError<KafkaTransportErrorFields> {
   override readonly name = "KafkaTransportError";
-  readonly code: "kafka_auth_failed" | "kafka_unavailable" | "kafka_consumer_failed";
+  declare readonly code: KafkaTransportErrorCode;
 
   constructor(options: {
-    readonly code: KafkaTransportError["code"];
+    readonly code: KafkaTransportErrorCode;
     readonly message: string;
     readonly cause?: unknown;
+    readonly fields?: KafkaTransportErrorFields;
   }) {
-    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = options.code;
+    super(options.code, options.message, {
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
+      fields: options.fields ?? {},
+    });
   }
 }
 

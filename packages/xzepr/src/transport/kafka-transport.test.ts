@@ -133,7 +133,7 @@ describe("createKafkaTransport on a real broker", { timeout: 240_000 }, () => {
         (error: unknown) => error,
       );
     expect(isKafkaTransportError(failure)).toBe(true);
-    expect(failure).toMatchObject({ code: "kafka_unavailable" });
+    expect(failure).toMatchObject({ code: "KAFKA_UNAVAILABLE" });
     expect((failure as Error).message).toContain(`could not reach Kafka at ${nobody}`);
   });
 

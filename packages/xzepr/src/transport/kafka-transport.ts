@@ -43,6 +43,8 @@ export {
   isKafkaTransportError,
   KafkaConfigError,
   KafkaTransportError,
+  type KafkaTransportErrorCode,
+  type KafkaTransportErrorFields,
 } from "./kafka-transport-error.js";
 
 const { Kafka, Partitioners } = kafkajs;
@@ -147,8 +149,8 @@ const stoppedError = () => new Error("The Kafka transport is stopped.");
  * message is sought back to and delivered again after `redeliveryDelayMs`; a broker that goes
  * away is retried until it is back or the transport stops.
  *
- * Throws {@link KafkaTransportError} `kafka_config_invalid` at once when the options are
- * wrong (the message names the configuration key).
+ * Throws {@link KafkaConfigError} (`CONFIG_INVALID`) at once when the options are wrong
+ * (its `key` and message name the configuration key).
  *
  * ```ts
  * const transport = createKafkaTransport({ brokers: ["127.0.0.1:9092"], clientId: "xzatoma-watcher" });
@@ -205,14 +207,16 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
   const connectionError = (error: unknown, what: string) =>
     isAuthError(error)
       ? new KafkaTransportError({
-          code: "kafka_auth_failed",
+          code: "KAFKA_AUTH_FAILED",
           message: `Kafka at ${brokers.join(", ")} refused the ${what}'s credentials or permissions (check ${configPath}.security): ${messageOf(error)}`,
           cause: error,
+          fields: { brokers, configPath },
         })
       : new KafkaTransportError({
-          code: "kafka_unavailable",
+          code: "KAFKA_UNAVAILABLE",
           message: `The ${what} could not reach Kafka at ${brokers.join(", ")}: ${messageOf(error)}`,
           cause: error,
+          fields: { brokers, configPath },
         });
 
   // Clients are made on first use; a failed connect is forgotten so the next call tries again.
@@ -281,9 +285,10 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
     if (fatal || !consuming) return;
     const { consumer, options: consume } = consuming;
     fatal = new KafkaTransportError({
-      code: isAuthError(error) ? "kafka_auth_failed" : "kafka_consumer_failed",
+      code: isAuthError(error) ? "KAFKA_AUTH_FAILED" : "KAFKA_CONSUMER_FAILED",
       message: `The Kafka consumer of group ${consume.groupId} on topic ${consume.topic} stopped: ${messageOf(error)}`,
       cause: error,
+      fields: { brokers, configPath, groupId: consume.groupId, topic: consume.topic },
     });
     transportLog("error", fatal.message, { error: messageOf(error) });
     try {
@@ -484,9 +489,10 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
     } catch (error) {
       await consumer.disconnect().catch(() => undefined);
       throw new KafkaTransportError({
-        code: isAuthError(error) ? "kafka_auth_failed" : "kafka_unavailable",
+        code: isAuthError(error) ? "KAFKA_AUTH_FAILED" : "KAFKA_UNAVAILABLE",
         message: `Could not subscribe to the Kafka topic ${consume.topic}: ${messageOf(error)}`,
         cause: error,
+        fields: { brokers, configPath, groupId: consume.groupId, topic: consume.topic },
       });
     }
     await consumer.run({

@@ -24,9 +24,14 @@ const fixture = readFileSync(
 const event = JSON.parse(fixture) as Record<string, unknown>;
 const config = watcherConfigSchema.parse({ filters: { event_types: ["build.success"] } });
 const transport = createMemoryTransport();
-// As the runtime opens it (openRuntimeHistory): a file database, outcomes redacted.
+// As the watcher opens it (openRuntimeHistory in start-watcher): a file database, outcomes
+// redacted, commits synced at checkpoints.
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "xz-bench-watcher-"));
-const history = openHistory({ path: path.join(dataDir, "history.db"), redact: redactSecrets });
+const history = openHistory({
+  path: path.join(dataDir, "history.db"),
+  redact: redactSecrets,
+  durability: "normal",
+});
 let peak = process.memoryUsage().rss;
 const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
 for (let i = 0; i < EVENTS; i += 1) {

@@ -113,6 +113,36 @@ describe("drizzleNodeSqlite", () => {
 });
 
 describe("withoutSqliteExperimentalWarning", () => {
+  it("prepares a query's SQL once and reuses it, and keeps giving right answers past its cache", () => {
+    const db = open();
+    db.insert(items)
+      .values(Array.from({ length: 100 }, (_, index) => ({ id: index + 1, name: `n${index + 1}` })))
+      .run();
+    const prepare = vi.spyOn(DatabaseSync.prototype, "prepare");
+    try {
+      const byId = (id: number) => db.select().from(items).where(eq(items.id, id)).get();
+      expect(byId(1)?.name).toBe("n1");
+      expect(byId(2)?.name).toBe("n2");
+      expect(byId(3)).toMatchObject({ id: 3, name: "n3", done: false });
+      expect(prepare).toHaveBeenCalledTimes(1);
+      // 100 lists of different lengths: 100 different texts, more than the cache keeps.
+      for (let length = 1; length <= 100; length += 1) {
+        const ids = Array.from({ length }, (_, index) => index + 1);
+        const rows = db
+          .select({ id: items.id })
+          .from(items)
+          .where(sql`${items.id} in ${ids}`)
+          .all();
+        expect(rows).toHaveLength(length);
+      }
+      // The first query's statement was dropped from the cache and is prepared again.
+      expect(byId(4)?.name).toBe("n4");
+      expect(prepare).toHaveBeenCalledTimes(102);
+    } finally {
+      prepare.mockRestore();
+    }
+  });
+
   it("drops only the SQLite ExperimentalWarning emitted while loading", async () => {
     const seen: string[] = [];
     const listener = (warning: Error) => seen.push(`${warning.name}: ${warning.message}`);

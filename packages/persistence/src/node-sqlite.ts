@@ -128,6 +128,9 @@ export function migrateNodeSqlite(
   session.dialect.migrate(readMigrationFiles(config), session, config);
 }
 
+/** How many prepared statements a session keeps for reuse. */
+const STATEMENT_CACHE_SIZE = 64;
+
 class NodeSqliteSession extends SQLiteSession<
   "sync",
   NodeSqliteRunResult,
@@ -136,6 +139,13 @@ class NodeSqliteSession extends SQLiteSession<
 > {
   readonly client: DatabaseSync;
   readonly dialect: SQLiteSyncDialect;
+  /**
+   * Prepared statements by their SQL, most recently used last: the same few queries run for
+   * every turn and every watcher event, and preparing one is SQLite compiling its SQL again.
+   * A statement is reusable (every use binds its parameters and sets its row mode), and
+   * this session is used from one thread, one call at a time.
+   */
+  readonly #statements = new Map<string, StatementSync>();
 
   constructor(client: DatabaseSync, dialect: SQLiteSyncDialect) {
     super(dialect);
@@ -151,13 +161,30 @@ class NodeSqliteSession extends SQLiteSession<
     customResultMapper?: RowMapper,
   ): NodeSqlitePreparedQuery<T> {
     return new NodeSqlitePreparedQuery<T>(
-      this.client.prepare(query.sql),
+      this.#statement(query.sql),
       query,
       fields,
       executeMethod,
       isResponseInArrayMode,
       customResultMapper,
     );
+  }
+
+  #statement(sql: string): StatementSync {
+    const cached = this.#statements.get(sql);
+    if (cached !== undefined) {
+      this.#statements.delete(sql);
+      this.#statements.set(sql, cached);
+      return cached;
+    }
+    const statement = this.client.prepare(sql);
+    this.#statements.set(sql, statement);
+    // Bounded: a query with a list of values (`IN (?, ?, ...)`) has a text per length.
+    if (this.#statements.size > STATEMENT_CACHE_SIZE) {
+      const oldest = this.#statements.keys().next().value;
+      if (oldest !== undefined) this.#statements.delete(oldest);
+    }
+    return statement;
   }
 
   transaction<T>(

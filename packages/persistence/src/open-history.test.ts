@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import type { DatabaseSync } from "node:sqlite";
-import { describe, expect, it } from "vitest";
+import { DatabaseSync } from "node:sqlite";
+import { describe, expect, it, vi } from "vitest";
 import { openRaw, pluck, pluckAll } from "./__fixtures__/raw-db.js";
 import { openTempHistory, tempDbPath } from "./__fixtures__/temp-history.js";
 import { HistoryError } from "./errors.js";
@@ -59,6 +59,20 @@ describe("openHistory", () => {
     const db = inspect(file);
     expect(pluck(db, "PRAGMA journal_mode")).toBe("wal");
     db.close();
+  });
+
+  it("syncs every commit by default, and at checkpoints only with durability normal", () => {
+    const exec = vi.spyOn(DatabaseSync.prototype, "exec");
+    try {
+      openTempHistory({ path: tempDbPath() });
+      expect(exec).toHaveBeenCalledWith("PRAGMA synchronous = FULL");
+      exec.mockClear();
+      openTempHistory({ path: tempDbPath(), durability: "normal" });
+      expect(exec).toHaveBeenCalledWith("PRAGMA synchronous = NORMAL");
+      expect(exec).not.toHaveBeenCalledWith("PRAGMA synchronous = FULL");
+    } finally {
+      exec.mockRestore();
+    }
   });
 
   it("waits for another writer up to the busy timeout, then fails", () => {

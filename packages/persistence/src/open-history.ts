@@ -36,6 +36,14 @@ export interface OpenHistoryOptions {
   readonly migrationsFolder?: string;
   /** The clock. Default: `new Date()`. */
   readonly now?: () => Date;
+  /**
+   * When a commit reaches the disk. `full` (the default): at every commit, so a committed
+   * turn survives a power cut too, for one fsync per commit. `normal`: at checkpoints; a
+   * process that crashes or is killed loses nothing, but the last commits before an
+   * operating-system crash or power cut may be lost. For a service that commits per event
+   * and has another record of what it finished (the watcher: Kafka's transactions).
+   */
+  readonly durability?: "full" | "normal";
 }
 
 /**
@@ -64,8 +72,8 @@ export function openHistory(options: OpenHistoryOptions): History {
   try {
     // WAL: readers never block the writer, and a commit is one append to the log.
     client.exec("PRAGMA journal_mode = WAL");
-    // FULL: a committed turn survives a power cut too, for one fsync per turn.
-    client.exec("PRAGMA synchronous = FULL");
+    // FULL: a committed turn survives a power cut too, for one fsync per turn (durability).
+    client.exec(`PRAGMA synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);
     client.exec("PRAGMA foreign_keys = ON");
     const db = drizzleNodeSqlite(client);
     applyMigrations(db, options.migrationsFolder ?? defaultMigrationsFolder());

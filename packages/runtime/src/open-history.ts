@@ -6,6 +6,9 @@ import { redactSecrets } from "@xzatoma/safety";
  * history keeps file contents and command output, and a secret in them must not outlive
  * the run in a plain file.
  */
-export function openRuntimeHistory(dbPath: string): History {
-  return openHistory({ path: dbPath, redact: redactSecrets });
+export function openRuntimeHistory(
+  dbPath: string,
+  durability: "full" | "normal" = "full",
+): History {
+  return openHistory({ path: dbPath, redact: redactSecrets, durability });
 }

@@ -77,7 +77,13 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Starte
     ...(options.write ? { write: options.write } : {}),
   });
   const transport = options.transport ?? createWatcherTransport(watcher, { env, logger });
-  const history = options.dryRun ? undefined : openRuntimeHistory(config.persistence.db_path);
+  // Commits reach the disk at checkpoints, not per event: what the service finished is on
+  // record in Kafka (a result and its offset commit in one transaction), so the last ledger
+  // entries lost to a power cut cost at most a second run of an event published twice
+  // (docs/explanation/watcher-delivery.md). A killed process loses nothing.
+  const history = options.dryRun
+    ? undefined
+    : openRuntimeHistory(config.persistence.db_path, "normal");
   const ledger = history ? historyLedger(history) : createMemoryLedger();
   const executor =
     options.executor ??

@@ -100,6 +100,93 @@ describe("the history recorder, a listener on the agent's events", () => {
     expect(again?.usage.inputTokens).toBe(35);
   });
 
+  it("commits once per write: the first turn with the new conversation, the end with the outcome", () => {
+    const conversation = createConversation({ maxTokens: 100_000, pruneThreshold: false });
+    const commits: number[] = [];
+    const counted: History = {
+      ...history,
+      batch: (writes) => {
+        commits.push(1);
+        return history.batch(writes);
+      },
+    };
+    const recorder = createHistoryRecorder(counted, {
+      title: (first) => first,
+      describe: () => ({ provider: "ollama", model: "m1" }),
+      entries: () => conversation.entries(),
+    });
+    recorder.onEvent({ type: "run-started", input: "task", tools: [] });
+    conversation.append(userMessage("task"));
+    recorder.onEvent({ type: "turn-started", turn: 1 });
+    // A subagent's parent makes sure it is stored: the conversation and its message, once.
+    const id = recorder.store();
+    expect(commits).toHaveLength(1);
+    expect(history.getConversation(id!)?.messages).toHaveLength(1);
+    conversation.append(assistantMessage("calls a subagent", []));
+    // Stored already: asking again writes nothing (the new message goes in with its turn).
+    expect(recorder.store()).toBe(id);
+    expect(commits).toHaveLength(1);
+    conversation.append(assistantMessage("answer", []));
+    recorder.onEvent({
+      type: "finished",
+      stopReason: "completed",
+      text: "answer",
+      turns: 1,
+      toolCalls: 0,
+      usage: usage(3),
+      durationMs: 1,
+    });
+    expect(commits).toHaveLength(2);
+    const stored = history.getConversation(id!);
+    expect(stored?.status).toBe("completed");
+    expect(stored?.messages.map((m) => m.message.content)).toEqual([
+      "task",
+      "calls a subagent",
+      "answer",
+    ]);
+  });
+
+  it("keeps nothing of a write that failed, and writes it all at the next try", () => {
+    const conversation = createConversation({ maxTokens: 100_000, pruneThreshold: false });
+    let failNext = true;
+    const flaky: History = {
+      ...history,
+      // The outcome fails once, after the messages were written in the same transaction.
+      finishConversation: (id, outcome) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error("disk full");
+        }
+        history.finishConversation(id, outcome);
+      },
+    };
+    const recorder = createHistoryRecorder(flaky, {
+      title: (first) => first,
+      describe: () => ({ provider: "ollama", model: "m1" }),
+      entries: () => conversation.entries(),
+    });
+    const finished: AgentEvent = {
+      type: "finished",
+      stopReason: "completed",
+      text: "done",
+      turns: 1,
+      toolCalls: 0,
+      usage: usage(3),
+      durationMs: 1,
+    };
+    recorder.onEvent({ type: "run-started", input: "hi", tools: [] });
+    conversation.append(userMessage("hi"));
+    conversation.append(assistantMessage("done", []));
+    expect(() => recorder.onEvent(finished)).toThrow("disk full");
+    // Rolled back as a whole: no conversation was kept, and the recorder knows it.
+    expect(history.listConversations().items).toHaveLength(0);
+    expect(recorder.conversationId).toBeUndefined();
+    recorder.onEvent(finished);
+    const stored = history.getConversation(recorder.conversationId!);
+    expect(stored?.messages.map((m) => m.message.content)).toEqual(["hi", "done"]);
+    expect(stored?.status).toBe("completed");
+  });
+
   it("stores nothing for a run that never got a message, and starts anew after clear", () => {
     const conversation = createConversation({ maxTokens: 100_000, pruneThreshold: false });
     const recorder = createHistoryRecorder(history, {

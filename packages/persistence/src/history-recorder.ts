@@ -29,8 +29,9 @@ export interface HistoryRecorder {
   /** Starts a new stored conversation with the next message (`/clear`). */
   clear(): void;
   /**
-   * Writes what is not stored yet now (a conversation that starts a subagent must exist
-   * before its child does) and returns the conversation's id, if there is anything to store.
+   * Makes sure the conversation is stored (one that starts a subagent must exist before its
+   * child does) and returns its id, if there is anything to store. A conversation already
+   * stored is not written again here: its new messages go in with its turn, as ever.
    */
   store(): string | undefined;
   /** Set once the conversation row exists (after the first write). */
@@ -84,7 +85,27 @@ export function createHistoryRecorder(
     turns: base.turns + turns,
   });
 
+  /** Writes what is not stored yet, in one transaction (creating the conversation too). */
   function write(usage: Usage, turns: number): void {
+    inOneCommit(() => writeUnbatched(usage, turns));
+  }
+
+  /**
+   * Runs `writes` in one transaction; when it fails (and nothing was kept) what this
+   * recorder believes it stored is put back as it was, so the next write tries again.
+   */
+  function inOneCommit<T>(writes: () => T): T {
+    const before = { conversationId, written: written.map((entry) => ({ ...entry })) };
+    try {
+      return history.batch(writes);
+    } catch (error) {
+      conversationId = before.conversationId;
+      written = before.written;
+      throw error;
+    }
+  }
+
+  function writeUnbatched(usage: Usage, turns: number): void {
     const all = historyEntries(options.entries()).slice(skip);
     const fresh = all.slice(written.length);
     const prunedChanged = written.some(
@@ -146,15 +167,20 @@ export function createHistoryRecorder(
           if (event.turn > 1) write(runUsage, event.turn - 1);
           break;
         case "finished": {
-          write(event.usage, event.turns);
-          if (!conversationId) return;
+          // The last messages and how the run ended: one commit.
           const outcome = totals(event.usage, event.turns);
-          history.finishConversation(conversationId, {
-            status: statusForStopReason(event.stopReason),
-            stopReason: event.stopReason,
-            usage: outcome.usage,
-            turns: outcome.turns,
+          const stored = inOneCommit(() => {
+            writeUnbatched(event.usage, event.turns);
+            if (!conversationId) return false;
+            history.finishConversation(conversationId, {
+              status: statusForStopReason(event.stopReason),
+              stopReason: event.stopReason,
+              usage: outcome.usage,
+              turns: outcome.turns,
+            });
+            return true;
           });
+          if (!stored) return;
           // The next run continues the same conversation.
           base = outcome;
           skip += written.length;
@@ -166,7 +192,7 @@ export function createHistoryRecorder(
       }
     },
     store() {
-      write(runUsage, Math.max(0, runTurns - 1));
+      if (conversationId === undefined) write(runUsage, Math.max(0, runTurns - 1));
       return conversationId;
     },
     clear() {

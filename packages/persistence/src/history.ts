@@ -62,6 +62,12 @@ export interface History {
   getConversationTree(idOrPrefix: string): ConversationTree | undefined;
 
   /**
+   * Runs `writes` (calls of this history's methods) in one transaction: one commit, and one
+   * sync to the disk, for all of them; none is kept if it throws. Returns what it returns.
+   */
+  batch<T>(writes: () => T): T;
+
+  /**
    * Deletes a conversation with its messages and its subagents' conversations.
    * Watcher ledger entries stay (their conversation becomes unknown).
    *

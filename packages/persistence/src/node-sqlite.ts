@@ -192,6 +192,8 @@ class NodeSqliteSession extends SQLiteSession<
     config: SQLiteTransactionConfig = {},
   ): T {
     const tx = new NodeSqliteTransaction(this);
+    // Inside a transaction already (writes grouped into one commit): a savepoint of it.
+    if (this.client.isTransaction) return tx.transaction(transaction);
     this.client.exec(`BEGIN ${(config.behavior ?? "deferred").toUpperCase()}`);
     try {
       const result = transaction(tx);

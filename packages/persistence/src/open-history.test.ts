@@ -75,6 +75,28 @@ describe("openHistory", () => {
     }
   });
 
+  it("groups writes into one transaction with batch: all kept, or none when one throws", () => {
+    const history = openTempHistory({ path: tempDbPath() });
+    const id = history.batch(() => {
+      const created = history.createConversation({ title: "t", provider: "p", model: "m" });
+      history.appendMessages(created.id, [{ message: { role: "user", content: "hi" } }]);
+      return created.id;
+    });
+    expect(history.getConversation(id)?.messages).toHaveLength(1);
+    expect(() =>
+      history.batch(() => {
+        history.createConversation({ title: "gone", provider: "p", model: "m" });
+        history.finishConversation("01NOSUCHCONVERSATION000000", {
+          status: "completed",
+          stopReason: "completed",
+          usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+          turns: 0,
+        });
+      }),
+    ).toThrow();
+    expect(history.listConversations().items.map((item) => item.title)).toEqual(["t"]);
+  });
+
   it("waits for another writer up to the busy timeout, then fails", () => {
     const file = tempDbPath();
     const history = openTempHistory({ path: file, busyTimeoutMs: 200 });

@@ -99,6 +99,9 @@ function createHistory(context: HistoryContext, file: string): History {
     appendMessages: (id, messages, progress) => appendMessages(context, id, messages, progress),
     markPruned: (id, sequences) => markPruned(context, id, sequences),
     finishConversation: (id, outcome) => finishConversation(context, id, outcome),
+    // Immediate: the write lock is taken at once, so the group cannot fail half way to a
+    // writer of another process.
+    batch: (writes) => context.db.transaction(() => writes(), { behavior: "immediate" }),
     listConversations: (query) => listConversations(context, query),
     getConversation: (idOrPrefix) => getConversation(context, idOrPrefix),
     getConversationTree: (idOrPrefix) => getConversationTree(context, idOrPrefix),

@@ -5,11 +5,12 @@
 // `extends` chain: a chain that reaches `Error` without passing XzatomaError fails, as does a
 // copy of the marker outside @xzatoma/errors. It also checks that docs/reference/error-codes.md
 // lists every code.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { librarySources } from "./library-sources.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const BASE = "XzatomaError";
@@ -51,33 +52,6 @@ interface DeclaredClass {
   readonly base: string | undefined;
 }
 
-function sourceFiles(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) return entry.name === "__fixtures__" ? [] : sourceFiles(full);
-    const isSource =
-      entry.name.endsWith(".ts") &&
-      !entry.name.endsWith(".d.ts") &&
-      !entry.name.endsWith(".test.ts") &&
-      !entry.name.includes("test-support");
-    return isSource ? [full] : [];
-  });
-}
-
-function librarySources(): string[] {
-  const packages = path.join(ROOT, "packages");
-  return readdirSync(packages, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .flatMap((entry) => {
-      const src = path.join(packages, entry.name, "src");
-      try {
-        return sourceFiles(src);
-      } catch {
-        return [];
-      }
-    });
-}
-
 /** The name a heritage clause extends: `XzatomaError<F>` gives `XzatomaError`, `ns.Foo` gives `Foo`. */
 function baseName(expression: ts.Expression): string {
   if (ts.isIdentifier(expression)) return expression.text;
@@ -108,7 +82,7 @@ function declaredClasses(file: string): DeclaredClass[] {
   return found;
 }
 
-const files = librarySources();
+const files = librarySources(ROOT);
 const classes = files.flatMap(declaredClasses);
 const byName = new Map<string, DeclaredClass[]>();
 for (const declared of classes)

@@ -2,10 +2,11 @@
 // error table (apps/cli/src/error-table.ts) turns codes and fields into advice such as
 // "xzatoma auth login openai". This test reads every library's source (tests and comments
 // aside) for a string that names an `xzatoma` command, so CLI wording cannot creep back.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { librarySources } from "./library-sources.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const COMMANDS = [
@@ -22,18 +23,6 @@ const COMMANDS = [
   "watch",
 ];
 const CLI_COMMAND = new RegExp(`["'\`][^"'\`\\n]*\\bxzatoma (?:${COMMANDS.join("|")})\\b`);
-
-function sourceFiles(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) return entry.name === "__fixtures__" ? [] : sourceFiles(full);
-    const isSource =
-      entry.name.endsWith(".ts") &&
-      !entry.name.endsWith(".d.ts") &&
-      !/\.test(-support)?\.ts$|\.test-support\.ts$/.test(entry.name);
-    return isSource ? [full] : [];
-  });
-}
 
 /** `file:line: text` for each line of code (not a comment) whose strings name a CLI command. */
 export function cliWording(file: string, text: string): string[] {
@@ -55,11 +44,9 @@ describe("library source", () => {
   });
 
   it("names no xzatoma command in what it throws or says", () => {
-    const packages = path.join(ROOT, "packages");
-    const found = readdirSync(packages, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .flatMap((entry) => sourceFiles(path.join(packages, entry.name, "src")))
-      .flatMap((file) => cliWording(path.relative(ROOT, file), readFileSync(file, "utf8")));
+    const found = librarySources(ROOT).flatMap((file) =>
+      cliWording(path.relative(ROOT, file), readFileSync(file, "utf8")),
+    );
     expect(found).toEqual([]);
   });
 });

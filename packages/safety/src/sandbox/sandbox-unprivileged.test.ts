@@ -76,7 +76,11 @@ describe("the sandbox run by an ordinary user", () => {
         buildNew: "n\n",
       });
       expect(report.bomb.peak).toBeGreaterThan(8);
-      expect(report.bomb.peak).toBeLessThanOrEqual(32);
+      // The cap is 32. The count walks /proc while the bomb's processes die and are
+      // replaced, so one walk can list a process that has just been reaped and the one that
+      // took its slot (33 was seen once in CI): a few over the cap, where a bomb without it
+      // reaches thousands.
+      expect(report.bomb.peak).toBeLessThanOrEqual(36);
       expect(report.scratchLeft).toEqual([]);
     },
     TEST_TIMEOUT_MS,

@@ -76,10 +76,9 @@ describe("the sandbox run by an ordinary user", () => {
         buildNew: "n\n",
       });
       expect(report.bomb.peak).toBeGreaterThan(8);
-      // The cap is 32. The count walks /proc while the bomb's processes die and are
-      // replaced, so one walk can list a process that has just been reaped and the one that
-      // took its slot (33 was seen once in CI): a few over the cap, where a bomb without it
-      // reaches thousands.
+      // The cap is 32 (the sandbox's default is 1024). The count walks /proc while the
+      // bomb's processes die and are replaced, so one walk can list a process that has just
+      // been reaped and the one that took its slot (33 was seen once in CI): a few over.
       expect(report.bomb.peak).toBeLessThanOrEqual(36);
       expect(report.scratchLeft).toEqual([]);
     },

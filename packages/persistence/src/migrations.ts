@@ -11,8 +11,12 @@ const MIGRATIONS_TABLE = "__drizzle_migrations";
 /**
  * The migrations shipped with the package: `drizzle/` beside `dist/` (and beside `src/`
  * in the workspace), found from this module's URL so it works from an installed tarball.
+ * A program that bundles this module copies the folder beside its bundle (`./drizzle`),
+ * which is looked at first: `@xzatoma/cli` does.
  */
 export function defaultMigrationsFolder(): string {
+  const bundled = fileURLToPath(new URL("./drizzle", import.meta.url));
+  if (existsSync(`${bundled}/meta/_journal.json`)) return bundled;
   return fileURLToPath(new URL("../drizzle", import.meta.url));
 }
 

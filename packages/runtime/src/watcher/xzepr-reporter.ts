@@ -1,5 +1,5 @@
-import { createRequire } from "node:module";
 import type { HandledResult } from "@xzatoma/watcher";
+import watcherManifest from "@xzatoma/watcher/package.json" with { type: "json" };
 import type { XzeprConfig } from "@xzatoma/xzepr/config";
 import { createXzeprClient, type XzeprClientOptions } from "@xzatoma/xzepr";
 
@@ -8,13 +8,11 @@ export type XzeprReporter = (result: HandledResult) => Promise<void>;
 
 /**
  * The version of `@xzatoma/watcher`, from its package.json (the same file from the sources
- * and from a build): the `release` results carry when the front end names none.
+ * and from a build; a bundle holds it as it was at build time): the `release` results carry
+ * when the front end names none.
  */
 export function watcherPackageVersion(): string {
-  const manifest = createRequire(import.meta.url)("@xzatoma/watcher/package.json") as {
-    version: string;
-  };
-  return manifest.version;
+  return watcherManifest.version;
 }
 
 /**

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { Language, Parser, type TreeCursor } from "web-tree-sitter";
+import type { Language, Parser, TreeCursor } from "web-tree-sitter";
 import type { SyntaxNode } from "./syntax-node.js";
 import { compileBaselineOnly } from "./wasm-baseline.js";
 
@@ -32,7 +32,7 @@ export interface BashParser {
   parse(text: string, timeoutMs: number): ParseOutcome;
 }
 
-let bashLanguage: Promise<Language> | undefined;
+let bashLanguage: Promise<{ language: Language; Parser: typeof Parser }> | undefined;
 
 /**
  * The bash grammar (`tree-sitter-bash.wasm`, MIT). The published package carries a copy
@@ -53,7 +53,7 @@ function bashGrammarPath(): string {
  * ~0.5 s of CPU and ~460 MiB of peak memory, and commands (32 KB at most) never run the
  * lexer long enough to repay it. web-tree-sitter's own runtime keeps V8's default tiering.
  */
-function loadBashLanguage(): Promise<Language> {
+function loadBashLanguage(): Promise<{ language: Language; Parser: typeof Parser }> {
   if (bashLanguage === undefined) {
     const loading = (async () => {
       // web-tree-sitter compiles its runtime with V8's asynchronous WebAssembly compiler, whose
@@ -63,9 +63,11 @@ function loadBashLanguage(): Promise<Language> {
       // open until the grammar is ready.
       const keepAlive = setInterval(() => undefined, 60_000);
       try {
+        // Imported here, not at the top: a process that checks no command never loads it.
+        const { Language, Parser } = await import("web-tree-sitter");
         await Parser.init();
         const grammar = await readFile(bashGrammarPath());
-        return Language.loadSync(compileBaselineOnly(grammar));
+        return { language: Language.loadSync(compileBaselineOnly(grammar)), Parser };
       } finally {
         clearInterval(keepAlive);
       }
@@ -113,7 +115,7 @@ function copyTree(cursor: TreeCursor, source: string, depth: number): SyntaxNode
  * tree-sitter-bash ships; nothing is loaded at import time.
  */
 export async function createBashParser(clock: () => number = parseClock): Promise<BashParser> {
-  const language = await loadBashLanguage();
+  const { language, Parser } = await loadBashLanguage();
   const parser = new Parser();
   parser.setLanguage(language);
 

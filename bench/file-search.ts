@@ -137,6 +137,11 @@ function runCommand(command: string, args: readonly string[], cwd: string): { li
     maxBuffer: 256 * 1024 * 1024,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
+    throw new Error(
+      `${command} is not installed; 'bash bench/run.sh file-search' installs ripgrep (or: apt-get install ripgrep)`,
+    );
+  }
   if (result.status !== 0 && result.status !== 1) {
     throw new Error(
       `${command} ${args.join(" ")} exited ${String(result.status)}: ${result.stderr}`,

@@ -7,7 +7,8 @@
 //
 //   node bench/compare-first-request.ts ../before/apps/cli/bin/xzatoma.js apps/cli/bin/xzatoma.js
 import { SCENARIOS, startScriptedOllama } from "../tools/scripted-servers/ollama-server.ts";
-import { median, run, ROOT } from "./measure.ts";
+import { launchToFirstRequest } from "./launch-to-request.ts";
+import { median } from "./measure.ts";
 
 const bins = process.argv.slice(2);
 if (bins.length === 0) {
@@ -21,22 +22,8 @@ try {
   for (let round = 0; round <= ROUNDS; round++) {
     for (const [index, bin] of bins.entries()) {
       const [options, file] = bin.includes("@") ? bin.split("@") : ["", bin];
-      const before = server.requestTimes.length;
-      const result = await run(process.execPath, [
-        ...(options ? options.split(" ") : []),
-        file!,
-        "run",
-        "--prompt",
-        "hello",
-        "--host",
-        server.url,
-        "-w",
-        ROOT,
-      ]);
-      if (result.code !== 0) throw new Error(`${bin} failed: ${result.stderr}`);
-      const arrived = server.requestTimes[before];
-      if (arrived === undefined) throw new Error(`${bin}: no model request arrived`);
-      if (round > 0) times[index]!.push(arrived - result.startedAt); // round 0 warms caches
+      const launched = await launchToFirstRequest(server, file!, options ? options.split(" ") : []);
+      if (round > 0) times[index]!.push(launched); // round 0 warms caches
     }
   }
 } finally {

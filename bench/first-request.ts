@@ -9,7 +9,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { SCENARIOS, startScriptedOllama } from "../tools/scripted-servers/ollama-server.ts";
-import { CLI, format, median, run, ROOT } from "./measure.ts";
+import { launchToFirstRequest } from "./launch-to-request.ts";
+import { CLI, format, median, run } from "./measure.ts";
 
 const RUNS = 10;
 const server = await startScriptedOllama({ scenario: SCENARIOS["echo"]! });
@@ -30,21 +31,8 @@ try {
     const bareArrived = server.requestTimes[bareBefore];
     if (bareArrived === undefined) throw new Error("the bare loop's request did not arrive");
     if (index > 0) bare.push(bareArrived - bareResult.startedAt);
-    const before = server.requestTimes.length;
-    const result = await run(process.execPath, [
-      CLI,
-      "run",
-      "--prompt",
-      "hello",
-      "--host",
-      server.url,
-      "-w",
-      ROOT,
-    ]);
-    if (result.code !== 0) throw new Error(`xzatoma run failed: ${result.stderr}`);
-    const arrived = server.requestTimes[before];
-    if (arrived === undefined) throw new Error("no model request arrived");
-    if (index > 0) samples.push(arrived - result.startedAt); // the first run warms the file cache
+    const launched = await launchToFirstRequest(server);
+    if (index > 0) samples.push(launched); // the first run warms the file cache
   }
   const empty = await mkdtemp(path.join(os.tmpdir(), "xz-bench-ws-"));
   try {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Metafile } from "esbuild";
 
@@ -41,9 +41,7 @@ export function bundledPackages(metafile: Metafile, workingDirectory: string): B
       version: string;
       license?: string;
     };
-    const file = existsSync(folder)
-      ? readdirSync(folder).find((name) => LICENSE_FILE.test(name))
-      : undefined;
+    const file = readdirSync(folder).find((name) => LICENSE_FILE.test(name));
     const text = file ? readFileSync(path.join(folder, file), "utf8").trim() : undefined;
     if (!manifest.license && !text)
       throw new Error(`${manifest.name}@${manifest.version} (${folder}) names no licence`);

@@ -1,9 +1,9 @@
 export {
   createListDirectoryTool,
   DEFAULT_MAX_LIST_ENTRIES,
-  wildcardToRegExp,
   type ListDirectoryToolOptions,
 } from "./list-directory.js";
+export { matchesWildcard } from "./wildcard.js";
 export {
   createReadFileTool,
   DEFAULT_MAX_FILE_READ_BYTES,

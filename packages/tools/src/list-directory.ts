@@ -4,6 +4,7 @@ import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
 import { z } from "zod";
 import { LIST_DIRECTORY_DESCRIPTION } from "./descriptions/list-directory.js";
 import { describeFsError, guardPath } from "./tool-paths.js";
+import { wildcardMatcher } from "./wildcard.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 
 /** Listings stop after this many entries. */
@@ -22,20 +23,6 @@ const inputSchema = z
     pattern: z.string().optional().describe("Name filter, e.g. *.ts"),
   })
   .strict();
-
-/** Turns a `*`/`?` wildcard pattern into an anchored regular expression on the whole name. */
-export function wildcardToRegExp(pattern: string): RegExp {
-  const source = [...pattern]
-    .map((character) =>
-      character === "*"
-        ? "[^/]*"
-        : character === "?"
-          ? "[^/]"
-          : character.replace(/[\\^$.|+()[\]{}]/g, "\\$&"),
-    )
-    .join("");
-  return new RegExp(`^${source}$`);
-}
 
 interface Entry {
   readonly relative: string;
@@ -64,7 +51,7 @@ export function createListDirectoryTool(
       } catch (error) {
         return toolFailure(describeFsError(error, input.path));
       }
-      const matcher = input.pattern === undefined ? undefined : wildcardToRegExp(input.pattern);
+      const matches = input.pattern === undefined ? undefined : wildcardMatcher(input.pattern);
       const entries: Entry[] = [];
       let truncated = false;
       const pending = [resolved.path];
@@ -77,7 +64,7 @@ export function createListDirectoryTool(
           const absolute = path.join(directory, child.name);
           const kind = child.isSymbolicLink() ? "symlink" : child.isDirectory() ? "dir" : "file";
           if (input.recursive && kind === "dir" && child.name !== ".git") pending.push(absolute);
-          if (matcher && !matcher.test(child.name)) continue;
+          if (matches && !matches(child.name)) continue;
           if (entries.length >= maxEntries) {
             truncated = true;
             break;
@@ -94,7 +81,7 @@ export function createListDirectoryTool(
       const where = workspace.pathGuard.relative(resolved.path);
       if (entries.length === 0) {
         return toolSuccess(
-          matcher ? `No entries in '${where}' match '${input.pattern}'.` : `'${where}' is empty.`,
+          matches ? `No entries in '${where}' match '${input.pattern}'.` : `'${where}' is empty.`,
           {
             entries: 0,
           },

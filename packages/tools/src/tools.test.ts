@@ -125,6 +125,15 @@ describe("list_directory", () => {
     );
   });
 
+  it("answers a pattern built to backtrack, against a long name, at once", async () => {
+    // A regex for this pattern ran for seconds per name and blocked the event loop.
+    await mkdir(path.join(root, "long"));
+    await writeFile(path.join(root, "long", "a".repeat(200)), "");
+    const result = await call("list_directory", { path: "long", pattern: `${"*a".repeat(8)}*b` });
+    expect(result.output).toBe(`No entries in 'long' match '${"*a".repeat(8)}*b'.`);
+    await rm(path.join(root, "long"), { recursive: true });
+  });
+
   it("refuses to list outside the workspace and explains a file path", async () => {
     expect((await call("list_directory", { path: ".." })).success).toBe(false);
     expect((await call("list_directory", { path: "README.md" })).error).toContain(

@@ -81,3 +81,12 @@ export {
   type UrlVerdict,
 } from "./url-guard/index.js";
 export * from "./command-policy/index.js";
+export {
+  compilePathGlob,
+  DEFAULT_MATCH_BUDGET,
+  MAX_BRACE_RANGE,
+  PatternBudgetError,
+  PatternSyntaxError,
+  type PathGlob,
+  type PathGlobOptions,
+} from "./patterns/index.js";

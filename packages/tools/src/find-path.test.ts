@@ -90,6 +90,25 @@ describe("find_path", () => {
     );
   });
 
+  it("answers at once for globs that a backtracking matcher takes seconds on", async () => {
+    // picomatch's regular expression for the first glob took 16 s on this one name.
+    const name = `${"a".repeat(200)}`;
+    await ws.write(`long/${name}`, "");
+    for (const glob of [
+      "**/*a*a*a*a*b",
+      `long/${"*a".repeat(40)}*b`,
+      `**/${"+(a|aa)".repeat(6)}b`,
+    ]) {
+      expect((await ws.call("find_path", { glob })).metadata, glob).toMatchObject({ total: 0 });
+    }
+    expect((await ws.call("find_path", { glob: "long/*a*a*a*a" })).output).toContain(
+      `long/${name}`,
+    );
+    expect(
+      (await ws.call("grep", { pattern: "x", include: "*a*a*a*a*a*b" })).metadata,
+    ).toMatchObject({ files: 0 });
+  });
+
   it("never walks through symlinks out of the workspace", async () => {
     expect((await ws.call("find_path", { glob: "**/secret.txt" })).metadata).toMatchObject({
       total: 0,

@@ -2,7 +2,7 @@ import path from "node:path";
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
 import { z } from "zod";
 import { FIND_PATH_DESCRIPTION } from "./descriptions/find-path.js";
-import { compileGlob, globBase, GlobSyntaxError, type CompiledGlob } from "./glob-pattern.js";
+import { compileGlob, GlobSyntaxError, type CompiledGlob } from "./glob-pattern.js";
 import { walkWorkspace } from "./workspace-walk.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 
@@ -63,7 +63,7 @@ export function createFindPathTool(
       const limit = Math.min(input.limit, MAX_FIND_LIMIT);
       // Start at the glob's literal directory when it is a real one (no symlink on the way).
       let start = workspace.root;
-      const base = globBase(input.glob);
+      const base = glob.base;
       if (base !== "") {
         const lexical = path.join(workspace.root, base);
         const real = await workspace.pathGuard.resolve(lexical).catch(() => undefined);
@@ -71,25 +71,31 @@ export function createFindPathTool(
       }
       const matches: string[] = [];
       const depth = (relative: string) => relative.split("/").length;
-      const summary = await walkWorkspace(
-        {
-          root: workspace.root,
-          start,
-          gitignore: true,
-          skipIgnoredStart: true,
-          hidden: glob.namesDotEntries,
-          maxEntries,
-          signal: context.signal,
-          ...(glob.maxDepth === undefined
-            ? {}
-            : { descend: (relative: string) => depth(relative) < (glob.maxDepth ?? 0) }),
-        },
-        (entry) => {
-          const isDirectory = entry.kind === "directory";
-          if (glob.matches(entry.relative, isDirectory))
-            matches.push(isDirectory ? `${entry.relative}/` : entry.relative);
-        },
-      );
+      let summary: Awaited<ReturnType<typeof walkWorkspace>>;
+      try {
+        summary = await walkWorkspace(
+          {
+            root: workspace.root,
+            start,
+            gitignore: true,
+            skipIgnoredStart: true,
+            hidden: glob.namesDotEntries,
+            maxEntries,
+            signal: context.signal,
+            ...(glob.maxDepth === undefined
+              ? {}
+              : { descend: (relative: string) => depth(relative) < (glob.maxDepth ?? 0) }),
+          },
+          (entry) => {
+            const isDirectory = entry.kind === "directory";
+            if (glob.matches(entry.relative, isDirectory))
+              matches.push(isDirectory ? `${entry.relative}/` : entry.relative);
+          },
+        );
+      } catch (error) {
+        if (error instanceof GlobSyntaxError) return toolFailure(error.message);
+        throw error;
+      }
       matches.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       const total = matches.length;
       const stopped =

@@ -1,8 +1,14 @@
-// Globs of find_path and grep over `/`-separated paths relative to the workspace root,
-// matched with picomatch (`*`, `**`, `?`, `[...]`, `{a,b}`, extglobs). What is ours: a
-// trailing `/` for directories only, the depth bound and the dot-entry hint for the walk.
+// Globs of find_path and grep over `/`-separated paths relative to the workspace root
+// (`*`, `**`, `?`, `[...]`, `{a,b}`, `{1..9}`, extglobs), matched by @xzatoma/safety's
+// pattern automaton, which never backtracks: a model's glob cannot hold the main thread.
+// What is ours: a trailing `/` for directories only, and the walk's hints.
 import { XzatomaError } from "@xzatoma/errors";
-import picomatch from "picomatch";
+import {
+  compilePathGlob,
+  PatternBudgetError,
+  PatternSyntaxError,
+  type PathGlob,
+} from "@xzatoma/safety";
 
 /**
  * A glob the compiler cannot use (code `GLOB_INVALID`); the message is written for the
@@ -17,7 +23,7 @@ export class GlobSyntaxError extends XzatomaError<{ readonly pattern: string }> 
   }
 }
 
-/** Globs longer than this are refused (picomatch's parse time grows with nesting). */
+/** Globs longer than this are refused. */
 export const MAX_GLOB_LENGTH = 1024;
 
 /** A compiled glob: tests relative paths such as `src/index.ts`. */
@@ -26,12 +32,18 @@ export interface CompiledGlob {
   /** True when a trailing `/` asks for directories only. */
   readonly directoriesOnly: boolean;
   /**
-   * Deepest match in segments (an upper bound), or undefined when `**`, a negation or an
-   * extglob/group makes it unbounded.
+   * Deepest match in segments (an upper bound), or undefined when `**`, a negation or a
+   * repeated group with a `/` makes it unbounded.
    */
   readonly maxDepth: number | undefined;
   /** Whether a segment names dot entries explicitly (`.github/*`): the walk must list them. */
   readonly namesDotEntries: boolean;
+  /** The literal leading directories, where a walk can start ("" for the root). */
+  readonly base: string;
+  /**
+   * Whether the path matches. Throws {@link GlobSyntaxError} when a huge glob against a
+   * huge path passes the matcher's step budget.
+   */
   matches(relativePath: string, isDirectory: boolean): boolean;
 }
 
@@ -43,8 +55,8 @@ function normalise(pattern: string): string {
 }
 
 /**
- * Compiles a glob relative to the workspace root. With `dot: false`, `*`, `?` and `**`
- * skip names that start with `.` unless the pattern spells the dot out.
+ * Compiles a glob relative to the workspace root. With `dot: false`, `*`, `?`, classes
+ * and `**` skip names that start with `.` unless the pattern spells the dot out.
  */
 export function compileGlob(pattern: string, options: { readonly dot: boolean }): CompiledGlob {
   let body = normalise(pattern);
@@ -58,35 +70,39 @@ export function compileGlob(pattern: string, options: { readonly dot: boolean })
       pattern,
     );
   }
-  // `dir/**` is what is inside dir, as in git and ripgrep (picomatch would match dir too).
-  const source = body.endsWith("/**") ? `${body}/*` : body;
-  let test: (path: string) => boolean;
+  let glob: PathGlob;
   try {
-    // posix: `[!a]` negates as `[^a]` does (without it picomatch 4 reads `!` as a member);
-    // debug: an invalid class throws instead of silently matching nothing.
-    test = picomatch(source, { dot: options.dot, posix: true, debug: true });
-  } catch {
-    throw new GlobSyntaxError(
-      `The glob '${pattern}' has an invalid character class. Check the [...] parts.`,
-      pattern,
-    );
+    glob = compilePathGlob(body, { dot: options.dot });
+  } catch (error) {
+    if (!(error instanceof PatternSyntaxError)) throw error;
+    throw new GlobSyntaxError(`The glob '${pattern}' cannot be used: ${error.message}`, pattern);
   }
-  const unbounded = body.includes("**") || body.startsWith("!") || body.includes("(");
   return {
     pattern,
     directoriesOnly,
-    // Every alternative of {a,b/c} has at most as many segments as the pattern has `/` + 1.
-    maxDepth: unbounded ? undefined : body.split("/").length,
-    namesDotEntries: /(?:^|[/{,(|])\./.test(body),
-    matches: (relativePath, isDirectory) => (!directoriesOnly || isDirectory) && test(relativePath),
+    maxDepth: glob.maxNames,
+    namesDotEntries: glob.spellsDot,
+    base: glob.base,
+    matches(relativePath, isDirectory) {
+      if (directoriesOnly && !isDirectory) return false;
+      try {
+        return glob.matches(relativePath);
+      } catch (error) {
+        if (!(error instanceof PatternBudgetError)) throw error;
+        throw new GlobSyntaxError(
+          `The glob '${pattern}' is too complex to match against '${relativePath}'. Give a simpler pattern.`,
+          pattern,
+        );
+      }
+    },
   };
 }
 
 /** The leading directories of a glob that hold no wildcard: where a walk can start. */
 export function globBase(pattern: string): string {
-  const scanned = picomatch.scan(normalise(pattern));
-  if (scanned.negated) return "";
-  // A pattern without wildcards (`README.md`) names an entry; the walk starts at its parent.
-  const base = scanned.isGlob ? scanned.base : scanned.base.split("/").slice(0, -1).join("/");
-  return base.replace(/\/+$/, "");
+  try {
+    return compileGlob(pattern, { dot: true }).base;
+  } catch {
+    return "";
+  }
 }

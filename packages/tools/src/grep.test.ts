@@ -104,7 +104,7 @@ describe("grep", () => {
       "The pattern '(unclosed' is not a valid JavaScript regular expression (Invalid regular expression: /(unclosed/m: Unterminated group). Escape special characters such as ( [ { . * + ? with a backslash, or search for plain text.",
     );
     expect((await ws.call("grep", { pattern: "x", include: "[z-a]" })).error).toContain(
-      "invalid character class",
+      "in a character class runs backwards",
     );
     expect((await ws.call("grep", { pattern: "x", path: "nope" })).error).toBe(
       "'nope' does not exist. Use find_path or list_directory to find what to search.",

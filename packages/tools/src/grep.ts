@@ -145,6 +145,7 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
         }
       } catch (error) {
         search.cancel();
+        if (error instanceof GlobSyntaxError) return toolFailure(error.message);
         throw error;
       }
       // The workers searched the files in the walk's order; the output is sorted by path.

@@ -145,6 +145,81 @@ describe("walkWorkspace", () => {
     expect(files).toContain("CaseSensitive.LOG");
   });
 
+  it("agrees with git on wildmatch rules: classes, globstars, escapes and spaces", async () => {
+    await put(
+      "wild/.gitignore",
+      [
+        "[abc].txt",
+        "[!x]?.md",
+        "n[[:digit:]]*.out",
+        "deep/**/z.bin",
+        "**/only/*.js",
+        "sp\\ ace ",
+        "trail   ",
+        "\\!bang",
+        "\\#hash",
+        "{a,b}.brace",
+        "lit*ral/",
+        "/anch/**",
+        "*.tmp",
+        "!keep[0-9].tmp",
+      ].join("\n"),
+    );
+    const files = [
+      "a.txt",
+      "d.txt",
+      "yy.md",
+      "xy.md",
+      "n7x.out",
+      "nx.out",
+      "deep/z.bin",
+      "deep/1/2/z.bin",
+      "deep/1/y.bin",
+      "q/only/a.js",
+      "only/b.js",
+      "only/c/d.js",
+      "sp ace",
+      "trail",
+      "!bang",
+      "#hash",
+      "{a,b}.brace",
+      "a.brace",
+      "literal/x",
+      "lit-x-ral/y",
+      "anch/m/n",
+      "x/anch/m",
+      "t.tmp",
+      "keep1.tmp",
+      "keepx.tmp",
+    ];
+    for (const file of files) await put(`wild/${file}`);
+    const walked = (await walk()).entries
+      .filter((entry) => entry.kind !== "directory" && entry.relative.startsWith("wild/"))
+      .map((entry) => entry.relative)
+      .sort();
+    const untracked = execFileSync(
+      "git",
+      ["ls-files", "--others", "--exclude-standard", "-z", "--", "wild"],
+      { cwd: root, encoding: "utf8" },
+    );
+    expect(walked).toEqual(untracked.split("\0").filter(Boolean).sort());
+    // The rules did something: most of the files are ignored.
+    expect(walked.length).toBeLessThan(files.length / 2);
+  });
+
+  it("walks a deep tree under hostile .gitignore rules without stalling", async () => {
+    // As regular expressions (the `ignore` package) the first rule took 26 s on one path.
+    await put(
+      ".gitignore",
+      `x/**/a/**/a/**/a/**/b\n**/x/**/a/**/a/**/a/**/a/**/b\n${"*a".repeat(30)}*b\n`,
+    );
+    await put(`x/${"a/".repeat(200)}leaf.txt`);
+    await put(`${"a".repeat(250)}.txt`);
+    const { entries } = await walk();
+    expect(entries.map((entry) => entry.relative)).toContain(`x/${"a/".repeat(200)}leaf.txt`);
+    expect(entries.map((entry) => entry.relative)).toContain(`${"a".repeat(250)}.txt`);
+  });
+
   it("stops at maxEntries", async () => {
     const { entries, summary } = await walk({ maxEntries: 3 });
     expect(entries).toHaveLength(3);

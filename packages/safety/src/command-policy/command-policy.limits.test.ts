@@ -25,6 +25,23 @@ describe("fail closed", () => {
     expect((await hurried.check("ls; rm -rf /")).verdict).toBe("block");
   });
 
+  it("evaluates ${x#pattern} and ${x//pattern/y} without backtracking, whatever the pattern", async () => {
+    // As regular expressions, `*a*a*a*a*b` against this value held the check for 200 s.
+    const value = "a".repeat(500);
+    for (const pattern of ["*a*a*a*a*b", `${"*a".repeat(12)}*b`, `${"?*".repeat(12)}b`]) {
+      for (const operator of ["#", "##", "%", "%%", "//", "/#", "/%"]) {
+        const expansion = operator.startsWith("/")
+          ? `${operator}${pattern}/z`
+          : `${operator}${pattern}`;
+        const decision = await policy.check(`x=${value}; rm -rf "/\${x${expansion}}"`);
+        expect(decision.verdict, `${operator}${pattern}`).toBe("block");
+      }
+    }
+    // The value is still evaluated: the shortest suffix `aaab` goes, as in bash.
+    const evaluated = await policy.check('x=/etc/passwdaaab; cat "${x%*a*a*a*b}"');
+    expect(evaluated.reason).toContain("(`/etc/passwd`)");
+  });
+
   it("marks every decision it could not fully analyse, so no mode runs it without a person", async () => {
     const unanalysed = async (command: string, options?: { cwd?: string }) =>
       (await policy.check(command, options)).unanalysed === true;

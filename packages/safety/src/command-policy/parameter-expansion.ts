@@ -1,3 +1,10 @@
+import { PatternBudgetError, PatternSyntaxError } from "../patterns/pattern-node.js";
+import {
+  compileShellPattern,
+  removePattern,
+  replacePattern,
+  type ShellPattern,
+} from "../patterns/shell-pattern.js";
 import { decodeEscapes } from "./escapes.js";
 import type { SyntaxNode } from "./syntax-node.js";
 
@@ -35,6 +42,11 @@ export interface ExpansionScope {
 
 /** Longer values are not pattern-matched: the result is unknown. */
 const MAX_MATCHED_LENGTH = 512;
+/**
+ * Steps one expansion's pattern matching may take (linear matching, every start of a
+ * 512-character value); past it the value is unknown, which the rules treat with caution.
+ */
+const MATCH_BUDGET = 2_000_000;
 
 const NAME_TYPES = new Set(["variable_name", "special_variable_name", "subscript"]);
 const DEFAULTING = new Set([":-", "-", ":=", "="]);
@@ -44,103 +56,8 @@ const REMOVAL = new Set(["#", "##", "%", "%%"]);
 const REPLACEMENT = new Set(["/", "//", "/#", "/%"]);
 const CASE = new Set(["^", "^^", ",", ",,"]);
 
-const CHARACTER_CLASSES: Readonly<Record<string, string>> = {
-  alnum: "A-Za-z0-9",
-  alpha: "A-Za-z",
-  digit: "0-9",
-  lower: "a-z",
-  upper: "A-Z",
-  space: " \\t\\n\\r\\f\\v",
-  blank: " \\t",
-  punct: "!-/:-@\\[-`{-~",
-  xdigit: "0-9A-Fa-f",
-  word: "A-Za-z0-9_",
-};
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
-}
-
-/** A bash bracket expression starting at `pattern[start]` (`[`), as a RegExp class, or null. */
-function bracket(pattern: string, start: number): { source: string; end: number } | null {
-  let i = start + 1;
-  let negated = false;
-  if (pattern.charAt(i) === "!" || pattern.charAt(i) === "^") {
-    negated = true;
-    i += 1;
-  }
-  let body = "";
-  for (let first = true; i < pattern.length; first = false) {
-    const c = pattern.charAt(i);
-    if (c === "]" && !first) return { source: `[${negated ? "^" : ""}${body}]`, end: i };
-    const named = /^\[:([a-z]+):\]/.exec(pattern.slice(i));
-    if (named !== null) {
-      body += CHARACTER_CLASSES[named[1] ?? ""] ?? "";
-      i += named[0].length;
-      continue;
-    }
-    if (c === "\\" && i + 1 < pattern.length) {
-      body += escapeRegExp(pattern.charAt(i + 1));
-      i += 2;
-      continue;
-    }
-    body += c === "-" && !first && pattern.charAt(i + 1) !== "]" ? "-" : escapeRegExp(c);
-    i += 1;
-  }
-  return null;
-}
-
-/** A bash pattern (unquoted glob parts, quoted literal parts) as a RegExp source. */
-export function patternSource(parts: readonly OperandText[]): string {
-  let source = "";
-  for (const part of parts) {
-    if (part.quoted) {
-      source += escapeRegExp(part.text);
-      continue;
-    }
-    const text = part.text;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charAt(i);
-      if (c === "*") source += "[\\s\\S]*";
-      else if (c === "?") source += "[\\s\\S]";
-      else if (c === "\\" && i + 1 < text.length) source += escapeRegExp(text.charAt(++i));
-      else if (c === "[") {
-        const parsed = bracket(text, i);
-        if (parsed === null) source += "\\[";
-        else {
-          source += parsed.source;
-          i = parsed.end;
-        }
-      } else source += escapeRegExp(c);
-    }
-  }
-  return source;
-}
-
-function remove(value: string, operator: string, source: string): string {
-  const whole = new RegExp(`^(?:${source})$`, "s");
-  const n = value.length;
-  if (operator === "#")
-    for (let i = 0; i <= n; i++) if (whole.test(value.slice(0, i))) return value.slice(i);
-  if (operator === "##")
-    for (let i = n; i >= 0; i--) if (whole.test(value.slice(0, i))) return value.slice(i);
-  if (operator === "%")
-    for (let i = n; i >= 0; i--) if (whole.test(value.slice(i))) return value.slice(0, i);
-  if (operator === "%%")
-    for (let i = 0; i <= n; i++) if (whole.test(value.slice(i))) return value.slice(0, i);
-  return value;
-}
-
-function replace(value: string, operator: string, source: string, replacement: string): string {
-  if (source === "") return value;
-  const anchored =
-    operator === "/#" ? `^(?:${source})` : operator === "/%" ? `(?:${source})$` : source;
-  const pattern = new RegExp(anchored, operator === "//" ? "gs" : "s");
-  return value.replace(pattern, () => replacement);
-}
-
-function changeCase(value: string, operator: string, source: string | null): string {
-  const matches = (c: string) => source === null || new RegExp(`^(?:${source})$`, "s").test(c);
+function changeCase(value: string, operator: string, pattern: ShellPattern | null): string {
+  const matches = (c: string) => pattern === null || pattern.matches(c);
   const convert = (c: string) =>
     matches(c) ? (operator.startsWith("^") ? c.toUpperCase() : c.toLowerCase()) : c;
   if (operator.length === 2) return [...value].map(convert).join("");
@@ -337,11 +254,22 @@ export function evaluateParameter(node: SyntaxNode, scope: ExpansionScope): Para
             .filter((child) => child.named)
             .map((child) => scope.operand(child));
     if (![...pattern, ...replacement].every((part) => part.known)) return result(undefined);
-    const source = patternSource(pattern);
-    if (REMOVAL.has(operator)) return result(remove(value, operator, source));
-    if (CASE.has(operator))
-      return result(changeCase(value, operator, pattern.length === 0 ? null : source));
-    return result(replace(value, operator, source, replacement.map((part) => part.text).join("")));
+    try {
+      const compiled = compileShellPattern(pattern, MATCH_BUDGET);
+      if (REMOVAL.has(operator)) return result(removePattern(value, operator, compiled));
+      if (CASE.has(operator))
+        return result(changeCase(value, operator, pattern.length === 0 ? null : compiled));
+      // An empty pattern replaces nothing, except anchored: `${x/#/-}` is `-` and the value.
+      if (pattern.every((part) => part.text === "") && (operator === "/" || operator === "//"))
+        return result(value);
+      const text = replacement.map((part) => part.text).join("");
+      return result(replacePattern(value, operator, compiled, text));
+    } catch (error) {
+      // A pattern bash would refuse, or one past the budget: the value is not known.
+      if (error instanceof PatternSyntaxError || error instanceof PatternBudgetError)
+        return result(undefined);
+      throw error;
+    }
   }
   return result(undefined);
 }

@@ -1,3 +1,5 @@
+import { PatternSyntaxError } from "../patterns/pattern-node.js";
+import { compileShellPattern, type ShellPattern } from "../patterns/shell-pattern.js";
 import { checkCustomReader, checkReader } from "./allowlist.js";
 import { checkAssignment } from "./assignments.js";
 import { checkUserDenylist } from "./user-denylist.js";
@@ -69,17 +71,6 @@ function isKnownDangerous(name: string): boolean {
 /** Names a glob in command position (`/???/r?`) could run, among the names the rules know. */
 export function globCandidates(pattern: string, allowlist: ReadonlySet<string>): string[] {
   const base = pattern.split("/").pop() ?? "";
-  const source = base
-    .replace(/[.+^${}()|\\]/g, "\\$&")
-    .replace(/\*/g, ".*")
-    .replace(/\?/g, ".")
-    .replace(/\[!/g, "[^");
-  let matcher: RegExp;
-  try {
-    matcher = new RegExp(`^${source}$`);
-  } catch {
-    return [];
-  }
   const known = new Set([
     ...DENYLISTED_NAMES,
     ...SHELLS,
@@ -90,7 +81,16 @@ export function globCandidates(pattern: string, allowlist: ReadonlySet<string>):
     "python3",
     "perl",
   ]);
-  return [...known].filter((name) => matcher.test(name));
+  // bash's pattern rules ([[:alpha:]], [!x], \ escapes), matched without backtracking. A
+  // pattern it cannot read could be any of them.
+  let matcher: ShellPattern;
+  try {
+    matcher = compileShellPattern([{ text: base, quoted: false }]);
+  } catch (error) {
+    if (!(error instanceof PatternSyntaxError)) throw error;
+    return [...known];
+  }
+  return [...known].filter((name) => matcher.matches(name));
 }
 
 /**

@@ -47,6 +47,10 @@ describe("the user's denylist", () => {
       "ls; git push",
       "true && nice git push",
       "/???/bin/w?",
+      // bash's bracket classes in a computed name: `[[:lower:]]c` is `wc`.
+      "/usr/bin/[[:lower:]]c -l x",
+      "/usr/bin/[!a]c -l x",
+      "/usr/bin/\\w[c] -l x",
     ]) {
       const decision = await policy.check(command);
       expect({ command, verdict: decision.verdict }).toEqual({ command, verdict: "block" });

@@ -96,6 +96,8 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorPresentation>> = {
   PATH_OUTSIDE_WORKSPACE: { exit: ExitCode.failure },
   PATH_PROTECTED: { exit: ExitCode.failure },
   URL_BLOCKED: { exit: ExitCode.failure },
+  PATTERN_INVALID: { exit: ExitCode.failure },
+  PATTERN_TOO_COMPLEX: { exit: ExitCode.failure },
   PLAN_INVALID: { exit: ExitCode.failure },
   CONVERSATION_FORMAT_INVALID: { exit: ExitCode.failure },
   CONVERSATION_NOT_FOUND: {

@@ -1,3 +1,5 @@
+import { XzatomaError } from "@xzatoma/errors";
+
 /**
  * The parsed form of a glob, a gitignore rule or a bash pattern: what the automaton of
  * `automaton.ts` is built from. Characters are Unicode code points.
@@ -32,16 +34,26 @@ export const SLASH = 0x2f;
 /** The code point of `.`. */
 export const DOT = 0x2e;
 
-/** A pattern that cannot be parsed; the message says what to change. */
-export class PatternSyntaxError extends Error {
+/** A pattern that cannot be parsed (code `PATTERN_INVALID`); the message says what to change. */
+export class PatternSyntaxError extends XzatomaError {
+  declare readonly code: "PATTERN_INVALID";
   override readonly name = "PatternSyntaxError";
+
+  constructor(message: string) {
+    super("PATTERN_INVALID", message);
+  }
 }
 
 /**
- * A match that needed more steps than its budget allows. Matching is linear in the text
- * and the pattern, so only a huge pattern against a huge text gets here; callers refuse
- * (fail closed) instead of guessing.
+ * A match that needed more steps than its budget allows (code `PATTERN_TOO_COMPLEX`).
+ * Matching is linear in the text and the pattern, so only a huge pattern against a huge
+ * text gets here; callers refuse (fail closed) instead of guessing.
  */
-export class PatternBudgetError extends Error {
+export class PatternBudgetError extends XzatomaError {
+  declare readonly code: "PATTERN_TOO_COMPLEX";
   override readonly name = "PatternBudgetError";
+
+  constructor(message: string) {
+    super("PATTERN_TOO_COMPLEX", message);
+  }
 }

@@ -19,6 +19,7 @@ export {
 export {
   classifyPage,
   describeFetchFailure,
+  HTML_CONVERSION_TIMEOUT_MS,
   htmlToText,
   labelUntrusted,
   mediaType,

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   classifyPage,
   describeFetchFailure,
+  HTML_CONVERSION_TIMEOUT_MS,
   htmlToText,
   labelUntrusted,
   pageToText,
@@ -30,6 +31,21 @@ describe("classifyPage", () => {
 });
 
 describe("htmlToText", () => {
+  it("gives a page its parser cannot convert in time as plain text, at once", async () => {
+    // 4,000 unclosed <div>s (20 KB) took node-html-markdown 16.7 s on the main thread.
+    const page = `<title>Trap</title>${"<div>".repeat(4000)}<p>Read &amp; keep</p><script>x()</script>`;
+    const started = Date.now();
+    const text = await htmlToText(page, 200);
+    expect(text).toBe(
+      "(The page's HTML could not be converted to Markdown within 0.2 s; this is its text without formatting.)\n\nTrap\nRead & keep",
+    );
+    // Bounded by the timeout, not by the parser: far below the parser's 16 s.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(HTML_CONVERSION_TIMEOUT_MS).toBe(3000);
+    // The converter still works afterwards.
+    expect(await htmlToText("<p>after <i>x</i></p>")).toBe("after _x_");
+  });
+
   it("keeps the readable text and drops scripts and styles", async () => {
     expect(
       await htmlToText(

@@ -76,6 +76,7 @@ export {
   createPlanProgress,
   parsePlan,
   parsePlanText,
+  parseYamlStrictly,
   PlanError,
   planFormatOf,
   planToPrompt,

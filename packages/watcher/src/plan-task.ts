@@ -1,5 +1,4 @@
-import { parsePlanText, planToPrompt } from "@xzatoma/core";
-import { parse as parseYaml } from "yaml";
+import { parsePlanText, parseYamlStrictly, planToPrompt } from "@xzatoma/core";
 import type { MatchablePlan } from "./generic-match.js";
 
 /** What the agent is asked to do for one event. */
@@ -25,7 +24,7 @@ function field(value: unknown): string | undefined {
 function planFields(text: string): MatchablePlan {
   let raw: unknown;
   try {
-    raw = text.trim().startsWith("{") ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
+    raw = text.trim().startsWith("{") ? JSON.parse(text) : parseYamlStrictly(text);
   } catch {
     return {};
   }

@@ -1,20 +1,10 @@
-import { createRequire } from "node:module";
-import type * as Yaml from "yaml";
 import path from "node:path";
 import type { z } from "zod";
 import { readMarkdownPlan } from "./markdown-plan.js";
 import { PlanError } from "./plan-error.js";
+import { parseYamlStrictly } from "./plan-yaml.js";
 import { goalPlanSchema, stepsPlanSchema, taskListPlanSchema } from "./plan-schema.js";
 import type { Plan, PlanFormat, PlanInstruction } from "./plan.js";
-
-let yamlModule: typeof Yaml | undefined;
-/**
- * The yaml package (72 files), loaded on the first YAML plan rather than with this module:
- * a run without a plan never needs it (docs/explanation/start-up-and-memory.md).
- */
-function yaml(): typeof Yaml {
-  return (yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml);
-}
 
 /** The plan format of a file name, or a {@link PlanError} naming the file. */
 export function planFormatOf(file: string): PlanFormat {
@@ -167,7 +157,7 @@ export function parsePlan(
     }
   } else {
     try {
-      value = yaml().parse(text, { prettyErrors: true });
+      value = parseYamlStrictly(text);
     } catch (error) {
       const message = (error as Error).message.split("\n")[0] ?? "";
       throw new PlanError(`${file}: not valid YAML: ${message}`, file);

@@ -97,12 +97,3 @@ export function compileGlob(pattern: string, options: { readonly dot: boolean })
     },
   };
 }
-
-/** The leading directories of a glob that hold no wildcard: where a walk can start. */
-export function globBase(pattern: string): string {
-  try {
-    return compileGlob(pattern, { dot: true }).base;
-  } catch {
-    return "";
-  }
-}

@@ -5,7 +5,7 @@
 // capped: past its cap it starts over, and a match costs what building states costs,
 // still linear in the text.
 import type { MatchBudget } from "./automaton.js";
-import { ACCEPT, CHAR, CLASS, NO_DOT, SPLIT, reads, type Nfa, type NfaState } from "./nfa.js";
+import { ACCEPT, CLASS, NO_DOT, SPLIT, reads, type Nfa, type NfaState } from "./nfa.js";
 import { DOT, PatternBudgetError, SLASH } from "./pattern-node.js";
 
 /** DFA states kept before the table starts over. */
@@ -42,7 +42,7 @@ export class LazyDfa {
     const states = nfa.states;
     this.marks = new Int32Array(states.length).fill(-1);
     states.forEach((state, id) => {
-      if (state.op === CHAR || state.op <= CLASS) this.consuming.push(id); // CHAR, ANY, CLASS
+      if (state.op <= CLASS) this.consuming.push(id); // CHAR, ANY, CLASS
     });
     this.dotAccepts = states.map((state) => state.op === NO_DOT && this.reachesAccept(state.out));
     for (let code = 0; code < 128; code++) this.ascii[code] = this.classOf(code);

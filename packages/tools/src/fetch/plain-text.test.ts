@@ -18,13 +18,13 @@ describe("htmlToPlainText", () => {
   });
 
   it("stays linear on hostile pages", () => {
-    const pages = [
-      "<div>".repeat(200_000),
-      "<script>".repeat(100_000),
-      "<".repeat(500_000),
-      "<!--".repeat(100_000),
-      `${"<a ".repeat(100_000)}>`,
+    const pages: [string, string][] = [
+      ["<div>".repeat(200_000), ""],
+      ["<script>".repeat(100_000), ""],
+      ["<".repeat(500_000), "<".repeat(500_000)],
+      ["<!--".repeat(100_000), ""],
+      [`${"<a ".repeat(100_000)}>`, ""],
     ];
-    for (const page of pages) expect(typeof htmlToPlainText(page)).toBe("string");
+    for (const [page, text] of pages) expect(htmlToPlainText(page)).toBe(text);
   });
 });

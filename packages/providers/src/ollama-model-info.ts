@@ -1,4 +1,5 @@
-import { requestJson } from "./retry/http.js";
+import { createNodeHttpClient, fetchHttpClient, type HttpClient } from "./http/http-client.js";
+import { parseJsonAnswer } from "./retry/http.js";
 import type { RetryOptions } from "./retry/retry-policy.js";
 import { retryRequest } from "./retry/with-retries.js";
 import type { ProviderErrorWording } from "./provider-errors.js";
@@ -33,6 +34,7 @@ interface TagsResponse {
 
 /** Options of {@link listOllamaTags}. */
 export interface ListOllamaTagsOptions {
+  /** Sends the request through this fetch. Default: Node's `http`/`https`. */
   readonly fetch?: typeof globalThis.fetch;
   readonly retry?: RetryOptions;
   readonly wording: ProviderErrorWording;
@@ -47,13 +49,25 @@ export async function listOllamaTags(
   host: string,
   options: ListOllamaTagsOptions,
 ): Promise<OllamaTag[]> {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  const { value } = await retryRequest(
-    (signal) =>
-      requestJson(fetchImpl, `${host}/api/tags`, {
-        headers: { accept: "application/json" },
-        signal,
-      }),
+  return listTagsWith(
+    options.fetch ? fetchHttpClient(options.fetch) : createNodeHttpClient(),
+    host,
+    options,
+  );
+}
+
+/** {@link listOllamaTags} through `client`. */
+export async function listTagsWith(
+  client: HttpClient,
+  host: string,
+  options: Omit<ListOllamaTagsOptions, "fetch">,
+): Promise<OllamaTag[]> {
+  const url = `${host}/api/tags`;
+  const value = await retryRequest(
+    async (signal) => {
+      const response = await client({ url, headers: { accept: "application/json" }, signal });
+      return parseJsonAnswer({ url, ...response, text: await response.text() });
+    },
     {
       ...options.retry,
       wording: options.wording,
@@ -88,18 +102,32 @@ export function findOllamaTag(tags: readonly OllamaTag[], model: string): Ollama
 export async function inspectOllamaModel(
   host: string,
   model: string,
-  fetchImpl: typeof fetch = fetch,
+  fetchImpl?: typeof globalThis.fetch,
+): Promise<OllamaModelInfo | undefined> {
+  return inspectWith(fetchImpl ? fetchHttpClient(fetchImpl) : createNodeHttpClient(), host, model);
+}
+
+/** {@link inspectOllamaModel} through `client`. */
+export async function inspectWith(
+  client: HttpClient,
+  host: string,
+  model: string,
 ): Promise<OllamaModelInfo | undefined> {
   let body: ShowResponse;
   try {
-    const response = await fetchImpl(`${host}/api/show`, {
+    const response = await client({
+      url: `${host}/api/show`,
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ model }),
       signal: AbortSignal.timeout(10_000),
     });
-    if (!response.ok) return undefined;
-    body = (await response.json()) as ShowResponse;
+    if (response.status < 200 || response.status > 299) {
+      response.cancel();
+      return undefined;
+    }
+    body = JSON.parse(await response.text()) as ShowResponse;
+    if (typeof body !== "object" || body === null) return undefined;
   } catch {
     return undefined;
   }

@@ -1,9 +1,9 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { createOllama as createOllamaProvider } from "ollama-ai-provider-v2";
 import { ProviderError } from "@xzatoma/core";
-import { withBearerKey } from "./bearer-fetch.js";
-import { createNdjsonErrorFetch } from "./ndjson-error-fetch.js";
-import { inspectOllamaModel, type OllamaModelInfo } from "./ollama-model-info.js";
+import { withBearerKeyClient } from "./bearer-fetch.js";
+import { createNodeHttpClient, fetchHttpClient } from "./http/http-client.js";
+import { createOllamaChatModel } from "./ollama-chat-model.js";
+import { inspectWith, type OllamaModelInfo } from "./ollama-model-info.js";
 import { withRetries, type RetryOptions } from "./retry/index.js";
 import { withTextToolCalls } from "./text-tool-calls.js";
 import { resolveOllamaHost } from "./ollama-host.js";
@@ -43,7 +43,7 @@ export interface OllamaModelOptions {
   readonly apiKey?: string;
   /** Looks the key up (the OS keyring) when the server answers 401 and no key was given. */
   readonly lookUpKey?: () => Promise<string | undefined>;
-  /** The fetch to use. Default `globalThis.fetch`. */
+  /** Sends the requests through this fetch. Default: Node's `http`/`https` (see `createNodeHttpClient`). */
   readonly fetch?: typeof globalThis.fetch;
 }
 
@@ -86,24 +86,25 @@ export function ollamaWording(host: string, model: string): ProviderErrorWording
 export function createOllamaModel(options: OllamaModelOptions = {}): LanguageModelV4 {
   const host = resolveOllamaHost(options.host, options.env ?? process.env);
   const model = options.model ?? DEFAULT_OLLAMA_MODEL;
-  const fetchImpl = withBearerKey(options.fetch ?? globalThis.fetch, {
-    apiKey: options.apiKey,
-    ...(options.lookUpKey ? { lookUpKey: options.lookUpKey } : {}),
-  });
-  const provider = createOllamaProvider({
-    baseURL: `${host}/api`,
-    fetch: createNdjsonErrorFetch("Ollama", fetchImpl),
+  const client = withBearerKeyClient(
+    options.fetch ? fetchHttpClient(options.fetch) : createNodeHttpClient(),
+    { apiKey: options.apiKey, ...(options.lookUpKey ? { lookUpKey: options.lookUpKey } : {}) },
+  );
+  const chat = createOllamaChatModel({
+    host,
+    model,
+    client,
     ...(options.headers ? { headers: options.headers } : {}),
   });
   const wording = ollamaWording(host, model);
-  const inner = withRetries(withTextToolCalls(withProviderErrors(provider(model), wording)), {
+  const inner = withRetries(withTextToolCalls(withProviderErrors(chat, wording)), {
     ...options.retry,
     wording,
   });
   const wanted = options.contextWindow ?? 32_768;
   let inspected: Promise<OllamaModelInfo | undefined> | undefined;
   const inspect = () =>
-    (inspected ??= inspectOllamaModel(host, model, fetchImpl).then((info) => {
+    (inspected ??= inspectWith(client, host, model).then((info) => {
       if (info) options.onModelInfo?.(info);
       return info;
     }));

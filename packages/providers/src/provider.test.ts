@@ -555,43 +555,45 @@ describe("the local provider", () => {
 
 describe("failures before any answer", () => {
   it("reports a port fetch refuses to use as PROVIDER_UNAVAILABLE too", async () => {
-    // Port 9 (discard) is on fetch's list of bad ports: it fails without connecting.
-    const url = "http://127.0.0.1:9";
+    // Port 9 (discard) is on fetch's list of bad ports: it fails without connecting. The
+    // OpenAI providers send with fetch; Ollama's use Node's http, which has no such list.
+    const baseUrl = "http://127.0.0.1:9/v1";
     const provider = createProvider(
-      providerConfigSchema.parse({ ollama: { host: url } }),
-      options(),
+      providerConfigSchema.parse({ type: "openai", openai: { base_url: baseUrl } }),
+      options({ env: { OPENAI_API_KEY: "sk-test" } }),
     );
     await expect(provider.listModels()).rejects.toMatchObject({
       code: "PROVIDER_UNAVAILABLE",
-      message: `Cannot reach Ollama at ${url} (bad port).`,
-      fields: { provider: "ollama", url, reason: "bad port" },
+      message: expect.stringMatching(/ at http:\/\/127\.0\.0\.1:9\/v1 \(bad port\)\./),
+      fields: { provider: "openai", url: baseUrl, reason: "bad port" },
     });
   });
 
-  it("reports that port as PROVIDER_UNAVAILABLE when a model is asked (run, chat), naming the URL", async () => {
+  it("reports a server that cannot be reached as PROVIDER_UNAVAILABLE when a model is asked (run, chat), naming the URL", async () => {
     // The AI SDK turns fetch's refusal into an APICallError "Cannot connect to API: bad port"
-    // with no HTTP status: nothing answered, so it is not PROVIDER_ERROR.
-    const host = "http://127.0.0.1:9";
+    // with no HTTP status; Ollama's client gives Node's ECONNREFUSED. Nothing answered, so
+    // neither is PROVIDER_ERROR.
+    const host = `http://127.0.0.1:${await unusedPort()}`;
     const ollamaProvider = createProvider(
       providerConfigSchema.parse({ ollama: { host } }),
       options({ retry: { ...noWait, maxAttempts: 1 } }),
     );
-    const baseUrl = `${host}/v1`;
+    const baseUrl = "http://127.0.0.1:9/v1";
     const openaiProvider = createProvider(
       providerConfigSchema.parse({ type: "openai", openai: { base_url: baseUrl } }),
       options({ retry: { ...noWait, maxAttempts: 1 }, env: { OPENAI_API_KEY: "sk-test" } }),
     );
-    for (const [provider, id, url, name] of [
-      [ollamaProvider, "ollama", host, "Ollama"],
-      [openaiProvider, "openai", baseUrl, "OpenAI"],
+    for (const [provider, id, url, name, reason] of [
+      [ollamaProvider, "ollama", host, "Ollama", "ECONNREFUSED"],
+      [openaiProvider, "openai", baseUrl, "OpenAI", "bad port"],
     ] as const) {
       const { error } = await ask(provider.languageModel(provider.defaultModel));
       expect(error).toMatchObject({
         code: "PROVIDER_UNAVAILABLE",
         message: expect.stringMatching(
-          new RegExp(`^Cannot reach ${name}.* at ${url} \\(bad port\\)\\.`),
+          new RegExp(`^Cannot reach ${name}.* at ${url} \\(${reason}\\)\\.`),
         ),
-        fields: { provider: id, url, reason: "bad port" },
+        fields: { provider: id, url, reason },
       });
       await expect(
         provider.languageModel(provider.defaultModel).doGenerate({

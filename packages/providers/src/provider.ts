@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { isXzatomaError, XzatomaError } from "@xzatoma/core";
-import { withBearerKey } from "./bearer-fetch.js";
+import { withBearerKey, withBearerKeyClient } from "./bearer-fetch.js";
 import { createCopilotClient, type CopilotClient } from "./copilot/index.js";
 import { createCredentialStore, type CredentialStore } from "./credentials/index.js";
 import { lazyModel } from "./lazy-model.js";
@@ -20,7 +20,8 @@ import {
 import { checkModelFile } from "./local/runtime.js";
 import { createOllamaModel } from "./ollama.js";
 import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost } from "./ollama-host.js";
-import { findOllamaTag, inspectOllamaModel, listOllamaTags } from "./ollama-model-info.js";
+import { findOllamaTag, inspectWith, listTagsWith } from "./ollama-model-info.js";
+import { createNodeHttpClient } from "./http/http-client.js";
 import {
   createOpenAIModel,
   DEFAULT_OPENAI_BASE_URL,
@@ -156,10 +157,10 @@ function ollamaProvider(config: ProviderConfig["ollama"], shared: Shared): Provi
   const retry = retryWithTimeout(shared, config.request_timeout_seconds);
   const apiKey = nonEmpty(shared.env["OLLAMA_API_KEY"]);
   const lookUpKey = () => shared.credentials.get("ollama");
-  const fetchImpl = withBearerKey(globalThis.fetch, { apiKey, lookUpKey });
+  const client = withBearerKeyClient(createNodeHttpClient(), { apiKey, lookUpKey });
   const windows = new Map<string, number>();
   const wording = { providerName: "Ollama", provider: "ollama", baseUrl: host };
-  const tags = async () => listOllamaTags(host, { fetch: fetchImpl, retry, wording });
+  const tags = async () => listTagsWith(client, host, { retry, wording });
   async function find(model: string) {
     const listed = await tags();
     const tag = findOllamaTag(listed, model);
@@ -199,7 +200,7 @@ function ollamaProvider(config: ProviderConfig["ollama"], shared: Shared): Provi
     },
     async modelInfo(model) {
       const tag = await find(model);
-      const shown = await inspectOllamaModel(host, tag.name, fetchImpl);
+      const shown = await inspectWith(client, host, tag.name);
       if (shown?.contextLength) windows.set(model, shown.contextLength);
       return {
         provider: "ollama",

@@ -28,11 +28,52 @@ export function errorBodyMessage(body: string): string | undefined {
   return trimmed === "" ? undefined : trimmed.slice(0, 300);
 }
 
+/** The head and text of an HTTP answer, however it was received. */
+export interface HttpAnswer {
+  readonly url: string;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Record<string, string>;
+  readonly text: string;
+}
+
 /**
- * Sends a request and parses a JSON answer. A non-2xx status or a body that is not JSON
- * becomes an `APICallError` (status, headers and body kept), so retries and error wording
- * treat it exactly like a failure inside an AI SDK provider. Network failures are thrown
- * as `fetch` threw them.
+ * Parses a JSON answer. A non-2xx status or a body that is not JSON becomes an
+ * `APICallError` (status, headers and body kept), so retries and error wording treat it
+ * exactly like a failure inside an AI SDK provider.
+ */
+export function parseJsonAnswer(answer: HttpAnswer): unknown {
+  const { url, status, statusText, headers, text } = answer;
+  if (status < 200 || status > 299) {
+    const message = errorBodyMessage(text) ?? statusText;
+    throw new APICallError({
+      message: message === "" ? `HTTP ${status}` : message,
+      url,
+      requestBodyValues: undefined,
+      statusCode: status,
+      responseHeaders: headers,
+      responseBody: text,
+    });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new APICallError({
+      message: `The answer from ${new URL(url).pathname} is not JSON.`,
+      url,
+      requestBodyValues: undefined,
+      statusCode: status,
+      responseHeaders: headers,
+      responseBody: text.slice(0, 2000),
+      cause: error,
+      isRetryable: false,
+    });
+  }
+}
+
+/**
+ * Sends a request and parses a JSON answer ({@link parseJsonAnswer}). Network failures are
+ * thrown as `fetch` threw them.
  */
 export async function requestJson(
   fetchImpl: Fetch,
@@ -41,29 +82,12 @@ export async function requestJson(
 ): Promise<{ readonly value: unknown; readonly response: Response }> {
   const response = await fetchImpl(url, init);
   const text = await response.text();
-  if (!response.ok) {
-    const message = errorBodyMessage(text) ?? response.statusText;
-    throw new APICallError({
-      message: message === "" ? `HTTP ${response.status}` : message,
-      url,
-      requestBodyValues: undefined,
-      statusCode: response.status,
-      responseHeaders: headerRecord(response.headers),
-      responseBody: text,
-    });
-  }
-  try {
-    return { value: JSON.parse(text) as unknown, response };
-  } catch (error) {
-    throw new APICallError({
-      message: `The answer from ${new URL(url).pathname} is not JSON.`,
-      url,
-      requestBodyValues: undefined,
-      statusCode: response.status,
-      responseHeaders: headerRecord(response.headers),
-      responseBody: text.slice(0, 2000),
-      cause: error,
-      isRetryable: false,
-    });
-  }
+  const value = parseJsonAnswer({
+    url,
+    status: response.status,
+    statusText: response.statusText,
+    headers: headerRecord(response.headers),
+    text,
+  });
+  return { value, response };
 }

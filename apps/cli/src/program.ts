@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError as CommanderInvalidArgument, Option } fro
 import { registerCompletionCommand } from "./commands/completion.js";
 import type { CommandOptionSource } from "./config/flag-mapping.js";
 import { version } from "./version.js";
+import { useJitlessZod } from "./zod-settings.js";
 
 function positiveInteger(flag: string) {
   return (value: string): number => {
@@ -123,6 +124,7 @@ export function createProgram(setExitCode: (code: number) => void): Command {
           ? first.join(" ")
           : undefined
         : (first as string | undefined);
+      await useJitlessZod();
       setExitCode(
         await handler({ arg, options: command.optsWithGlobals(), source: withGlobals(command) }),
       );

@@ -33,10 +33,12 @@ async function rawServer(
       void answer(response, entry, index);
     });
   });
+  const connections = { count: 0 };
+  server.on("connection", () => (connections.count += 1));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   servers.push(server);
-  return { url, received, closed };
+  return { url, received, closed, connections };
 }
 const servers: ReturnType<typeof createServer>[] = [];
 afterEach(async () => {
@@ -287,6 +289,16 @@ describe("the Ollama chat model's streamed answer", () => {
         outputTokens: { total: 3, text: undefined, reasoning: undefined },
       },
     });
+  });
+
+  it("reads to the end of the answer, so the next request reuses the connection", async () => {
+    const server = await rawServer((response) =>
+      ndjson(response, line({ ...base, message: { content: "ok" }, done: false }), done()),
+    );
+    const chat = model(server.url);
+    for (let round = 0; round < 3; round += 1) await parts(chat);
+    expect(server.received).toHaveLength(3);
+    expect(server.connections.count).toBe(1);
   });
 
   it("maps done_reason length to length, and reads lines split across packets", async () => {

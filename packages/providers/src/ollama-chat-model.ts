@@ -327,6 +327,7 @@ async function* streamParts(
   let calls = false;
   let last: OllamaChunk | undefined;
   for await (const chunk of ndjsonObjects(response, maxLineLength)) {
+    if (last !== undefined) continue;
     if (first) {
       first = false;
       yield {
@@ -359,10 +360,9 @@ async function* streamParts(
       yield { type: "tool-input-end", id };
       yield { type: "tool-call", toolCallId: id, toolName: call.function.name, input };
     }
-    if (chunk.done === true) {
-      last = chunk;
-      break;
-    }
+    // Read on to the end of the body, past the `done` line, so the connection is kept for
+    // the next request; leaving the loop would destroy it.
+    if (chunk.done === true) last = chunk;
   }
   if (last === undefined) throw new ProviderError("Ollama's answer ended before it was complete.");
   if (reasoningId !== undefined) yield { type: "reasoning-end", id: reasoningId };

@@ -427,6 +427,22 @@ describe("the Ollama chat model's other answers", () => {
     });
   });
 
+  it("does not follow a redirect, and says where it points", async () => {
+    const server = await rawServer((response) => {
+      response.writeHead(301, { location: "https://ollama.example/api/chat" });
+      response.end();
+    });
+    const failure = await Promise.resolve(model(server.url).doStream(hello)).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({
+      statusCode: 301,
+      message:
+        "It redirects to https://ollama.example/api/chat; XZatoma does not follow redirects, so use that address.",
+    });
+    expect(server.received).toHaveLength(1);
+  });
+
   it("answers doGenerate from one JSON object", async () => {
     const server = await rawServer((response) => {
       response.writeHead(200, { "content-type": "application/json" });

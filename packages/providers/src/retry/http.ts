@@ -45,7 +45,12 @@ export interface HttpAnswer {
 export function parseJsonAnswer(answer: HttpAnswer): unknown {
   const { url, status, statusText, headers, text } = answer;
   if (status < 200 || status > 299) {
-    const message = errorBodyMessage(text) ?? statusText;
+    const location = status >= 300 && status < 400 ? headers["location"] : undefined;
+    // Redirects are not followed: a request, and a key it carries, goes only to the
+    // address the user configured.
+    const message = location
+      ? `It redirects to ${location}; XZatoma does not follow redirects, so use that address.`
+      : (errorBodyMessage(text) ?? statusText);
     throw new APICallError({
       message: message === "" ? `HTTP ${status}` : message,
       url,

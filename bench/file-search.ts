@@ -2,14 +2,23 @@
 // directories, mixed sizes, a .gitignore, a git repository so ripgrep honours it), median
 // of 5 after one warm-up, beside ripgrep and find on the same tree. Target: within 2x.
 // The first grep of a tool starts its worker threads: measured for a new tool in this
-// process, and for the first call of new processes (its code not yet compiled either).
+// process, and for the first call of new processes (its code not yet compiled either),
+// beside the floor of a new Node process that does the least a grep must (`--floor`).
 //
 //   node bench/file-search.ts
 //
 // The tools come from the built package (`packages/tools/dist/index.js`); set
 // XZ_FILE_TOOLS_MODULE to another build that exports `createFileTools` to measure that one.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import module from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -36,6 +45,30 @@ interface RegistryLike {
     call: { toolCallId: string; toolName: string; input: string },
     hooks: { signal: AbortSignal },
   ): Promise<ToolResultLike>;
+}
+
+// `--floor TREE`: the least a Node process can do for a first grep: one thread walks the
+// tree and reads each file whole, looking for the literal with `Buffer.indexOf`; no ignore
+// rules, no secret-path checks, no lines, no workers. Printed like `--first-call`.
+if (process.argv[2] === "--floor") {
+  const needle = Buffer.from(LITERAL);
+  const started = performance.now();
+  let count = 0;
+  const directories = [process.argv[3] as string];
+  for (let directory = directories.pop(); directory !== undefined; directory = directories.pop()) {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      if (entry.name === ".git") continue;
+      const file = path.join(directory, entry.name);
+      if (entry.isDirectory()) directories.push(file);
+      else if (entry.isFile()) {
+        const bytes = readFileSync(file);
+        for (let at = bytes.indexOf(needle); at !== -1; at = bytes.indexOf(needle, at + 1))
+          count += 1;
+      }
+    }
+  }
+  console.log(JSON.stringify({ ms: performance.now() - started, count }));
+  process.exit(0);
 }
 
 // `--first-call TREE CACHE_DIR` turns on Node's compile cache before the tools load, as the
@@ -222,8 +255,8 @@ if (process.argv[2] === "--first-call") {
  * The first grep of new processes, timed in each (loading the modules not counted); with
  * `cacheDir`, each process uses that compile cache, filled by the warm-up process.
  */
-function measureFirstCalls(tree: string, cacheDir?: string): Measured {
-  const args = [import.meta.filename, "--first-call", tree, ...(cacheDir ? [cacheDir] : [])];
+function measureFirstCalls(tree: string, cacheDir?: string, mode = "--first-call"): Measured {
+  const args = [import.meta.filename, mode, tree, ...(cacheDir ? [cacheDir] : [])];
   const once = (): Measured => {
     const result = spawnSync(process.execPath, args, { encoding: "utf8" });
     if (result.status !== 0) {
@@ -269,6 +302,13 @@ try {
     [
       `grep '${LITERAL}', first call of a new process, compile cache as the CLI`,
       measureFirstCalls(tree, mkdtempSync(path.join(tmpdir(), "xz-file-search-cache-"))),
+      "rg -n",
+      rgLiteral,
+    ],
+    [
+      // Counts matches in ignored files too, so its results differ.
+      `the floor: one Node thread walks, reads and indexOf's, first call of a new process`,
+      measureFirstCalls(tree, undefined, "--floor"),
       "rg -n",
       rgLiteral,
     ],

@@ -8,7 +8,7 @@ import type {
 import { APICallError } from "@ai-sdk/provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { withBearerKeyClient } from "./bearer-fetch.js";
-import { createNodeHttpClient } from "./http/http-client.js";
+import { createNodeHttpClient, MAX_TEXT_BYTES } from "./http/http-client.js";
 import { createOllamaChatModel, MAX_OLLAMA_LINE_LENGTH } from "./ollama-chat-model.js";
 
 interface Received {
@@ -301,6 +301,32 @@ describe("the Ollama chat model's streamed answer", () => {
     expect(server.connections.count).toBe(1);
   });
 
+  it("gives each tool call its own id when Ollama repeats one or sends one that is not text", async () => {
+    const call = (id: unknown) => ({ id, function: { name: "t", arguments: {} } });
+    const server = await rawServer((response) =>
+      ndjson(
+        response,
+        line({
+          ...base,
+          created_at: "not a date",
+          message: { content: "", tool_calls: [call("a"), call("a"), call(7), call("")] },
+          done: false,
+        }),
+        done({ done_reason: 42 }),
+      ),
+    );
+    const all = await parts(model(server.url));
+    const ids = all.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : []));
+    expect(ids[0]).toBe("a");
+    expect(new Set(ids).size).toBe(4);
+    for (const id of ids) expect(typeof id).toBe("string");
+    expect(all.find((part) => part.type === "response-metadata")).toEqual({
+      type: "response-metadata",
+      modelId: "m",
+    });
+    expect(all.at(-1)).toMatchObject({ finishReason: { unified: "tool-calls", raw: undefined } });
+  });
+
   it("maps done_reason length to length, and reads lines split across packets", async () => {
     const server = await rawServer(async (response) => {
       response.writeHead(200, { "content-type": "application/x-ndjson" });
@@ -425,6 +451,24 @@ describe("the Ollama chat model's other answers", () => {
       url: `${server.url}/api/chat`,
       isRetryable: false,
     });
+  });
+
+  it("does not read an error answer past its size cap", async () => {
+    const piece = Buffer.alloc(1024 * 1024, "x");
+    const server = await rawServer(async (response) => {
+      response.writeHead(500, { "content-type": "text/plain" });
+      for (let sent = 0; sent <= MAX_TEXT_BYTES && !response.destroyed; sent += piece.length) {
+        if (!response.write(piece)) await new Promise((resolve) => response.once("drain", resolve));
+      }
+      response.end();
+    });
+    const failure = await Promise.resolve(model(server.url).doStream(hello)).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(RangeError);
+    expect((failure as Error).message).toBe(
+      `The answer is larger than ${MAX_TEXT_BYTES} bytes; it was not read.`,
+    );
   });
 
   it("does not follow a redirect, and says where it points", async () => {

@@ -211,7 +211,8 @@ function chatRequest(
   return { body, warnings };
 }
 
-function finishReason(reason: string | undefined, toolCalls: boolean): LanguageModelV4FinishReason {
+function finishReason(value: unknown, toolCalls: boolean): LanguageModelV4FinishReason {
+  const reason = typeof value === "string" ? value : undefined;
   if (toolCalls) return { unified: "tool-calls", raw: reason };
   switch (reason) {
     case "stop":
@@ -233,6 +234,26 @@ function usage(chunk: OllamaChunk | undefined): LanguageModelV4Usage {
       cacheWrite: undefined,
     },
     outputTokens: { total: count(chunk?.eval_count), text: undefined, reasoning: undefined },
+  };
+}
+
+/** `created_at` as a date, when it is one. */
+function timestamp(chunk: OllamaChunk): { timestamp?: Date } {
+  const date = typeof chunk.created_at === "string" ? new Date(chunk.created_at) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? { timestamp: date } : {};
+}
+
+/**
+ * The ids of one answer's tool calls: Ollama's own when it gives a string not used before in
+ * the answer, else a new one, so each call's result is paired with that call alone.
+ */
+function toolCallIds(): (call: OllamaToolCall) => string {
+  const used = new Set<string>();
+  return (call) => {
+    let id = typeof call.id === "string" && call.id !== "" ? call.id : toolCallId();
+    while (used.has(id)) id = toolCallId();
+    used.add(id);
+    return id;
   };
 }
 
@@ -326,6 +347,7 @@ async function* streamParts(
   let reasoningId: string | undefined;
   let calls = false;
   let last: OllamaChunk | undefined;
+  const idFor = toolCallIds();
   for await (const chunk of ndjsonObjects(response, maxLineLength)) {
     if (last !== undefined) continue;
     if (first) {
@@ -333,7 +355,7 @@ async function* streamParts(
       yield {
         type: "response-metadata",
         ...(typeof chunk.model === "string" ? { modelId: chunk.model } : {}),
-        ...(typeof chunk.created_at === "string" ? { timestamp: new Date(chunk.created_at) } : {}),
+        ...timestamp(chunk),
       };
     }
     const message = chunk.message;
@@ -352,7 +374,7 @@ async function* streamParts(
       yield { type: "text-delta", id: textId, delta: message.content };
     }
     for (const call of message?.tool_calls ?? []) {
-      const id = call.id ?? toolCallId();
+      const id = idFor(call);
       const input = toolInput(call);
       calls = true;
       yield { type: "tool-input-start", id, toolName: call.function.name };
@@ -435,13 +457,14 @@ export function createOllamaChatModel(options: OllamaChatModelOptions): Language
       const text = await response.text();
       const chunk = parseLine(text.trim());
       const content: LanguageModelV4Content[] = [];
+      const idFor = toolCallIds();
       if (chunk.message?.thinking)
         content.push({ type: "reasoning", text: chunk.message.thinking });
       if (chunk.message?.content) content.push({ type: "text", text: chunk.message.content });
       for (const call of chunk.message?.tool_calls ?? []) {
         content.push({
           type: "tool-call",
-          toolCallId: call.id ?? toolCallId(),
+          toolCallId: idFor(call),
           toolName: call.function.name,
           input: toolInput(call),
         });
@@ -457,9 +480,7 @@ export function createOllamaChatModel(options: OllamaChatModelOptions): Language
         request: { body },
         response: {
           modelId: typeof chunk.model === "string" ? chunk.model : options.model,
-          ...(typeof chunk.created_at === "string"
-            ? { timestamp: new Date(chunk.created_at) }
-            : {}),
+          ...timestamp(chunk),
           headers: { ...response.headers },
           body: text,
         },

@@ -18,7 +18,7 @@ export interface HttpResponse {
   readonly headers: Readonly<Record<string, string>>;
   /** The body as it arrives. An abort or a broken connection makes the iteration throw. */
   readonly body: AsyncIterable<Uint8Array>;
-  /** The whole body as UTF-8 text. */
+  /** The whole body as UTF-8 text; a body past {@link MAX_TEXT_BYTES} rejects. */
   text(): Promise<string>;
   /** Stops reading: the body is not wanted (frees the connection). */
   cancel(): void;
@@ -35,10 +35,19 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
 
+/** The largest body `text()` reads: a JSON answer of a model server is far smaller. */
+export const MAX_TEXT_BYTES = 32 * 1024 * 1024;
+
 async function readText(body: AsyncIterable<Uint8Array>): Promise<string> {
   const decoder = new TextDecoder();
   let text = "";
-  for await (const chunk of body) text += decoder.decode(chunk, { stream: true });
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += chunk.byteLength;
+    if (bytes > MAX_TEXT_BYTES)
+      throw new RangeError(`The answer is larger than ${MAX_TEXT_BYTES} bytes; it was not read.`);
+    text += decoder.decode(chunk, { stream: true });
+  }
   return text + decoder.decode();
 }
 

@@ -189,8 +189,8 @@ function chatRequest(
   if (call.toolChoice?.type === "required" || call.toolChoice?.type === "tool") {
     warnings.push({ type: "unsupported", feature: `toolChoice ${call.toolChoice.type}` });
   }
-  // Thinking stays off unless asked for: with `think` unset, a thinking model writes its
-  // thoughts into the answer's text.
+  // Thinking stays off unless asked for, as the earlier provider had it: `think: false`
+  // is sent, not left to the server's default for the model.
   const think =
     ollama["think"] ??
     (call.reasoning !== undefined && call.reasoning !== "provider-default"

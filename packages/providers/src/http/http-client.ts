@@ -100,7 +100,8 @@ export function createNodeHttpClient(): HttpClient {
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       const done = () => signal?.removeEventListener("abort", onAbort);
-      outgoing.once("error", (error) => {
+      // `on`, not `once`: a request destroyed after an earlier error emits another one.
+      outgoing.on("error", (error) => {
         done();
         reject(error);
       });

@@ -43,7 +43,7 @@ export interface OllamaModelOptions {
   readonly apiKey?: string;
   /** Looks the key up (the OS keyring) when the server answers 401 and no key was given. */
   readonly lookUpKey?: () => Promise<string | undefined>;
-  /** Sends the requests through this fetch. Default: Node's `http`/`https` (see `createNodeHttpClient`). */
+  /** Sends the requests through this fetch. Default: Node's `http`/`https`, without `fetch`. */
   readonly fetch?: typeof globalThis.fetch;
 }
 

@@ -12,6 +12,7 @@ import type {
 import { ProviderError } from "@xzatoma/core";
 import type { HttpClient, HttpResponse } from "./http/http-client.js";
 import { parseJsonAnswer } from "./retry/http.js";
+import { newToolCallId } from "./tool-call-id.js";
 
 /** Options of {@link createOllamaChatModel}. */
 export interface OllamaChatModelOptions {
@@ -51,13 +52,6 @@ interface OllamaChunk {
 }
 
 type OllamaMessage = Record<string, unknown>;
-
-let idCounter = 0;
-/** A tool call id for a call Ollama gave none (ids only need to differ within a conversation). */
-function toolCallId(): string {
-  idCounter = (idCounter + 1) % 0x100000;
-  return `call_${Date.now().toString(36)}${idCounter.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-}
 
 function base64(data: Uint8Array | string): string {
   if (typeof data === "string") return data.startsWith("data:") ? (data.split(",")[1] ?? "") : data;
@@ -250,8 +244,8 @@ function timestamp(chunk: OllamaChunk): { timestamp?: Date } {
 function toolCallIds(): (call: OllamaToolCall) => string {
   const used = new Set<string>();
   return (call) => {
-    let id = typeof call.id === "string" && call.id !== "" ? call.id : toolCallId();
-    while (used.has(id)) id = toolCallId();
+    let id = typeof call.id === "string" && call.id !== "" ? call.id : newToolCallId();
+    while (used.has(id)) id = newToolCallId();
     used.add(id);
     return id;
   };

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type {
   LanguageModelV4,
@@ -43,6 +42,7 @@ import {
   type LoadedRuntime,
 } from "./runtime.js";
 import { dropOptionalNulls, toGrammarSchema, type GrammarSchema } from "./schema.js";
+import { newToolCallId } from "../tool-call-id.js";
 
 /** Context size used when none is given (capped at the model's training context). */
 export const DEFAULT_LOCAL_CONTEXT_SIZE = 4096;
@@ -272,10 +272,6 @@ function usageSince(sequence: LlamaContextSequence, before: TokenMeterState): La
     },
     outputTokens: { total: usedOutputTokens, text: undefined, reasoning: undefined },
   };
-}
-
-function toolCallId(): string {
-  return `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
 }
 
 function abortReason(signal: AbortSignal): unknown {
@@ -735,7 +731,7 @@ class LocalModel implements LocalLanguageModel {
         // A call cut by the end of the context cannot be parsed, and there is no text to keep.
         if (cutByContext(result.metadata.stopReason)) throw this.#contextFull(session);
         const call = this.#parseForcedCall(result.response, result.metadata.stopReason, plan);
-        emit({ type: "tool-call", toolCallId: toolCallId(), ...call });
+        emit({ type: "tool-call", toolCallId: newToolCallId(), ...call });
         emit({
           type: "finish",
           usage: usageSince(sequence, before),
@@ -769,7 +765,7 @@ class LocalModel implements LocalLanguageModel {
         const tool = plan.tools.get(call.functionName);
         emit({
           type: "tool-call",
-          toolCallId: toolCallId(),
+          toolCallId: newToolCallId(),
           toolName: call.functionName,
           input: JSON.stringify(dropOptionalNulls(call.params ?? {}, tool?.inputSchema)),
         });

@@ -47,6 +47,20 @@ describe("Ollama model against the scripted server", () => {
     expect(server.requests[0]).toMatchObject({ model: "llama3.2:3b", stream: true });
   });
 
+  it("sends through a fetch given as an option, streaming included", async () => {
+    server = await startScriptedOllama({ scenario: SCENARIOS["echo"]! });
+    const sent: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      sent.push(new URL(String(input)).pathname);
+      return fetch(input, init);
+    };
+    const result = await new Agent({
+      model: createOllamaModel({ host: server.url, fetch: counting }),
+    }).run("hello there");
+    expect(result).toMatchObject({ stopReason: "completed", text: "You said: hello there" });
+    expect(sent).toEqual(["/api/show", "/api/chat"]);
+  });
+
   it("says clearly when nothing listens at the host", async () => {
     const host = `http://127.0.0.1:${await unusedPort()}`;
     const result = await new Agent({ model: createOllamaModel({ host }) }).run("hi");

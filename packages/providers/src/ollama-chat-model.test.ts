@@ -431,7 +431,7 @@ describe("the Ollama chat model's streamed answer", () => {
       );
     }
     expect(failure).toMatchObject({ name: "AbortError" });
-    await expect.poll(() => server.closed[0]).toBe(true);
+    await expect.poll(() => server.closed[0], { timeout: 10_000 }).toBe(true);
   });
 });
 

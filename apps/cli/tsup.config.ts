@@ -12,6 +12,7 @@ import path from "node:path";
 import { defineConfig } from "tsup";
 import { bundledPackages, thirdPartyLicenses } from "./bundle/third-party-licenses.ts";
 import { workspaceSources } from "./bundle/workspace-sources.ts";
+import { zodEnglishOnly } from "./bundle/zod-english-only.ts";
 
 const root = import.meta.dirname;
 const packages = path.resolve(root, "../../packages");
@@ -70,6 +71,7 @@ export default defineConfig({
   },
   esbuildPlugins: [
     workspaceSources(packages),
+    zodEnglishOnly(),
     {
       name: "xzatoma-bundle-files",
       setup(build) {

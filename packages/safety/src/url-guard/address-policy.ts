@@ -18,21 +18,23 @@ function cidr(text: string): Range {
   return ipaddr.parseCIDR(text);
 }
 
-function ranges(entries: readonly (readonly [string, string])[]): readonly DeniedRange[] {
+type RangeTable = readonly (readonly [string, string])[];
+
+function ranges(entries: RangeTable): readonly DeniedRange[] {
   return entries.map(([text, reason]) => ({ range: cidr(text), reason }));
 }
 
 /** Cloud metadata endpoints: refused even for hosts and ranges the user allowed. */
-const METADATA = ranges([
+const METADATA_RANGES: RangeTable = [
   ["169.254.169.254/32", "a cloud metadata service (AWS, GCP, Azure, OpenStack)"],
   ["169.254.170.2/32", "the AWS ECS task metadata service"],
   ["100.100.100.200/32", "the Alibaba Cloud metadata service"],
   ["168.63.129.16/32", "the Azure WireServer (platform metadata)"],
   ["fd00:ec2::254/128", "the AWS metadata service (IPv6)"],
   ["fd20:ce::254/128", "the GCP metadata service (IPv6)"],
-]);
+];
 
-const IPV4 = ranges([
+const IPV4_RANGES: RangeTable = [
   ["0.0.0.0/8", "an unspecified ('this network') address"],
   ["10.0.0.0/8", "a private (RFC 1918) address"],
   ["100.64.0.0/10", "a carrier-grade NAT (RFC 6598) address"],
@@ -49,7 +51,7 @@ const IPV4 = ranges([
   ["224.0.0.0/4", "a multicast address"],
   ["255.255.255.255/32", "the broadcast address"],
   ["240.0.0.0/4", "a reserved address"],
-]);
+];
 
 /**
  * IPv6 ranges refused outright. 6to4 (2002::/16) and Teredo (2001::/32) are refused
@@ -57,7 +59,7 @@ const IPV4 = ranges([
  * attacker picks. The IPv4-compatible range ::/96 is refused explicitly (ipaddr.js calls
  * `::7f00:1` "unicast").
  */
-const IPV6 = ranges([
+const IPV6_RANGES: RangeTable = [
   ["::/128", "the unspecified address"],
   ["::1/128", "the loopback address"],
   ["::/96", "an IPv4-compatible address (deprecated, ::/96)"],
@@ -73,11 +75,34 @@ const IPV6 = ranges([
   ["fe80::/10", "a link-local address"],
   ["fec0::/10", "a site-local address (deprecated)"],
   ["ff00::/8", "a multicast address"],
-]);
+];
 
-const GLOBAL_UNICAST = cidr("2000::/3");
-const IPV4_MAPPED = cidr("::ffff:0:0/96");
-const NAT64 = cidr("64:ff9b::/96");
+interface DeniedTables {
+  readonly metadata: readonly DeniedRange[];
+  readonly ipv4: readonly DeniedRange[];
+  readonly ipv6: readonly DeniedRange[];
+  readonly globalUnicast: Range;
+  readonly ipv4Mapped: Range;
+  readonly nat64: Range;
+}
+
+let parsedTables: DeniedTables | undefined;
+
+/**
+ * The tables above, parsed on the first address checked: parsing them costs a few
+ * milliseconds that a run which never fetches would pay at start-up.
+ */
+function tables(): DeniedTables {
+  parsedTables ??= {
+    metadata: ranges(METADATA_RANGES),
+    ipv4: ranges(IPV4_RANGES),
+    ipv6: ranges(IPV6_RANGES),
+    globalUnicast: cidr("2000::/3"),
+    ipv4Mapped: cidr("::ffff:0:0/96"),
+    nat64: cidr("64:ff9b::/96"),
+  };
+  return parsedTables;
+}
 
 function find(address: Address, list: readonly DeniedRange[]): string | undefined {
   for (const { range, reason } of list) {
@@ -114,33 +139,36 @@ export function parseAddress(text: string): Address | undefined {
 export function metadataReason(text: string): string | undefined {
   const address = parseAddress(text);
   if (address === undefined) return undefined;
-  const direct = find(address, METADATA);
+  const { metadata, ipv4Mapped, nat64 } = tables();
+  const direct = find(address, metadata);
   if (direct !== undefined || address.kind() === "ipv4") return direct;
   const v6 = address as ipaddr.IPv6;
-  const embeds = v6.match(IPV4_MAPPED[0], IPV4_MAPPED[1]) || v6.match(NAT64[0], NAT64[1]);
-  return embeds ? find(embeddedIPv4(v6), METADATA) : undefined;
+  const embeds = v6.match(ipv4Mapped[0], ipv4Mapped[1]) || v6.match(nat64[0], nat64[1]);
+  return embeds ? find(embeddedIPv4(v6), metadata) : undefined;
 }
 
 function deniedIPv6(address: ipaddr.IPv6): string | undefined {
+  const { ipv6, globalUnicast, ipv4Mapped, nat64 } = tables();
   // Addresses that carry an IPv4 address are judged by that address.
-  if (address.match(IPV4_MAPPED[0], IPV4_MAPPED[1])) {
+  if (address.match(ipv4Mapped[0], ipv4Mapped[1])) {
     const reason = deniedIPv4(embeddedIPv4(address));
     return reason === undefined ? undefined : `an IPv4-mapped form of ${reason}`;
   }
-  if (address.match(NAT64[0], NAT64[1])) {
+  if (address.match(nat64[0], nat64[1])) {
     const reason = deniedIPv4(embeddedIPv4(address));
     return reason === undefined ? undefined : `a NAT64 (64:ff9b::/96) form of ${reason}`;
   }
-  const listed = find(address, IPV6);
+  const listed = find(address, ipv6);
   if (listed !== undefined) return listed;
-  if (!address.match(GLOBAL_UNICAST[0], GLOBAL_UNICAST[1])) {
+  if (!address.match(globalUnicast[0], globalUnicast[1])) {
     return "not a global unicast address (outside 2000::/3)";
   }
   return undefined;
 }
 
 function deniedIPv4(address: ipaddr.IPv4): string | undefined {
-  return find(address, METADATA) ?? find(address, IPV4);
+  const { metadata, ipv4 } = tables();
+  return find(address, metadata) ?? find(address, ipv4);
 }
 
 /**

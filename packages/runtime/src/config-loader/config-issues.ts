@@ -19,7 +19,13 @@ export type LocateValue = (
   key?: string,
 ) => { readonly source: ConfigSource; readonly line?: number; readonly column?: number };
 
-const ALL_KEY_PATHS = allKeyPaths(configFileSchema);
+let allKeys: readonly string[] | undefined;
+
+/** Every key path of the configuration, listed the first time a message needs it. */
+function allConfigKeyPaths(): readonly string[] {
+  allKeys ??= allKeyPaths(configFileSchema);
+  return allKeys;
+}
 
 /** A value as it appears in a message: strings quoted, secrets redacted, long text cut. */
 export function describeValue(value: unknown): string {
@@ -50,9 +56,9 @@ function unknownKeyMessage(parent: KeySegments, key: string): string {
   const close = closestMatch(key, siblings);
   if (close !== undefined) return `unknown key "${key}"; did you mean "${close}"?`;
   const last = (path: string) => path.slice(path.lastIndexOf(".") + 1);
-  let elsewhere = ALL_KEY_PATHS.filter((path) => last(path) === key);
+  let elsewhere = allConfigKeyPaths().filter((path) => last(path) === key);
   if (elsewhere.length === 0) {
-    elsewhere = ALL_KEY_PATHS.filter((path) => closestMatch(key, [last(path)]) !== undefined);
+    elsewhere = allConfigKeyPaths().filter((path) => closestMatch(key, [last(path)]) !== undefined);
   }
   elsewhere = elsewhere.slice(0, 3);
   if (elsewhere.length > 0)

@@ -1,5 +1,5 @@
 import { runtimeConfigSchema } from "../config/config-schema.js";
-import { allKeyPaths, isLeafAt, leafSchemaAt } from "./schema-walk.js";
+import { leafKeyPaths } from "./schema-walk.js";
 import { SELECTED_MODEL_KEY, valueKindOf, type ValueKind } from "./value-kinds.js";
 
 /** One environment variable and the config key it sets. */
@@ -69,11 +69,8 @@ export const NON_KEY_VARIABLES: readonly string[] = [
 
 function derivedMappings(): EnvMapping[] {
   const mappings: EnvMapping[] = [];
-  for (const keyPath of allKeyPaths(runtimeConfigSchema)) {
-    const segments = keyPath.split(".");
-    if (!isLeafAt(runtimeConfigSchema, segments)) continue;
-    const schema = leafSchemaAt(runtimeConfigSchema, segments);
-    const kind = schema === undefined ? undefined : valueKindOf(schema);
+  for (const { keyPath, schema } of leafKeyPaths(runtimeConfigSchema)) {
+    const kind = valueKindOf(schema);
     if (kind === undefined) continue;
     mappings.push({
       variable: environmentVariableOf(keyPath),

@@ -1,6 +1,7 @@
 import { readFile as readFileFromDisk } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { z } from "zod";
 import { readConfigFile, type ParsedConfigFile, type ReadTextFile } from "./config-file.js";
 import {
   ConfigError,
@@ -22,8 +23,10 @@ import { credentialInFile, findCredentialKeys, withoutKeys } from "./credential-
 import { closestMatch } from "./did-you-mean.js";
 import { ENV_MAPPINGS, ENV_PREFIX, NON_KEY_VARIABLES, type EnvMapping } from "./env-mapping.js";
 import {
+  childSchema,
   formatKeyPath,
   isLeafAt,
+  isLeafSchema,
   pendingReasonAt,
   schemaAt,
   type KeySegments,
@@ -168,13 +171,18 @@ function forEachLeaf(
   value: unknown,
   visit: (keyPath: string) => void,
   segments: KeySegments = [],
+  schema: z.ZodType | undefined = configFileSchema,
 ): void {
-  if (segments.length > 0 && isLeafAt(configFileSchema, segments)) {
+  // The schema is followed down with the value, not looked up from the root at every key.
+  if (schema === undefined) return;
+  if (segments.length > 0 && isLeafSchema(schema)) {
     if (value !== undefined) visit(formatKeyPath(segments));
     return;
   }
   if (typeof value !== "object" || value === null) return;
-  for (const [key, child] of Object.entries(value)) forEachLeaf(child, visit, [...segments, key]);
+  for (const [key, child] of Object.entries(value)) {
+    forEachLeaf(child, visit, [...segments, key], childSchema(schema, key));
+  }
 }
 
 /** Checks one value from the environment or a flag against its key's schema. */

@@ -34,21 +34,23 @@ export function innermostSchema(schema: z.ZodType): z.ZodType {
   return chain[chain.length - 1] ?? schema;
 }
 
+/** The schema of the key or index `segment` inside `schema`, or undefined when it has none. */
+export function childSchema(schema: z.ZodType, segment: string | number): z.ZodType | undefined {
+  const inner = innermostSchema(schema);
+  if (inner instanceof z.ZodObject && typeof segment === "string") {
+    return (inner.shape as Record<string, z.ZodType | undefined>)[segment];
+  }
+  if (inner instanceof z.ZodArray && typeof segment === "number") return inner.element as z.ZodType;
+  if (inner instanceof z.ZodRecord) return inner.valueType as z.ZodType;
+  return undefined;
+}
+
 /** The schema at `segments` below `root`, or undefined when there is no such key. */
 export function schemaAt(root: z.ZodType, segments: KeySegments): z.ZodType | undefined {
   let current: z.ZodType | undefined = root;
   for (const segment of segments) {
     if (current === undefined) return undefined;
-    const inner = innermostSchema(current);
-    if (inner instanceof z.ZodObject && typeof segment === "string") {
-      current = (inner.shape as Record<string, z.ZodType | undefined>)[segment];
-    } else if (inner instanceof z.ZodArray && typeof segment === "number") {
-      current = inner.element as z.ZodType;
-    } else if (inner instanceof z.ZodRecord) {
-      current = inner.valueType as z.ZodType;
-    } else {
-      return undefined;
-    }
+    current = childSchema(current, segment);
   }
   return current;
 }
@@ -112,7 +114,32 @@ export function allKeyPaths(root: z.ZodType, prefix = ""): string[] {
 /** Whether the value at `segments` is a leaf: not an object with keys of its own. */
 export function isLeafAt(root: z.ZodType, segments: KeySegments): boolean {
   const schema = schemaAt(root, segments);
-  return schema !== undefined && !(innermostSchema(schema) instanceof z.ZodObject);
+  return schema !== undefined && isLeafSchema(schema);
+}
+
+/** Whether a value of `schema` is a leaf: not an object with keys of its own. */
+export function isLeafSchema(schema: z.ZodType): boolean {
+  return !(innermostSchema(schema) instanceof z.ZodObject);
+}
+
+/**
+ * Every leaf key path of the schema's objects with its schema unwrapped, arrays and records
+ * not entered: `allKeyPaths` filtered by `isLeafAt`, in one walk.
+ */
+export function leafKeyPaths(
+  root: z.ZodType,
+  prefix = "",
+): { readonly keyPath: string; readonly schema: z.ZodType }[] {
+  const inner = innermostSchema(root);
+  if (!(inner instanceof z.ZodObject)) return [];
+  const leaves: { keyPath: string; schema: z.ZodType }[] = [];
+  for (const [key, child] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
+    const keyPath = prefix === "" ? key : `${prefix}.${key}`;
+    const childInner = innermostSchema(child);
+    if (childInner instanceof z.ZodObject) leaves.push(...leafKeyPaths(childInner, keyPath));
+    else leaves.push({ keyPath, schema: childInner });
+  }
+  return leaves;
 }
 
 /** `agent.tools.packages[0].name` from segments. */

@@ -50,6 +50,7 @@ export {
 } from "./tool.js";
 export {
   createToolRegistry,
+  toModelInputSchema,
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_TOOL_TIMEOUT_MS,
   type ApprovalDecision,

@@ -404,7 +404,10 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       specificationCache ??= [...tools.values()].map((tool) => ({
         name: tool.name,
         description: tool.description,
-        inputSchema: toModelInputSchema(tool.inputSchema),
+        inputSchema:
+          tool.modelInputSchema === undefined
+            ? toModelInputSchema(tool.inputSchema)
+            : structuredClone(tool.modelInputSchema),
       }));
       return specificationCache;
     },

@@ -52,7 +52,14 @@ export interface Tool<Input = unknown> {
   readonly name: string;
   /** The text the model reads to decide when and how to call the tool. */
   readonly description: string;
+  /** Validates every call's input before `execute` sees it. */
   readonly inputSchema: z.ZodType<Input>;
+  /**
+   * The JSON Schema the model reads for the input, when the tool gives it ready-made; else
+   * the registry converts `inputSchema` (see `toModelInputSchema`). It must describe what
+   * `inputSchema` accepts: the registry validates calls with `inputSchema` either way.
+   */
+  readonly modelInputSchema?: Readonly<Record<string, unknown>>;
   readonly access: ToolAccess;
   /** Overrides the registry's default timeout for this tool, in milliseconds. */
   readonly timeoutMs?: number;
@@ -68,7 +75,14 @@ export interface Tool<Input = unknown> {
 export interface ToolDefinition<Schema extends z.ZodType> {
   readonly name: string;
   readonly description: string;
-  readonly inputSchema: Schema;
+  /**
+   * The input schema, or a function that builds it: then it is built the first time
+   * `inputSchema` is read (the first call, or a registry with no `modelInputSchema`), not
+   * when the tool is defined.
+   */
+  readonly inputSchema: Schema | (() => Schema);
+  /** See {@link Tool.modelInputSchema}. */
+  readonly modelInputSchema?: Readonly<Record<string, unknown>>;
   readonly access: ToolAccess;
   readonly timeoutMs?: number;
   assess?(input: z.output<Schema>): Promise<ToolAssessment> | ToolAssessment;
@@ -79,7 +93,8 @@ const TOOL_NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 
 /**
  * Defines a tool with a zod input schema. The registry validates input against the
- * schema before `execute` runs, so `execute` receives typed, checked input.
+ * schema before `execute` runs, so `execute` receives typed, checked input. Given a
+ * function for `inputSchema`, the tool builds its schema on first use.
  *
  * @example
  * const echo = defineTool({
@@ -98,7 +113,15 @@ export function defineTool<Schema extends z.ZodType>(
       `Tool name '${definition.name}' is invalid: use a letter followed by up to 63 letters, digits, '_' or '-'.`,
     );
   }
-  return definition as unknown as Tool<z.output<Schema>>;
+  const { inputSchema } = definition;
+  if (typeof inputSchema !== "function") return definition as unknown as Tool<z.output<Schema>>;
+  let built: Schema | undefined;
+  const tool = { ...definition };
+  Object.defineProperty(tool, "inputSchema", {
+    enumerable: true,
+    get: () => (built ??= (inputSchema as () => Schema)()),
+  });
+  return tool as unknown as Tool<z.output<Schema>>;
 }
 
 /** The judgement of a tool that has no `assess`: reading is fine, anything else asks. */

@@ -17,6 +17,7 @@ import {
   type TreeListing,
 } from "./tree-listing.js";
 import type { WorkspaceContext } from "./workspace-context.js";
+import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
 /** Options of {@link createDeletePathTool}. */
 export interface DeletePathToolOptions {
@@ -24,15 +25,16 @@ export interface DeletePathToolOptions {
   readonly maxItems?: number;
 }
 
-const inputSchema = z
-  .object({
-    path: z.string(),
-    recursive: z
-      .boolean()
-      .default(false)
-      .describe("Required for a directory: deletes everything in it"),
-  })
-  .strict();
+const inputSchema = () =>
+  z
+    .object({
+      path: z.string(),
+      recursive: z
+        .boolean()
+        .default(false)
+        .describe("Required for a directory: deletes everything in it"),
+    })
+    .strict();
 
 type DeletePlan =
   | {
@@ -104,6 +106,7 @@ export function createDeletePathTool(
     name: "delete_path",
     description: DELETE_PATH_DESCRIPTION,
     inputSchema,
+    modelInputSchema: MODEL_INPUT_SCHEMAS.delete_path,
     access: "write",
     async assess(input): Promise<ToolAssessment> {
       const checked = await plan(input);

@@ -7,6 +7,7 @@ import { assessRead } from "./tool-paths.js";
 import { unifiedDiff } from "./unified-diff.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { DEFAULT_MAX_FILE_WRITE_BYTES } from "./write-file.js";
+import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
 /** Options of {@link createDiffFilesTool}. */
 export interface DiffFilesToolOptions {
@@ -14,12 +15,13 @@ export interface DiffFilesToolOptions {
   readonly maxFileBytes?: number;
 }
 
-const inputSchema = z
-  .object({
-    path_a: z.string().describe("Old file"),
-    path_b: z.string().describe("New file"),
-  })
-  .strict();
+const inputSchema = () =>
+  z
+    .object({
+      path_a: z.string().describe("Old file"),
+      path_b: z.string().describe("New file"),
+    })
+    .strict();
 
 /** The `diff_files` tool: a unified diff of two text files of the workspace. */
 export function createDiffFilesTool(
@@ -31,6 +33,7 @@ export function createDiffFilesTool(
     name: "diff_files",
     description: DIFF_FILES_DESCRIPTION,
     inputSchema,
+    modelInputSchema: MODEL_INPUT_SCHEMAS.diff_files,
     access: "read",
     async assess(input) {
       return assessRead(workspace, [input.path_a, input.path_b], "diff_files");

@@ -23,6 +23,7 @@ import { appendText, lineCount, replaceUnique, shrinkCheck, type EditMode } from
 import { unifiedDiff } from "./unified-diff.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { contentTooLarge, DEFAULT_MAX_FILE_WRITE_BYTES } from "./write-file.js";
+import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
 /** Options of {@link createEditFileTool}. */
 export interface EditFileToolOptions {
@@ -30,14 +31,15 @@ export interface EditFileToolOptions {
   readonly maxFileBytes?: number;
 }
 
-const inputSchema = z
-  .object({
-    path: z.string(),
-    mode: z.enum(["edit", "create", "overwrite", "append"]),
-    content: z.string().describe("The replacement, the whole file or the text to append"),
-    old_text: z.string().optional().describe("For mode edit: the exact text to replace"),
-  })
-  .strict();
+const inputSchema = () =>
+  z
+    .object({
+      path: z.string(),
+      mode: z.enum(["edit", "create", "overwrite", "append"]),
+      content: z.string().describe("The replacement, the whole file or the text to append"),
+      old_text: z.string().optional().describe("For mode edit: the exact text to replace"),
+    })
+    .strict();
 
 const VERB: Record<EditMode, string> = {
   edit: "edit",
@@ -77,6 +79,7 @@ export function createEditFileTool(
     name: "edit_file",
     description: EDIT_FILE_DESCRIPTION,
     inputSchema,
+    modelInputSchema: MODEL_INPUT_SCHEMAS.edit_file,
     access: "write",
     async assess(input): Promise<ToolAssessment> {
       const tooLarge = contentTooLarge(byteLength(input.content), maxBytes);

@@ -7,6 +7,7 @@ import { describeKind, refusal, resolveTarget } from "./file-targets.js";
 import { describeFsError } from "./tool-paths.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { DEFAULT_MAX_FILE_WRITE_BYTES } from "./write-file.js";
+import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
 /** Options of {@link createFileMetadataTool}. */
 export interface FileMetadataToolOptions {
@@ -14,11 +15,12 @@ export interface FileMetadataToolOptions {
   readonly maxFileBytes?: number;
 }
 
-const inputSchema = z
-  .object({
-    path: z.string(),
-  })
-  .strict();
+const inputSchema = () =>
+  z
+    .object({
+      path: z.string(),
+    })
+    .strict();
 
 const COUNT_BUFFER_BYTES = 256 * 1024;
 const BINARY_SNIFF_BYTES = 8192;
@@ -73,6 +75,7 @@ export function createFileMetadataTool(
     name: "file_metadata",
     description: FILE_METADATA_DESCRIPTION,
     inputSchema,
+    modelInputSchema: MODEL_INPUT_SCHEMAS.file_metadata,
     access: "read",
     async execute(input) {
       const target = await resolveTarget(workspace, input.path, "read");

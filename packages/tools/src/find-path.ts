@@ -5,6 +5,7 @@ import { FIND_PATH_DESCRIPTION } from "./descriptions/find-path.js";
 import { compileGlob, GlobSyntaxError, type CompiledGlob } from "./glob-pattern.js";
 import { walkWorkspace } from "./workspace-walk.js";
 import type { WorkspaceContext } from "./workspace-context.js";
+import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
 /** Pages hold at most this many results. */
 export const MAX_FIND_LIMIT = 1000;
@@ -17,13 +18,14 @@ export interface FindPathToolOptions {
   readonly maxEntries?: number;
 }
 
-const inputSchema = z
-  .object({
-    glob: z.string().min(1),
-    offset: z.number().int().min(0).default(0).describe("Results to skip"),
-    limit: z.number().int().min(1).default(50).describe("At most 1000"),
-  })
-  .strict();
+const inputSchema = () =>
+  z
+    .object({
+      glob: z.string().min(1),
+      offset: z.number().int().min(0).default(0).describe("Results to skip"),
+      limit: z.number().int().min(1).default(50).describe("At most 1000"),
+    })
+    .strict();
 
 /** Why a glob may not be used, or undefined. Globs stay inside the workspace root. */
 export function checkRelativeGlob(glob: string): string | undefined {
@@ -49,6 +51,7 @@ export function createFindPathTool(
     name: "find_path",
     description: FIND_PATH_DESCRIPTION,
     inputSchema,
+    modelInputSchema: MODEL_INPUT_SCHEMAS.find_path,
     access: "read",
     async execute(input, context) {
       const problem = checkRelativeGlob(input.glob);

@@ -12,6 +12,7 @@ import { startSearch } from "./grep-search.js";
 import { assessRead, recordRead } from "./tool-paths.js";
 import { walkWorkspace } from "./workspace-walk.js";
 import type { WorkspaceContext } from "./workspace-context.js";
+import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
 /** Defaults of {@link GrepToolOptions}. */
 export const DEFAULT_GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -34,17 +35,18 @@ export interface GrepToolOptions {
   readonly workers?: number;
 }
 
-const inputSchema = z
-  .object({
-    pattern: z.string().min(1).describe("No slashes or flags"),
-    path: z.string().default(".").describe("Directory or file"),
-    include: z.string().optional().describe("Glob, e.g. *.ts or src/**/*.ts"),
-    exclude: z.string().optional().describe("Glob to skip"),
-    case_sensitive: z.boolean().default(true),
-    context_lines: z.number().int().min(0).max(10).default(0).describe("Lines around each match"),
-    max_results: z.number().int().min(1).default(100).describe("At most 1000"),
-  })
-  .strict();
+const inputSchema = () =>
+  z
+    .object({
+      pattern: z.string().min(1).describe("No slashes or flags"),
+      path: z.string().default(".").describe("Directory or file"),
+      include: z.string().optional().describe("Glob, e.g. *.ts or src/**/*.ts"),
+      exclude: z.string().optional().describe("Glob to skip"),
+      case_sensitive: z.boolean().default(true),
+      context_lines: z.number().int().min(0).max(10).default(0).describe("Lines around each match"),
+      max_results: z.number().int().min(1).default(100).describe("At most 1000"),
+    })
+    .strict();
 
 /** A glob filter: without `/` it tests names at any depth, with one the root-relative path. */
 export function pathFilter(glob: string): (relative: string, isDirectory: boolean) => boolean {
@@ -66,6 +68,7 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
     name: "grep",
     description: GREP_DESCRIPTION,
     inputSchema,
+    modelInputSchema: MODEL_INPUT_SCHEMAS.grep,
     access: "read",
     async assess(input) {
       return assessRead(workspace, [input.path], "grep");

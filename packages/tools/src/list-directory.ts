@@ -6,6 +6,7 @@ import { LIST_DIRECTORY_DESCRIPTION } from "./descriptions/list-directory.js";
 import { describeFsError, guardPath } from "./tool-paths.js";
 import { wildcardMatcher } from "./wildcard.js";
 import type { WorkspaceContext } from "./workspace-context.js";
+import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
 /** Listings stop after this many entries. */
 export const DEFAULT_MAX_LIST_ENTRIES = 1000;
@@ -16,13 +17,14 @@ export interface ListDirectoryToolOptions {
   readonly maxEntries?: number;
 }
 
-const inputSchema = z
-  .object({
-    path: z.string().describe("'.' for the root"),
-    recursive: z.boolean().default(false).describe("Include subdirectories"),
-    pattern: z.string().optional().describe("Name filter, e.g. *.ts"),
-  })
-  .strict();
+const inputSchema = () =>
+  z
+    .object({
+      path: z.string().describe("'.' for the root"),
+      recursive: z.boolean().default(false).describe("Include subdirectories"),
+      pattern: z.string().optional().describe("Name filter, e.g. *.ts"),
+    })
+    .strict();
 
 interface Entry {
   readonly relative: string;
@@ -40,6 +42,7 @@ export function createListDirectoryTool(
     name: "list_directory",
     description: LIST_DIRECTORY_DESCRIPTION,
     inputSchema,
+    modelInputSchema: MODEL_INPUT_SCHEMAS.list_directory,
     access: "read",
     async execute(input, context) {
       const resolved = await guardPath(workspace, input.path);

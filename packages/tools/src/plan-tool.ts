@@ -12,6 +12,7 @@ import { z } from "zod";
 import { PLAN_DESCRIPTION } from "./descriptions/plan.js";
 import { describeFsError } from "./tool-paths.js";
 import type { WorkspaceContext } from "./workspace-context.js";
+import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
 const MAX_PLAN_BYTES = 1024 * 1024;
 
@@ -20,11 +21,13 @@ export function createPlanTool(workspace: WorkspaceContext): Tool {
   return defineTool({
     name: "plan",
     description: PLAN_DESCRIPTION,
-    inputSchema: z
-      .object({
-        path: z.string(),
-      })
-      .strict(),
+    inputSchema: () =>
+      z
+        .object({
+          path: z.string(),
+        })
+        .strict(),
+    modelInputSchema: MODEL_INPUT_SCHEMAS.plan,
     access: "read",
     async execute({ path }) {
       let text: string;

@@ -14,6 +14,7 @@ import { createAssessmentMemo } from "./file-targets.js";
 import { describeSandboxOutcome, judgeSandboxChange, protectedEntries } from "./sandbox-rules.js";
 import { guardPath } from "./tool-paths.js";
 import type { WorkspaceContext } from "./workspace-context.js";
+import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
 /** Judges a command: the command policy of `@xzatoma/safety` fits this shape. */
 export interface CommandJudge {
@@ -83,13 +84,19 @@ export function sanitizedEnvironment(
   return environment;
 }
 
-const inputSchema = z
-  .object({
-    command: z.string().min(1),
-    cwd: z.string().default("."),
-    timeout_seconds: z.number().int().min(1).optional().describe("Stop it after this many seconds"),
-  })
-  .strict();
+const inputSchema = () =>
+  z
+    .object({
+      command: z.string().min(1),
+      cwd: z.string().default("."),
+      timeout_seconds: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe("Stop it after this many seconds"),
+    })
+    .strict();
 
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
@@ -127,6 +134,7 @@ export function createTerminalTool(
     name: "terminal",
     description: TERMINAL_DESCRIPTION,
     inputSchema,
+    modelInputSchema: MODEL_INPUT_SCHEMAS.terminal,
     access: "execute",
     // The registry waits for the command's own timeout; this only bounds a stuck kill.
     timeoutMs: (maxTimeout + 10) * 1000,

@@ -10,6 +10,7 @@ import { blocked, createAssessmentMemo, describeKind, plural, refusal } from "./
 import { planTransfer, type TransferInput, type TransferPlan } from "./transfer-plan.js";
 import { DEFAULT_MAX_TREE_ITEMS } from "./tree-listing.js";
 import type { WorkspaceContext } from "./workspace-context.js";
+import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
 /** Options of the copy_path and move_path tools. */
 export interface TransferToolOptions {
@@ -17,13 +18,14 @@ export interface TransferToolOptions {
   readonly maxItems?: number;
 }
 
-const inputSchema = z
-  .object({
-    source: z.string(),
-    destination: z.string().describe("The new path itself, not a parent directory"),
-    overwrite: z.boolean().default(false).describe("Replace an existing destination"),
-  })
-  .strict();
+const inputSchema = () =>
+  z
+    .object({
+      source: z.string(),
+      destination: z.string().describe("The new path itself, not a parent directory"),
+      overwrite: z.boolean().default(false).describe("Replace an existing destination"),
+    })
+    .strict();
 
 /** Builds copy_path or move_path: both check the same way and differ in what they run. */
 export function createTransferTool(
@@ -45,6 +47,7 @@ export function createTransferTool(
     name: definition.name,
     description: definition.description,
     inputSchema,
+    modelInputSchema: MODEL_INPUT_SCHEMAS[definition.name],
     access: "write",
     async assess(input): Promise<ToolAssessment> {
       const checked = await plan(input);

@@ -12,6 +12,7 @@ import {
 } from "./file-targets.js";
 import { writeFileSafely } from "./safe-write.js";
 import type { WorkspaceContext } from "./workspace-context.js";
+import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
 /** 10 MiB: the largest content written or edited in one call. */
 export const DEFAULT_MAX_FILE_WRITE_BYTES = 10 * 1024 * 1024;
@@ -22,12 +23,13 @@ export interface WriteFileToolOptions {
   readonly maxFileBytes?: number;
 }
 
-const inputSchema = z
-  .object({
-    path: z.string(),
-    content: z.string().describe("The complete new content"),
-  })
-  .strict();
+const inputSchema = () =>
+  z
+    .object({
+      path: z.string(),
+      content: z.string().describe("The complete new content"),
+    })
+    .strict();
 
 /** The refusal for content over the limit, or undefined. */
 export function contentTooLarge(bytes: number, maxBytes: number): string | undefined {
@@ -48,6 +50,7 @@ export function createWriteFileTool(
     name: "write_file",
     description: WRITE_FILE_DESCRIPTION,
     inputSchema,
+    modelInputSchema: MODEL_INPUT_SCHEMAS.write_file,
     access: "write",
     async assess(input) {
       const bytes = byteLength(input.content);

@@ -44,6 +44,40 @@ describe("tool registry", () => {
     expect(JSON.stringify(registry.specifications())).not.toMatch(/9007199254740991/);
   });
 
+  it("sends a tool's ready-made model schema, and builds a lazy zod schema only to validate", async () => {
+    let built = 0;
+    const modelInputSchema = { type: "object", properties: { text: { type: "string" } } };
+    const tool = defineTool({
+      name: "echo",
+      description: "Repeats text.",
+      inputSchema: () => {
+        built += 1;
+        return z.object({ text: z.string() }).strict();
+      },
+      modelInputSchema,
+      access: "read",
+      execute: async ({ text }) => toolSuccess(text),
+    });
+    const registry = createToolRegistry();
+    registry.register(tool);
+    const [specification] = registry.specifications();
+    expect(specification?.inputSchema).toEqual(modelInputSchema);
+    expect(specification?.inputSchema).not.toBe(modelInputSchema);
+    expect(built).toBe(0);
+    const signal = new AbortController().signal;
+    const refused = await registry.execute(
+      { toolCallId: "1", toolName: "echo", input: JSON.stringify({ text: 1 }) },
+      { signal },
+    );
+    expect(refused.success).toBe(false);
+    const echoed = await registry.execute(
+      { toolCallId: "2", toolName: "echo", input: JSON.stringify({ text: "hi" }) },
+      { signal },
+    );
+    expect(echoed.output).toBe("hi");
+    expect(built).toBe(1);
+  });
+
   it("refuses a duplicate name with a coded error and rejects invalid names", () => {
     const registry = createToolRegistry();
     const tool = defineTool({

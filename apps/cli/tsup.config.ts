@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { defineConfig } from "tsup";
 import { bundledPackages, thirdPartyLicenses } from "./bundle/third-party-licenses.ts";
+import { lazyBuiltins } from "./bundle/lazy-builtins.ts";
 import { workspaceSources } from "./bundle/workspace-sources.ts";
 import { zodEnglishOnly } from "./bundle/zod-english-only.ts";
 
@@ -64,6 +65,9 @@ export default defineConfig({
   clean: false,
   sourcemap: true,
   splitting: true,
+  // Keep `node:` on built-in imports, so that tsup marks none external before the
+  // lazy-builtins plugin sees them.
+  removeNodeProtocol: false,
   noExternal: [external],
   external: [...EXTERNAL],
   banner: {
@@ -72,6 +76,7 @@ export default defineConfig({
   esbuildPlugins: [
     workspaceSources(packages),
     zodEnglishOnly(),
+    lazyBuiltins(),
     {
       name: "xzatoma-bundle-files",
       setup(build) {

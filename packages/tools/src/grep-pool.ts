@@ -44,7 +44,9 @@ export function createGrepWorkerPool(idleMs = GREP_WORKER_IDLE_MS): GrepWorkerPo
         return reused;
       }
       const worker = new Worker(GREP_WORKER_URL, {
-        workerData: "xzatoma-grep-worker", // GREP_WORKER_DATA of grep-worker.ts
+        // GREP_WORKER_DATA and GREP_WORKER_ARGUMENT of grep-worker.ts
+        workerData: "xzatoma-grep-worker",
+        argv: ["--xzatoma-grep-worker"],
         resourceLimits: { maxOldGenerationSizeMb: 256 },
       });
       // An idle worker that fails leaves the pool; a search adds its own listeners.

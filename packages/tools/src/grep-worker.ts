@@ -4,7 +4,6 @@
 // it from source too (the package's tests run `src/`). Each message is one job; the worker
 // answers with a message per file with matches, then "done".
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from "node:fs";
-import { parentPort, workerData } from "node:worker_threads";
 import type {
   GrepFileMessage,
   GrepJob,
@@ -298,10 +297,19 @@ const split = (files: string): string[] => (files === "" ? [] : files.split("\0"
 
 /** The `workerData` the pool starts this module with: only then does it serve jobs. */
 export const GREP_WORKER_DATA = "xzatoma-grep-worker";
+/**
+ * The argument the pool starts this module with (added to `process.argv`): without it,
+ * the module does not load `node:worker_threads` just to find out it is not a worker.
+ */
+export const GREP_WORKER_ARGUMENT = "--xzatoma-grep-worker";
 
 // Imported elsewhere (the main thread takes the scanner for plain-text searches), the
-// module serves nothing, even inside some other worker.
-const port = workerData === GREP_WORKER_DATA ? parentPort : null;
+// module serves nothing, even inside some other worker or with the argument in a
+// command line: only a worker started with both serves.
+const threads = process.argv.includes(GREP_WORKER_ARGUMENT)
+  ? process.getBuiltinModule("node:worker_threads")
+  : undefined;
+const port = threads?.workerData === GREP_WORKER_DATA ? threads.parentPort : null;
 if (port) {
   const prepare = createGrepScanner();
   const post = (message: GrepFileMessage) => port.postMessage(message);

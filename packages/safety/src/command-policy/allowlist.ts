@@ -5,21 +5,6 @@ import { parseFind } from "./find-args.js";
 import { hasOption, optionValues, parseOptions, type OptionTable } from "./option-scan.js";
 import { againstCwd, requestPath } from "./path-arguments.js";
 
-/** The read-only programs that run unasked when nothing else is wrong (from the design seeds). */
-export const DEFAULT_ALLOWLIST: readonly string[] = [
-  "ls",
-  "cat",
-  "head",
-  "tail",
-  "grep",
-  "find",
-  "echo",
-  "pwd",
-  "which",
-  "type",
-  "wc",
-];
-
 /** How a read-only program takes its arguments. */
 interface ReaderSpec {
   readonly options: OptionTable;

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { DEFAULT_ALLOWLIST } from "./allowlist.js";
+import { DEFAULT_ALLOWLIST } from "./default-allowlist.js";
 import { parseUserDenylist } from "./user-denylist.js";
 import { analyzeText } from "./analyze-text.js";
 import type { PolicyContext } from "./context.js";
@@ -28,22 +28,8 @@ function sameWords(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((word, index) => word === b[index]);
 }
 
-/**
- * Creates the command policy: loads the bash grammar and a parser once, then classifies
- * commands for restricted autonomous mode. `allow` only for one allowlisted program with
- * plain arguments inside the workspace; `block` for the denylist in every spelling the
- * analysis can see; `confirm` for everything else, and whenever the analysis fails.
- *
- * `check` takes the directory the command runs in (`{ cwd }`, relative to the root): relative
- * paths, `$PWD` and `~+` are judged from there, symlinks and `..` resolved as the kernel does.
- *
- * @example
- * const policy = await createCommandPolicy({ pathGuard: createPathGuard({ root }) });
- * await policy.check("ls -la src");   // { verdict: "allow", … }
- * await policy.check("r''m -rf /");   // { verdict: "block", … }
- * await policy.check("cat x/etc/passwd", { cwd: "sub" }); // "block" when sub/x -> /
- */
-export async function createCommandPolicy(options: CommandPolicyOptions): Promise<CommandPolicy> {
+/** The command policy itself; see {@link createCommandPolicy}, which loads this module. */
+export async function buildCommandPolicy(options: CommandPolicyOptions): Promise<CommandPolicy> {
   const parser = await createBashParser();
   const guard = options.pathGuard;
   const maxSegments = options.maxSegments ?? DEFAULT_MAX_SEGMENTS;

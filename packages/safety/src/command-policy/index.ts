@@ -2,8 +2,8 @@
  * The command policy of the safety layer: classifies a shell command a model wants to run
  * as `allow`, `confirm` or `block` for restricted autonomous mode.
  */
-export { DEFAULT_ALLOWLIST } from "./allowlist.js";
-export { createCommandPolicy } from "./command-policy.js";
+export { DEFAULT_ALLOWLIST } from "./default-allowlist.js";
+export { createCommandPolicy } from "./create-command-policy.js";
 export type {
   CommandCheckOptions,
   CommandDecision,

@@ -70,8 +70,13 @@ export default defineConfig({
   removeNodeProtocol: false,
   noExternal: [external],
   external: [...EXTERNAL],
+  // Every chunk gets a `require` for the CommonJS code in the bundle (esbuild's `__require`
+  // calls it for Node's modules and the external packages). It is made on its first call:
+  // creating one costs ~0.2 ms, and of the 20 chunks a run loads only one ever calls it.
   banner: {
-    js: 'import { createRequire as __xzatomaCreateRequire } from "node:module";\nconst require = __xzatomaCreateRequire(import.meta.url);',
+    js:
+      'import { createRequire as __xzatomaCreateRequire } from "node:module";\n' +
+      "let __xzatomaRequire; const require = (id) => (__xzatomaRequire ??= __xzatomaCreateRequire(import.meta.url))(id);",
   },
   esbuildPlugins: [
     workspaceSources(packages),

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
@@ -26,7 +26,8 @@ export function defaultMigrationsFolder(): string {
  * created, which is fine as long as every migration is then recorded.
  */
 export function applyMigrations(db: HistoryDatabase, migrationsFolder: string): void {
-  if (!existsSync(`${migrationsFolder}/meta/_journal.json`)) {
+  const journal = `${migrationsFolder}/meta/_journal.json`;
+  if (!existsSync(journal)) {
     throw new HistoryError(
       "HISTORY_MIGRATIONS_MISSING",
       `The history database migrations are missing: no ${migrationsFolder}/meta/_journal.json. ` +
@@ -34,6 +35,11 @@ export function applyMigrations(db: HistoryDatabase, migrationsFolder: string): 
       { fields: { migrationsFolder } },
     );
   }
+  // A database that has every migration of the journal is left alone, by drizzle's own
+  // test (a migration is applied when its journal time is at most the latest created_at
+  // recorded), without reading and hashing each migration's SQL as its migrator does on
+  // every open. Anything unexpected goes to the migrator.
+  if (hasEveryMigration(db, journal)) return;
   try {
     migrateNodeSqlite(db, { migrationsFolder });
   } catch (error) {
@@ -47,17 +53,48 @@ export function applyMigrations(db: HistoryDatabase, migrationsFolder: string): 
   }
 }
 
-function isUpToDate(db: HistoryDatabase, migrationsFolder: string): boolean {
-  const latest = Math.max(
-    0,
-    ...readMigrationFiles({ migrationsFolder }).map((m) => m.folderMillis),
-  );
+/** The latest `when` of the journal's entries, or undefined when it cannot be read as one. */
+function latestJournalTime(journal: string): number | undefined {
   try {
+    const parsed = JSON.parse(readFileSync(journal, "utf8")) as { entries?: unknown };
+    if (!Array.isArray(parsed.entries) || parsed.entries.length === 0) return undefined;
+    let latest = 0;
+    for (const entry of parsed.entries as { when?: unknown }[]) {
+      if (typeof entry.when !== "number" || !Number.isFinite(entry.when)) return undefined;
+      latest = Math.max(latest, entry.when);
+    }
+    return latest;
+  } catch {
+    return undefined;
+  }
+}
+
+function hasEveryMigration(db: HistoryDatabase, journal: string): boolean {
+  const latest = latestJournalTime(journal);
+  if (latest === undefined) return false;
+  try {
+    const applied = db.get<{ latest: number | null }>(
+      sql`SELECT max(created_at) AS latest FROM ${sql.identifier(MIGRATIONS_TABLE)}`,
+    );
+    return (
+      applied?.latest !== null && applied?.latest !== undefined && Number(applied.latest) >= latest
+    );
+  } catch {
+    return false; // no migrations table yet: a new database
+  }
+}
+
+function isUpToDate(db: HistoryDatabase, migrationsFolder: string): boolean {
+  try {
+    const latest = Math.max(
+      0,
+      ...readMigrationFiles({ migrationsFolder }).map((m) => m.folderMillis),
+    );
     const applied = db.get<{ latest: number | null }>(
       sql`SELECT max(created_at) AS latest FROM ${sql.identifier(MIGRATIONS_TABLE)}`,
     );
     return Number(applied?.latest ?? 0) >= latest;
   } catch {
-    return false;
+    return false; // unreadable migrations or no table: not up to date
   }
 }

@@ -78,12 +78,14 @@ export function openHistory(options: OpenHistoryOptions): History {
     const db = drizzleNodeSqlite(client);
     applyMigrations(db, options.migrationsFolder ?? defaultMigrationsFolder());
     const now = options.now ?? (() => new Date());
-    const ulid = monotonicFactory();
+    // Made with the first id: the factory picks its random source (Web Crypto) when made,
+    // and loading Node's crypto is a few milliseconds a command that records nothing saves.
+    let ulid: ReturnType<typeof monotonicFactory> | undefined;
     const context: HistoryContext = {
       db,
       redact: options.redact ?? ((text) => redactSecrets(text)),
       now,
-      newId: (createdAt) => ulid(createdAt.getTime()),
+      newId: (createdAt) => (ulid ??= monotonicFactory())(createdAt.getTime()),
     };
     return createHistory(context, file);
   } catch (error) {

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { readMarkdownPlan } from "./markdown-plan.js";
 import { PlanError } from "./plan-error.js";
 import { parseYamlStrictly } from "./plan-yaml.js";
-import { goalPlanSchema, stepsPlanSchema, taskListPlanSchema } from "./plan-schema.js";
+import { planSchemas } from "./plan-schema.js";
 import type { Plan, PlanFormat, PlanInstruction } from "./plan.js";
 
 /** The plan format of a file name, or a {@link PlanError} naming the file. */
@@ -79,7 +79,7 @@ function fromObject(value: unknown, file: string): Plan {
   }
   const fields = value as Record<string, unknown>;
   if ("tasks" in fields || "goals" in fields) {
-    const plan = validate(taskListPlanSchema, fields, file);
+    const plan = validate(planSchemas().taskListPlanSchema, fields, file);
     const instructions: PlanInstruction[] = plan.tasks.map((task, index) => ({
       number: index + 1,
       id: task.id,
@@ -99,7 +99,7 @@ function fromObject(value: unknown, file: string): Plan {
     };
   }
   if ("goal" in fields || "instructions" in fields) {
-    const plan = validate(goalPlanSchema, fields, file);
+    const plan = validate(planSchemas().goalPlanSchema, fields, file);
     return {
       shape: "goal-instructions",
       name: plan.name?.trim() || plan.goal,
@@ -114,7 +114,7 @@ function fromObject(value: unknown, file: string): Plan {
       })),
     };
   }
-  const plan = validate(stepsPlanSchema, fields, file);
+  const plan = validate(planSchemas().stepsPlanSchema, fields, file);
   return {
     shape: "steps",
     name: plan.name,

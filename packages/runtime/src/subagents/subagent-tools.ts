@@ -89,33 +89,44 @@ export interface DelegatingLevel {
   readonly conversationId: () => string | undefined;
 }
 
-const taskShape = {
-  label: z.string().trim().min(1).max(80).describe("A short name for the task, shown to the user"),
-  task_prompt: z
-    .string()
-    .trim()
-    .min(1)
-    .describe("The whole task: the subagent starts with no other context than this"),
-  summary_prompt: z
-    .string()
-    .trim()
-    .min(1)
-    .optional()
-    .describe("What the answer should contain (default: a concise summary of the findings)"),
-  allowed_tools: z
-    .array(z.string())
-    .optional()
-    .describe("Tools the subagent may use (default: all of yours)"),
-  max_turns: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_TASK_TURNS)
-    .optional()
-    .describe("Model requests the subagent may make"),
-};
-const taskSchema = z.object(taskShape).strict();
-type Task = z.output<typeof taskSchema>;
+function buildTaskSchema() {
+  return z
+    .object({
+      label: z
+        .string()
+        .trim()
+        .min(1)
+        .max(80)
+        .describe("A short name for the task, shown to the user"),
+      task_prompt: z
+        .string()
+        .trim()
+        .min(1)
+        .describe("The whole task: the subagent starts with no other context than this"),
+      summary_prompt: z
+        .string()
+        .trim()
+        .min(1)
+        .optional()
+        .describe("What the answer should contain (default: a concise summary of the findings)"),
+      allowed_tools: z
+        .array(z.string())
+        .optional()
+        .describe("Tools the subagent may use (default: all of yours)"),
+      max_turns: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_TASK_TURNS)
+        .optional()
+        .describe("Model requests the subagent may make"),
+    })
+    .strict();
+}
+let builtTaskSchema: ReturnType<typeof buildTaskSchema> | undefined;
+/** One task's schema, built when a subagent tool first needs it (not at import). */
+const taskSchema = () => (builtTaskSchema ??= buildTaskSchema());
+type Task = z.output<ReturnType<typeof buildTaskSchema>>;
 
 /** How one child ended, for its parent and for `parallel_subagent`'s report. */
 interface ChildOutcome {
@@ -349,22 +360,27 @@ export function createSubagentTools(scope: SubagentScope, level: DelegatingLevel
     name: "parallel_subagent",
     description:
       "Run several independent tasks as subagents at once (each as with the subagent tool). Results come back in task order; one task failing does not stop the others unless fail_fast is set.",
-    inputSchema: z
-      .object({
-        tasks: z.array(taskSchema).min(1).max(20).describe("The tasks, each for its own subagent"),
-        max_concurrent: z
-          .number()
-          .int()
-          .min(1)
-          .max(20)
-          .optional()
-          .describe("Subagents running at once"),
-        fail_fast: z
-          .boolean()
-          .optional()
-          .describe("Stop the remaining tasks when one fails (default false)"),
-      })
-      .strict(),
+    inputSchema: () =>
+      z
+        .object({
+          tasks: z
+            .array(taskSchema())
+            .min(1)
+            .max(20)
+            .describe("The tasks, each for its own subagent"),
+          max_concurrent: z
+            .number()
+            .int()
+            .min(1)
+            .max(20)
+            .optional()
+            .describe("Subagents running at once"),
+          fail_fast: z
+            .boolean()
+            .optional()
+            .describe("Stop the remaining tasks when one fails (default false)"),
+        })
+        .strict(),
     access: "read",
     timeoutMs,
     async execute(input, context) {

@@ -2,7 +2,7 @@
 // scripted Ollama-protocol server on 127.0.0.1. Run `nx build cli` first (the test
 // target depends on it).
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -94,6 +94,34 @@ describe("xzatoma run", () => {
     );
     expect(offered).not.toContain("terminal");
     expect(offered).not.toContain("write_file");
+  });
+
+  it("loads none of Node's process, worker or crypto modules before its first model request", async () => {
+    // A preload records the built-in modules loaded when the first request leaves
+    // (docs/explanation/start-up-and-memory.md, "What a start still loads").
+    const preload = path.join(base, "first-request-modules.cjs");
+    const record = path.join(base, "first-request-modules.txt");
+    await writeFile(
+      preload,
+      `const http = process.getBuiltinModule("node:http");
+const request = http.request;
+http.request = function (...args) {
+  http.request = request;
+  require("node:fs").writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.moduleLoadList));
+  return request.apply(this, args);
+};
+`,
+    );
+    const args = ["run", "--prompt", "What is this project?", "--host", twoTools.url];
+    // The first run of a home creates its history database; the one measured opens it.
+    expect((await xzatoma(args)).code).toBe(0);
+    const outcome = await xzatoma(args, { NODE_OPTIONS: `--require ${preload}` });
+    expect(outcome.code).toBe(0);
+    const loaded = JSON.parse(await readFile(record, "utf8")) as string[];
+    expect(loaded).toContain("NativeModule http");
+    for (const module of ["child_process", "crypto", "worker_threads", "vm", "dns", "dgram"]) {
+      expect(loaded, module).not.toContain(`NativeModule ${module}`);
+    }
   });
 
   it("prints the event stream as JSON lines with --json", async () => {

@@ -6,9 +6,9 @@ const NAMESPACE = "xzatoma-lazy-builtin";
 /**
  * Node's built-in modules that a command needs only once it does something (runs a
  * process, starts a grep worker, fetches a page), never before its first model request.
- * Importing them is not free: Node compiles them and builds an ES module facade of each,
- * ~10 ms together for a run (docs/explanation/start-up-and-memory.md, "Built-in modules
- * on first use").
+ * Importing them is not free: Node compiles them and builds an ES module facade of each
+ * (16 of Node's modules and ~5 ms before a run's first request, measured;
+ * docs/explanation/start-up-and-memory.md, "What a start still loads").
  */
 export const LAZY_BUILTINS = [
   "child_process",

@@ -7,8 +7,8 @@ const NAMESPACE = "xzatoma-zod-locales";
  * zod's entry re-exports every translation of its error messages (`z.locales`, 60-odd
  * modules, half of the zod in the bundle) and uses only English, which it sets itself at
  * import. Nothing in XZatoma reads `z.locales`, so in the CLI's bundle that namespace holds
- * English alone: `import("zod")` in a run costs ~9 ms less (docs/explanation/
- * start-up-and-memory.md, "zod without its translations"). The libraries, published
+ * English alone: importing zod costs ~9 ms less (docs/explanation/start-up-and-memory.md,
+ * "What a start still loads"). The libraries, published
  * unbundled with zod as a peer, are untouched, and so is any zod a tool package brings.
  */
 export function zodEnglishOnly(): Plugin {

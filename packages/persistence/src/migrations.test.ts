@@ -29,6 +29,26 @@ afterEach(() => {
   lose.calls = 0;
 });
 
+/**
+ * A copy of the package's migrations and a database migrated from it; the copy is removed
+ * after `use`.
+ */
+function withMigratedCopy(use: (folder: string, opened: ReturnType<typeof openRaw>) => void) {
+  const folder = mkdtempSync(path.join(tmpdir(), "xz-migrations-"));
+  try {
+    cpSync(defaultMigrationsFolder(), folder, { recursive: true });
+    const opened = openRaw();
+    try {
+      applyMigrations(opened.db, folder);
+      use(folder, opened);
+    } finally {
+      opened.client.close();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 function openRaw() {
   const client = new DatabaseSync(tempDbPath());
   return { client, db: NodeSqlite.drizzleNodeSqlite(client) };
@@ -70,11 +90,7 @@ describe("applyMigrations", () => {
   });
 
   it("still migrates a database that lacks a migration the journal lists", () => {
-    const folder = mkdtempSync(path.join(tmpdir(), "xz-migrations-"));
-    try {
-      cpSync(defaultMigrationsFolder(), folder, { recursive: true });
-      const { client, db } = openRaw();
-      applyMigrations(db, folder);
+    withMigratedCopy((folder, { client, db }) => {
       const journalFile = path.join(folder, "meta", "_journal.json");
       const journal = JSON.parse(readFileSync(journalFile, "utf8")) as {
         entries: {
@@ -92,26 +108,16 @@ describe("applyMigrations", () => {
       applyMigrations(db, folder);
       expect(pluck(client, "SELECT count(*) FROM extra")).toBe(0);
       expect(lose.calls).toBe(2);
-      client.close();
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
+    });
   });
 
   it("goes to the migrator when the journal cannot be read as one", () => {
-    const folder = mkdtempSync(path.join(tmpdir(), "xz-migrations-"));
-    try {
-      cpSync(defaultMigrationsFolder(), folder, { recursive: true });
-      const { client, db } = openRaw();
-      applyMigrations(db, folder);
+    withMigratedCopy((folder, { db }) => {
       writeFileSync(path.join(folder, "meta", "_journal.json"), "{ not json");
       expect(() => applyMigrations(db, folder)).toThrow(
         expect.objectContaining({ code: "HISTORY_MIGRATION_FAILED" }),
       );
       expect(lose.calls).toBe(2);
-      client.close();
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -55,12 +55,6 @@ export function schemaAt(root: z.ZodType, segments: KeySegments): z.ZodType | un
   return current;
 }
 
-/** The schema at `segments` without its wrappers (default, optional, ...): what the value is. */
-export function leafSchemaAt(root: z.ZodType, segments: KeySegments): z.ZodType | undefined {
-  const schema = schemaAt(root, segments);
-  return schema === undefined ? undefined : innermostSchema(schema);
-}
-
 /**
  * The reason zod metadata gives (`{ pending: reason }`) when the key at `segments`, or a
  * section above it, is accepted but read by nothing yet (the runtime's pending sections).

@@ -12,7 +12,7 @@ export type ValueKind = "text" | "number" | "boolean" | "list" | "numberList" | 
 export const SELECTED_MODEL_KEY = "provider.<type>.model";
 
 /**
- * How text for a leaf schema (its innermost type, see `leafSchemaAt`) is read; undefined
+ * How text for a leaf schema (its innermost type, see `innermostSchema`) is read; undefined
  * for values text cannot hold (mappings of options).
  */
 export function valueKindOf(schema: z.ZodType): ValueKind | undefined {

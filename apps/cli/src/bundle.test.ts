@@ -77,6 +77,17 @@ describe("the CLI's bundle", () => {
     ).toEqual([]);
   });
 
+  it("holds zod's English messages and none of its translations", () => {
+    // bundle/zod-english-only.ts: esbuild names each bundled module in a comment.
+    const locales = new Set<string>();
+    for (const chunk of chunks) {
+      const source = readFileSync(path.join(dist, chunk), "utf8");
+      for (const match of source.matchAll(/^\/\/ \S*\/zod\/v4\/locales\/(\S+)$/gm))
+        locales.add(match[1]!);
+    }
+    expect([...locales]).toEqual(["en.js"]);
+  });
+
   it("ships the files its code reads from beside itself", () => {
     for (const file of [
       "tree-sitter-bash.wasm",

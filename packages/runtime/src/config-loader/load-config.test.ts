@@ -495,8 +495,20 @@ describe("invalid configuration", () => {
   });
 
   it("refuses duplicate keys and a file that is not a mapping", async () => {
-    await writeDefaultConfig("agent:\n  max_turns: 5\n  max_turns: 6\n");
-    expect((await problemsOf({}))[0]?.message).toMatch(/invalid YAML: Map keys must be unique/);
+    const file = await writeDefaultConfig("agent:\n  max_turns: 5\n  max_turns: 6\n");
+    expect(await problemsOf({})).toEqual([
+      {
+        source: `file:${file}`,
+        message: "invalid YAML: Map keys must be unique: 'max_turns' is repeated",
+        line: 3,
+        column: 3,
+      },
+    ]);
+    // The same setting however the key is written; each repeat is reported where it is.
+    await writeDefaultConfig(
+      'agent:\n  "max_turns": 5\n  max_turns: 6\nlogging: {}\nlogging: {}\n',
+    );
+    expect((await problemsOf({})).map((problem) => problem.line)).toEqual([3, 5]);
     await writeDefaultConfig("- a\n- b\n");
     expect((await problemsOf({}))[0]?.message).toMatch(/must hold a mapping of settings/);
   });

@@ -509,6 +509,11 @@ describe("invalid configuration", () => {
       'agent:\n  "max_turns": 5\n  max_turns: 6\nlogging: {}\nlogging: {}\n',
     );
     expect((await problemsOf({})).map((problem) => problem.line)).toEqual([3, 5]);
+    await writeDefaultConfig('"1": a\n1: b\n');
+    expect((await problemsOf({}))[0]).toMatchObject({
+      message: "invalid YAML: Map keys must be unique: '1' is repeated",
+      line: 2,
+    });
     await writeDefaultConfig("- a\n- b\n");
     expect((await problemsOf({}))[0]?.message).toMatch(/must hold a mapping of settings/);
   });

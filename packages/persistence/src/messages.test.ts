@@ -49,6 +49,38 @@ describe("messages", () => {
     expect(history.getConversation(id)).toMatchObject({ usage: SOME_USAGE, turns: 1 });
   });
 
+  it("sets only the totals a turn carries, resumes a finished conversation, and keeps histories apart", () => {
+    const history = openTempHistory();
+    const other = openTempHistory();
+    const { id } = history.createConversation({ title: "t", provider: "p", model: "m" });
+    const { id: otherId } = other.createConversation({ title: "o", provider: "p", model: "m" });
+    history.appendMessages(id, [{ message: user("a") }], { usage: SOME_USAGE, turns: 1 });
+    history.appendMessages(id, [{ message: user("b") }], { turns: 2 });
+    expect(history.getConversation(id)).toMatchObject({ usage: SOME_USAGE, turns: 2 });
+    const more = { inputTokens: 100, outputTokens: 50, totalTokens: 150 };
+    history.appendMessages(id, [{ message: user("c") }], { usage: more });
+    expect(history.getConversation(id)).toMatchObject({ usage: more, turns: 2 });
+    history.finishConversation(id, {
+      status: "failed",
+      stopReason: "error",
+      usage: more,
+      turns: 2,
+    });
+    expect(other.appendMessages(otherId, [{ message: user("x") }])).toEqual([0]);
+    expect(history.appendMessages(id, [{ message: user("d") }])).toEqual([3]);
+    expect(history.getConversation(id)).toMatchObject({
+      status: "running",
+      stopReason: undefined,
+      completedAt: undefined,
+      usage: more,
+      turns: 2,
+    });
+    expect(other.getConversation(otherId)?.messages.map((m) => m.message.content)).toEqual(["x"]);
+    expect(() => history.appendMessages("01NOSUCHCONVERSATION", [{ message: user("e") }])).toThrow(
+      /01NOSUCHCONVERSATION/,
+    );
+  });
+
   it("stores all of a turn or none of it", () => {
     const history = openTempHistory();
     const { id } = history.createConversation({ title: "t", provider: "p", model: "m" });

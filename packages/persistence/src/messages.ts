@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, max } from "drizzle-orm";
+import { and, asc, eq, inArray, max, sql } from "drizzle-orm";
 import { ConversationNotFoundError } from "./errors.js";
-import type { HistoryContext, HistoryReader } from "./history-context.js";
+import type { HistoryContext, HistoryDatabase, HistoryReader } from "./history-context.js";
 import type { HistoryMessage, UsageTotals } from "./model.js";
 import { toStoredMessage, type StoredMessage } from "./records.js";
 import { redactMessage } from "./redact-message.js";
@@ -22,6 +22,57 @@ export interface ConversationProgress {
   readonly turns?: number;
 }
 
+/**
+ * The queries of {@link appendMessages}, built once per connection: they run for every turn,
+ * and building a query (drizzle turning its builder into SQL and parameters) cost more than
+ * running it. Each `resume` variant sets the totals the progress carries, and no others
+ * (drizzle's update takes a placeholder inside `sql` only; the totals are integers, which need
+ * no conversion).
+ */
+function appendQueries(db: HistoryDatabase) {
+  const resume = (usage: boolean, turns: boolean) =>
+    db
+      .update(conversations)
+      .set({
+        status: "running",
+        stopReason: null,
+        completedAt: null,
+        ...(usage && {
+          inputTokens: sql`${sql.placeholder("inputTokens")}`,
+          outputTokens: sql`${sql.placeholder("outputTokens")}`,
+          totalTokens: sql`${sql.placeholder("totalTokens")}`,
+        }),
+        ...(turns && { turns: sql`${sql.placeholder("turns")}` }),
+      })
+      .where(eq(conversations.id, sql.placeholder("id")))
+      .prepare();
+  return {
+    resume: [
+      [resume(false, false), resume(false, true)],
+      [resume(true, false), resume(true, true)],
+    ] as const,
+    lastSequence: db
+      .select({ sequence: max(messages.sequence) })
+      .from(messages)
+      .where(eq(messages.conversationId, sql.placeholder("id")))
+      .prepare(),
+    insert: db
+      .insert(messages)
+      .values({
+        conversationId: sql.placeholder("conversationId"),
+        sequence: sql.placeholder("sequence"),
+        role: sql.placeholder("role"),
+        message: sql.placeholder("message"),
+        pruned: sql.placeholder("pruned"),
+        pinned: sql.placeholder("pinned"),
+        createdAt: sql.placeholder("createdAt"),
+      })
+      .prepare(),
+  };
+}
+
+const preparedAppendQueries = new WeakMap<HistoryDatabase, ReturnType<typeof appendQueries>>();
+
 /** `History.appendMessages`: redacts, then appends the messages and progress in one transaction. */
 export function appendMessages(
   context: HistoryContext,
@@ -35,42 +86,41 @@ export function appendMessages(
     ...entry,
     message: redactMessage(entry.message, context.redact),
   }));
+  let queries = preparedAppendQueries.get(context.db);
+  if (queries === undefined) {
+    queries = appendQueries(context.db);
+    preparedAppendQueries.set(context.db, queries);
+  }
+  const { resume, lastSequence, insert } = queries;
+  const { usage, turns } = progress;
   return context.db.transaction(
-    (tx) => {
+    () => {
       // Appending to a finished conversation resumes it.
-      const updated = tx
-        .update(conversations)
-        .set({
-          status: "running",
-          stopReason: null,
-          completedAt: null,
-          ...(progress.usage && {
-            inputTokens: progress.usage.inputTokens,
-            outputTokens: progress.usage.outputTokens,
-            totalTokens: progress.usage.totalTokens,
-          }),
-          ...(progress.turns !== undefined && { turns: progress.turns }),
-        })
-        .where(eq(conversations.id, conversationId))
-        .run();
+      const updated = resume[usage ? 1 : 0][turns !== undefined ? 1 : 0].run({
+        id: conversationId,
+        ...(usage && {
+          inputTokens: usage.inputTokens,
+          outputTokens: usage.outputTokens,
+          totalTokens: usage.totalTokens,
+        }),
+        ...(turns !== undefined && { turns }),
+      });
       if (updated.changes === 0) throw new ConversationNotFoundError(conversationId);
-      const last = tx
-        .select({ sequence: max(messages.sequence) })
-        .from(messages)
-        .where(eq(messages.conversationId, conversationId))
-        .get();
+      const last = lastSequence.get({ id: conversationId });
       const first = (last?.sequence ?? -1) + 1;
-      const rows = redacted.map((entry, index) => ({
-        conversationId,
-        sequence: first + index,
-        role: entry.message.role,
-        message: entry.message,
-        pruned: entry.pruned ?? false,
-        pinned: entry.pinned ?? false,
-        createdAt,
-      }));
-      if (rows.length > 0) tx.insert(messages).values(rows).run();
-      return rows.map((row) => row.sequence);
+      return redacted.map((entry, index) => {
+        const sequence = first + index;
+        insert.run({
+          conversationId,
+          sequence,
+          role: entry.message.role,
+          message: entry.message,
+          pruned: entry.pruned ?? false,
+          pinned: entry.pinned ?? false,
+          createdAt,
+        });
+        return sequence;
+      });
     },
     // Immediate: take the write lock up front, so a concurrent writer waits for the busy
     // timeout instead of failing when this read turns into a write.

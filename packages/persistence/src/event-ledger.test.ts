@@ -16,6 +16,24 @@ describe("processed-event ledger", () => {
     expect(history.markEventProcessed("evt-2", { outcome: "skipped" })).toBe(true);
   });
 
+  it("keeps the ledgers of two open histories apart", () => {
+    const one = openTempHistory();
+    const two = openTempHistory();
+    expect(one.markEventProcessed("evt-1", { outcome: "completed", delivery: "t/0/1" })).toBe(true);
+    expect(two.isEventProcessed("evt-1")).toBe(false);
+    expect(two.lookupProcessedEvent("evt-1")).toBeUndefined();
+    expect(two.markEventProcessed("evt-1", { outcome: "failed" })).toBe(true);
+    expect(one.lookupProcessedEvent("evt-1")).toMatchObject({
+      outcome: "completed",
+      delivery: "t/0/1",
+    });
+    expect(two.lookupProcessedEvent("evt-1")).toEqual({
+      eventId: "evt-1",
+      outcome: "failed",
+      processedAt: expect.any(String),
+    });
+  });
+
   it("survives reopening and outlives the conversation it started", () => {
     const file = tempDbPath();
     const first = openHistory({ path: file });

@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { HistoryContext } from "./history-context.js";
+import { perConnection } from "./per-connection.js";
 import { processedEvents } from "./schema/index.js";
 import { toRfc3339 } from "./time.js";
 
@@ -27,37 +28,54 @@ export interface ProcessedEventRecord {
   readonly result?: string;
 }
 
+/** The ledger's queries, which run for every event the watcher handles. */
+const ledgerQueries = perConnection((db) => {
+  const byId = eq(processedEvents.eventId, sql.placeholder("eventId"));
+  return {
+    mark: db
+      .insert(processedEvents)
+      .values({
+        eventId: sql.placeholder("eventId"),
+        conversationId: sql.placeholder("conversationId"),
+        outcome: sql.placeholder("outcome"),
+        processedAt: sql.placeholder("processedAt"),
+        delivery: sql.placeholder("delivery"),
+        result: sql.placeholder("result"),
+      })
+      // The first record wins: a redelivered event must not rewrite how it was handled.
+      .onConflictDoNothing({ target: processedEvents.eventId })
+      .prepare(),
+    exists: db
+      .select({ eventId: processedEvents.eventId })
+      .from(processedEvents)
+      .where(byId)
+      .prepare(),
+    lookup: db.select().from(processedEvents).where(byId).prepare(),
+  };
+});
+
 /** `History.markEventProcessed`: inserts the ledger entry unless one exists. */
 export function markEventProcessed(
   context: HistoryContext,
   eventId: string,
   event: ProcessedEvent,
 ): boolean {
-  const result = context.db
-    .insert(processedEvents)
-    .values({
-      eventId,
-      conversationId: event.conversationId ?? null,
-      outcome: context.redact(event.outcome),
-      processedAt: toRfc3339(context.now()),
-      delivery: event.delivery ?? null,
-      // Not redacted: it is replayed to Kafka byte for byte, and it holds the result the
-      // watcher already published, not a conversation.
-      result: event.result ?? null,
-    })
-    // The first record wins: a redelivered event must not rewrite how it was handled.
-    .onConflictDoNothing({ target: processedEvents.eventId })
-    .run();
+  const result = ledgerQueries(context.db).mark.run({
+    eventId,
+    conversationId: event.conversationId ?? null,
+    outcome: context.redact(event.outcome),
+    processedAt: toRfc3339(context.now()),
+    delivery: event.delivery ?? null,
+    // Not redacted: it is replayed to Kafka byte for byte, and it holds the result the
+    // watcher already published, not a conversation.
+    result: event.result ?? null,
+  });
   return result.changes > 0;
 }
 
 /** `History.isEventProcessed`: whether the ledger has an entry for `eventId`. */
 export function isEventProcessed(context: HistoryContext, eventId: string): boolean {
-  const row = context.db
-    .select({ eventId: processedEvents.eventId })
-    .from(processedEvents)
-    .where(eq(processedEvents.eventId, eventId))
-    .get();
+  const row = ledgerQueries(context.db).exists.get({ eventId });
   return row !== undefined;
 }
 
@@ -66,11 +84,7 @@ export function lookupProcessedEvent(
   context: HistoryContext,
   eventId: string,
 ): ProcessedEventRecord | undefined {
-  const row = context.db
-    .select()
-    .from(processedEvents)
-    .where(eq(processedEvents.eventId, eventId))
-    .get();
+  const row = ledgerQueries(context.db).lookup.get({ eventId });
   if (row === undefined) return undefined;
   return {
     eventId: row.eventId,

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, max, sql } from "drizzle-orm";
 import { ConversationNotFoundError } from "./errors.js";
-import type { HistoryContext, HistoryDatabase, HistoryReader } from "./history-context.js";
+import type { HistoryContext, HistoryReader } from "./history-context.js";
+import { perConnection } from "./per-connection.js";
 import type { HistoryMessage, UsageTotals } from "./model.js";
 import { toStoredMessage, type StoredMessage } from "./records.js";
 import { redactMessage } from "./redact-message.js";
@@ -23,13 +24,11 @@ export interface ConversationProgress {
 }
 
 /**
- * The queries of {@link appendMessages}, built once per connection: they run for every turn,
- * and building a query (drizzle turning its builder into SQL and parameters) cost more than
- * running it. Each `resume` variant sets the totals the progress carries, and no others
- * (drizzle's update takes a placeholder inside `sql` only; the totals are integers, which need
- * no conversion).
+ * The queries of {@link appendMessages}, which runs every turn. Each `resume` variant sets
+ * the totals the progress carries, and no others (drizzle's update takes a placeholder inside
+ * `sql` only; the totals are integers, which need no conversion).
  */
-function appendQueries(db: HistoryDatabase) {
+const appendQueries = perConnection((db) => {
   const resume = (usage: boolean, turns: boolean) =>
     db
       .update(conversations)
@@ -69,9 +68,7 @@ function appendQueries(db: HistoryDatabase) {
       })
       .prepare(),
   };
-}
-
-const preparedAppendQueries = new WeakMap<HistoryDatabase, ReturnType<typeof appendQueries>>();
+});
 
 /** `History.appendMessages`: redacts, then appends the messages and progress in one transaction. */
 export function appendMessages(
@@ -86,12 +83,7 @@ export function appendMessages(
     ...entry,
     message: redactMessage(entry.message, context.redact),
   }));
-  let queries = preparedAppendQueries.get(context.db);
-  if (queries === undefined) {
-    queries = appendQueries(context.db);
-    preparedAppendQueries.set(context.db, queries);
-  }
-  const { resume, lastSequence, insert } = queries;
+  const { resume, lastSequence, insert } = appendQueries(context.db);
   const { usage, turns } = progress;
   return context.db.transaction(
     () => {

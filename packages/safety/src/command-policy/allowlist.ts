@@ -25,6 +25,9 @@ const HEAD_TAIL: OptionTable = {
   longFlag: ["quiet", "silent", "verbose", "zero-terminated", "follow", "retry"],
   longValue: ["lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"],
   numeric: true,
+  // The obsolete `-5c` (bytes), `-5l` (lines), `-5b` (blocks), `-5k`, `-5m`; a following `f`
+  // (`tail -5f`) is the follow option.
+  numericUnits: "bcklm",
 };
 
 const SPECS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
@@ -282,6 +285,14 @@ export function checkReader(
   }
   for (const file of optionValues(parsed, ...(spec.pathOptions ?? [])))
     requestPath(ctx, file, "read", `${name}`);
+  // `tail +5f FILE`, the obsolete form of `-n +5 -f`, which coreutils still reads.
+  if (
+    name === "tail" &&
+    parsed.operands.some((operand) => /^\+\d*[bckl]?[fF]$/.test(operand.value))
+  )
+    ctx.findings.confirm(
+      `\`tail\` with an obsolete \`+...f\` operand ${FOLLOW}; it needs confirmation.`,
+    );
   const patternGiven = hasOption(parsed, "-e", "--regexp", "-f", "--file");
   const paths =
     spec.operands === "paths"
@@ -292,7 +303,11 @@ export function checkReader(
   const recursive =
     name === "grep" &&
     (hasOption(parsed, "-r", "-R", "--recursive", "--dereference-recursive") ||
-      optionValues(parsed, "-d", "--directories").some((value) => value.value === "recurse"));
+      // grep takes any unique prefix of the action (`-d rec`); only `read` and `skip` are
+      // known not to recurse.
+      optionValues(parsed, "-d", "--directories").some(
+        (value) => value.value !== "read" && value.value !== "skip",
+      ));
   if (recursive && paths.length === 0)
     requestPath(ctx, literalArg("."), "read", name, "block", true);
   for (const file of paths)

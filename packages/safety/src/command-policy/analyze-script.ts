@@ -1,5 +1,6 @@
 import { checkArithmeticNode, checkSubscriptNode } from "./arithmetic-injection.js";
 import { checkExpansion } from "./code-expansions.js";
+import { checkHiddenSubstitutions } from "./hidden-substitutions.js";
 import { visitAssignment, visitCommand, visitDeclaration } from "./command-node.js";
 import { refused } from "./denylist.js";
 import { checkProcessBombs } from "./process-bombs.js";
@@ -77,7 +78,10 @@ function visitNode(node: SyntaxNode, scope: WalkScope): void {
   } else {
     if (ARITHMETIC.has(node.type)) checkArithmeticNode(node, scope.env, scope.findings);
     if (node.type === "subscript") checkSubscriptNode(node, scope.findings);
-    if (node.type === "expansion") checkExpansion(node, scope.env, scope.findings);
+    if (node.type === "expansion") {
+      checkExpansion(node, scope.env, scope.findings);
+      checkHiddenSubstitutions(node, scope);
+    }
     visitNested(node, scope);
   }
 }

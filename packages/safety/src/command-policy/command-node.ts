@@ -14,7 +14,7 @@ import {
   type WalkScope,
 } from "./walk-scope.js";
 import { evaluateWord, type WordInfo } from "./words.js";
-import { changeDirectory } from "./working-directory.js";
+import { changeDirectory, trackPhysicalOption } from "./working-directory.js";
 
 /** Checks a `NAME=VALUE` node (a prefix or a statement) and returns its name and value guess. */
 export function visitAssignment(
@@ -49,7 +49,8 @@ function trackShellState(argv: readonly Arg[], scope: WalkScope): void {
   const args = argv.slice(1).map((arg) => arg.value);
   if (name === "cd" || name === "pushd" || name === "popd") {
     changeDirectory(name, argv, scope.env, scope.policy.home, scope.policy.root);
-  } else if (name === "set" && args.includes("--")) {
+  } else if (name === "set") trackPhysicalOption(args, scope.env);
+  if (name === "set" && args.includes("--")) {
     const positional = args.slice(args.indexOf("--") + 1);
     positional.forEach((value, index) => scope.env.set(String(index + 1), value));
     scope.env.set("@", positional.join(" ")).set("*", positional.join(" "));

@@ -8,7 +8,7 @@ import {
   SCP_OPTIONS,
   WGET_OPTIONS,
 } from "./fetch-options.js";
-import { parseOptions, type ParsedOption } from "./option-scan.js";
+import { optionValues, parseOptions, type ParsedOption } from "./option-scan.js";
 import { requestPath } from "./path-arguments.js";
 
 /**
@@ -89,7 +89,20 @@ function checkCurl(args: readonly Arg[], ctx: ArgvContext): void {
       .filter((option) => base(option.name) === "--url")
       .flatMap((option) => (option.value === null ? [] : [option.value])),
   ];
+  // TELNET sends what curl reads from its standard input to the host, as `nc` does.
+  const telnetDefault = optionValues(parsed, "--proto-default").some((value) =>
+    /^telnet$/i.test(value.value),
+  );
   for (const url of urls) {
+    if (
+      /^\s*telnet:/i.test(url.value) ||
+      (telnetDefault && !/^[a-z][\w+.-]*:\/\//i.test(url.value))
+    )
+      block(
+        ctx,
+        `curl ${url.raw}`,
+        "sends its standard input to the host over TELNET, which can upload any file",
+      );
     const file = /^file:\/\/(?:localhost)?(\/.*)$/i.exec(url.value);
     if (file !== null)
       requestPath(

@@ -40,6 +40,7 @@ export const CURL_OPTIONS: OptionTable = {
     "range",
     "quote",
     "telnet-option",
+    "proto-default",
     "time-cond",
     "netrc-file",
     "cert",

@@ -106,7 +106,10 @@ export function parseFind(args: readonly Arg[]): FindArgs {
     i += args[i]?.value === "-D" ? 2 : 1;
   }
   const starts: Arg[] = [];
-  while (i < args.length && !/^[-(!,)]/.test(args[i]?.value ?? "-")) starts.push(args[i++] as Arg);
+  // The starting points end where GNU find sees an expression: a word of `-` and more, or
+  // `(` or `!` alone. A bare `,` or `)`, `-` alone and `(x` are file names there.
+  const expression = (word: string) => /^-./s.test(word) || word === "(" || word === "!";
+  while (i < args.length && !expression(args[i]?.value ?? "-x")) starts.push(args[i++] as Arg);
   const startingPoints =
     starts.length > 0
       ? starts

@@ -12,8 +12,13 @@ export interface OptionTable {
   readonly longValue?: readonly string[];
   /** Options end at the first operand (wrappers, `find`, POSIX utilities). */
   readonly stopAtOperand?: boolean;
-  /** `-NUM` is an option (`head -20`, `nice -5`). */
+  /**
+   * `-NUM` is an option (`head -20`, `nice -5`). Letters after the digits are options of
+   * their own, as getopt reads them (`grep -5r` is `-5 -r`), except `numericUnits`.
+   */
   readonly numeric?: boolean;
+  /** Letters that belong to the number after `-NUM` (`head -5c`: five bytes). */
+  readonly numericUnits?: string;
 }
 
 /** One option as given. */
@@ -82,11 +87,15 @@ export function parseOptions(args: readonly Arg[], table: OptionTable): ParsedAr
       options.push({ name: `--${resolved ?? given}`, value, known: resolved !== null, arg });
       continue;
     }
-    if (table.numeric === true && /^-\d+[a-zA-Z]?$/.test(text)) {
-      options.push({ name: "-NUM", value: slice(arg, text.slice(1)), known: true, arg });
-      continue;
+    let j = 1;
+    const digits = table.numeric === true ? /^-(\d+)/.exec(text) : null;
+    if (digits !== null) {
+      const number = digits[1] ?? "";
+      options.push({ name: "-NUM", value: slice(arg, number), known: true, arg });
+      j += number.length;
+      while (j < text.length && (table.numericUnits ?? "").includes(text.charAt(j))) j++;
     }
-    for (let j = 1; j < text.length; j++) {
+    for (; j < text.length; j++) {
       const letter = text.charAt(j);
       if ((table.shortValue ?? "").includes(letter)) {
         const attached = text.slice(j + 1);

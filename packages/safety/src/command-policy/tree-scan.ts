@@ -29,7 +29,9 @@ export async function scanTree(directory: string): Promise<TreeProblem | null> {
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) pending.push(full);
       if (!entry.isFile()) continue;
-      if (isSecretFileName(entry.name)) return { kind: "secret", path: full };
+      // The whole path, as a direct read is judged: a file in `.ssh/` or `.aws/` is secret
+      // whatever its name.
+      if (isSecretFileName(full)) return { kind: "secret", path: full };
       const stats = await lstat(full).catch(() => null);
       if (stats !== null && stats.nlink > 1) return { kind: "hard-link", path: full };
     }

@@ -89,17 +89,43 @@ function target(args: readonly Arg[], env: ReadonlyMap<string, string>, home: st
   return first.unknown === true ? UNKNOWN_DIRECTORY : first.value;
 }
 
-function moveTo(env: Map<string, string>, from: string, to: string): void {
+function moveTo(env: Map<string, string>, from: string, to: string, physical: boolean): void {
   let next: string;
   if (isUnknownLocation(to)) next = UNKNOWN_DIRECTORY;
-  else if (to.startsWith("/")) next = path.posix.normalize(to);
-  else if (isUnknownLocation(from)) next = UNKNOWN_DIRECTORY;
+  else if (!to.startsWith("/") && isUnknownLocation(from)) next = UNKNOWN_DIRECTORY;
+  else if (physical && to.split("/").includes("..")) {
+    // `cd -P a/..` goes to the parent of where `a` leads, not back to `.`: the `..` stays
+    // in the path, which every check then resolves as the kernel does.
+    next = to.startsWith("/") ? to : `${from.replace(/\/+$/, "")}/${to}`;
+  } else if (to.startsWith("/")) next = path.posix.normalize(to);
   else next = path.posix.resolve(from, to);
   env.set("OLDPWD", from).set("PWD", next);
 }
 
+/** Set in a walk's variables once `set -P` or `set -o physical` made every `cd` physical. */
+const PHYSICAL = "\u0000physical-cd";
+
+/** Follows `set -P` and `set -o physical` (never undone here: physical is the safer view). */
+export function trackPhysicalOption(args: readonly string[], env: Map<string, string>): void {
+  const physical = args.some(
+    (arg, index) =>
+      /^-[a-zA-Z]*P/.test(arg) || (/^-[a-zA-Z]*o$/.test(arg) && args[index + 1] === "physical"),
+  );
+  if (physical) env.set(PHYSICAL, "1");
+}
+
+function isPhysical(args: readonly Arg[], env: ReadonlyMap<string, string>): boolean {
+  if (env.has(PHYSICAL)) return true;
+  for (const arg of args.slice(1)) {
+    if (arg.value === "--" || !/^-[LPe@]+$/.test(arg.value)) break;
+    if (arg.value.includes("P")) return true;
+  }
+  return false;
+}
+
 /**
- * Follows `cd`, `pushd` and `popd` (logically, as bash's default `cd -L` does) in a
+ * Follows `cd`, `pushd` and `popd` (logically, as bash's default `cd -L` does; physically
+ * after `cd -P` or `set -P`) in a
  * walk's variables: `PWD`, `OLDPWD` and the directory stack. A target the check cannot
  * know makes the directory {@link UNKNOWN_DIRECTORY}.
  */
@@ -113,7 +139,7 @@ export function changeDirectory(
   const from = env.get("PWD") ?? root;
   if (name === "cd") {
     const to = target(args, env, home);
-    if (to !== "") moveTo(env, from, to);
+    if (to !== "") moveTo(env, from, to, isPhysical(args, env));
     return;
   }
   const stack = readStack(env);
@@ -125,7 +151,7 @@ export function changeDirectory(
       return;
     }
     stack.push(from);
-    moveTo(env, from, target(args, env, home));
+    moveTo(env, from, target(args, env, home), isPhysical(args, env));
   } else if (name === "popd") {
     const previous = operand === undefined ? stack.pop() : undefined;
     env.set("OLDPWD", from).set("PWD", previous ?? UNKNOWN_DIRECTORY);

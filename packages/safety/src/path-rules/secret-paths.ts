@@ -10,9 +10,11 @@ import { pathComponents } from "./path-rules.js";
 /** File names (lower case) that hold credentials. */
 export const SECRET_FILE_NAMES: readonly string[] = [
   ".env",
+  ".envrc",
   ".netrc",
   "_netrc",
   ".npmrc",
+  ".yarnrc.yml",
   ".pypirc",
   ".git-credentials",
   ".pgpass",

@@ -464,6 +464,24 @@ describe("xzatoma policy", () => {
     expect(JSON.parse(outcome.stdout)).toMatchObject({ command, verdict, mode: "restricted" });
   });
 
+  it.each([
+    ["full", "allow"],
+    ["restricted", "block"],
+    ["interactive", "confirm"],
+  ])("judges for the execution mode --mode %s names: npm test is %s", async (mode, decision) => {
+    const outcome = await xzatoma([
+      "policy",
+      "check-command",
+      "--mode",
+      mode,
+      "npm test",
+      "--json",
+    ]);
+    expect(outcome.stderr).toBe("");
+    expect(outcome.code).toBe(0);
+    expect(JSON.parse(outcome.stdout)).toMatchObject({ mode, verdict: "confirm", decision });
+  });
+
   it("says what restricted mode makes of a command that needs a yes", async () => {
     const outcome = await xzatoma(["policy", "check-command", "npm test"]);
     expect(outcome.stdout).toMatch(/^confirm: .+\nin restricted mode: block \(no one to ask\)\n/);

@@ -6,15 +6,23 @@ import {
   type CommandOptionSource,
 } from "../config/flag-mapping.js";
 
-/** Loads the configuration the way every command does: `--config`, the environment, the flags typed. */
+/**
+ * Loads the configuration the way every command does: `--config`, the environment, the flags
+ * typed. `ownOptions` are the command's own options that share a name with a configuration
+ * flag but mean something else there (`policy check-command --mode` is an execution mode,
+ * not the chat mode `--mode` sets elsewhere): they are not read as configuration.
+ */
 export function loadUserConfig(
   options: { config?: string },
   command: CommandOptionSource,
+  ownOptions: readonly string[] = [],
 ): Promise<LoadedConfig> {
+  const flags = pickExplicitFlags(command);
+  for (const name of ownOptions) delete flags[name];
   return loadConfig({
     ...(options.config ? { configPath: options.config } : {}),
     env: process.env,
-    flags: pickExplicitFlags(command),
+    flags,
     flagMappings: FLAG_MAPPINGS,
     homeDir: homedir(),
     cwd: process.cwd(),

@@ -21,7 +21,8 @@ export async function checkCommandCommand(
   options: { mode?: ExecutionMode; workspace?: string; json?: boolean; config?: string },
   source: CommandOptionSource,
 ): Promise<number> {
-  const { terminal } = (await loadUserConfig(options, source)).config.agent;
+  // Its `--mode` is the execution mode to judge for, not the chat mode `--mode` sets.
+  const { terminal } = (await loadUserConfig(options, source, ["mode"])).config.agent;
   const workspace = createWorkspaceContext({ root: resolveWorkspace(options.workspace) });
   const policy = await createCommandPolicy({
     pathGuard: workspace.pathGuard,

@@ -47,6 +47,22 @@ describe("copy_path", () => {
     expect(result.metadata).toMatchObject({ skippedLinks: 2 });
   });
 
+  it("judges each copied symlink through the other links of the copy, made or not yet", async () => {
+    // In place, S/B -> .. is a/b, so A -> B/../outside is a/outside (inside). In the copy,
+    // dest/B -> .. is the root, so dest/A would be outside/ beside the workspace.
+    await ws.write("a/outside/inner.txt", "inside\n");
+    await ws.write("a/b/S/keep.txt", "keep\n");
+    await symlink("B/../outside", ws.at("a/b/S/A"));
+    await symlink("..", ws.at("a/b/S/B"));
+    const result = await ws.call("copy_path", { source: "a/b/S", destination: "dest" });
+    expect(result.output).toContain(
+      "Skipped 1 symlink(s) pointing outside the workspace or nowhere: a/b/S/A.",
+    );
+    await expect(lstat(ws.at("dest/A"))).rejects.toThrow("ENOENT");
+    expect(await readlink(ws.at("dest/B"))).toBe("..");
+    expect(await readFile(ws.at("dest/keep.txt"), "utf8")).toBe("keep\n");
+  });
+
   it("refuses an existing destination unless overwrite is set, which asks first", async () => {
     await ws.write("dest.txt", "old");
     const refused = await ws.call("copy_path", { source: "README.md", destination: "dest.txt" });

@@ -84,8 +84,10 @@ export async function copyTree(
       bytes += await copyFileContent(workspace, from, to);
     } else if (entry.kind === "symlink") {
       const text = await readlink(from);
-      // Resolved as the kernel will, from where the link lands (links and `..` included).
-      const landing = resolveLinkTarget(path.dirname(to), text);
+      // Resolved as the kernel will, from where the link lands (links and `..` included),
+      // in the tree as it will stand: a link of the copy not made yet is looked up in the
+      // source, so `A -> B/../x` is judged through `B -> ..` even when `A` comes first.
+      const landing = resolveLinkTarget(path.dirname(to), text, { from: source, to: destination });
       let pointsInside: boolean;
       try {
         await workspace.pathGuard.resolve(from);

@@ -1,6 +1,8 @@
+import { constants, existsSync } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
+import { PathOutsideWorkspaceError } from "@xzatoma/safety";
 import { z } from "zod";
 import { LIST_DIRECTORY_DESCRIPTION } from "./descriptions/list-directory.js";
 import { describeFsError, guardPath } from "./tool-paths.js";
@@ -47,13 +49,6 @@ export function createListDirectoryTool(
     async execute(input, context) {
       const resolved = await guardPath(workspace, input.path);
       if (!resolved.ok) return resolved.failure;
-      try {
-        const stats = await lstat(resolved.path);
-        if (!stats.isDirectory())
-          return toolFailure(`'${input.path}' is not a directory. Use read_file to read a file.`);
-      } catch (error) {
-        return toolFailure(describeFsError(error, input.path));
-      }
       const matches = input.pattern === undefined ? undefined : wildcardMatcher(input.pattern);
       const entries: Entry[] = [];
       let truncated = false;
@@ -61,22 +56,32 @@ export function createListDirectoryTool(
       while (pending.length > 0 && !truncated) {
         if (context.signal.aborted) break;
         const directory = pending.shift() as string;
-        const children = await readdir(directory, { withFileTypes: true });
-        children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        let children: ListedChild[];
+        try {
+          children = await listChecked(workspace, directory);
+        } catch (error) {
+          const shown = workspace.pathGuard.relative(directory);
+          if (error instanceof PathOutsideWorkspaceError)
+            return toolFailure(
+              `'${shown}' changed while it was being listed and now points outside the workspace; nothing was listed.`,
+            );
+          if ((error as { code?: unknown }).code === "ENOTDIR" && directory === resolved.path)
+            return toolFailure(`'${input.path}' is not a directory. Use read_file to read a file.`);
+          return toolFailure(describeFsError(error, shown));
+        }
         for (const child of children) {
           const absolute = path.join(directory, child.name);
-          const kind = child.isSymbolicLink() ? "symlink" : child.isDirectory() ? "dir" : "file";
-          if (input.recursive && kind === "dir" && child.name !== ".git") pending.push(absolute);
+          if (input.recursive && child.kind === "dir" && child.name !== ".git")
+            pending.push(absolute);
           if (matches && !matches(child.name)) continue;
           if (entries.length >= maxEntries) {
             truncated = true;
             break;
           }
-          const size = kind === "file" ? (await lstat(absolute)).size : 0;
           entries.push({
             relative: path.relative(resolved.path, absolute).split(path.sep).join("/"),
-            kind,
-            size,
+            kind: child.kind,
+            size: child.size,
           });
         }
       }
@@ -101,4 +106,49 @@ export function createListDirectoryTool(
       });
     },
   });
+}
+
+interface ListedChild {
+  readonly name: string;
+  readonly kind: Entry["kind"];
+  readonly size: number;
+}
+
+/** Linux names an open descriptor's directory `/proc/self/fd/N`, which no rename can move. */
+const PROC_FD = existsSync("/proc/self/fd");
+
+/**
+ * The entries of `directory` (a real path the guard resolved), sorted by name, read through
+ * a descriptor the guard opened and checked: a directory on the way swapped for a link to
+ * somewhere else after it was resolved is refused, not listed. Sizes are read through the
+ * same descriptor.
+ */
+async function listChecked(workspace: WorkspaceContext, directory: string): Promise<ListedChild[]> {
+  const opened = await workspace.pathGuard.open(
+    directory,
+    constants.O_RDONLY | constants.O_DIRECTORY,
+  );
+  try {
+    if (opened.path !== directory)
+      throw new PathOutsideWorkspaceError(
+        "changed while it was being listed",
+        directory,
+        "symlink-escape",
+      );
+    const base = PROC_FD ? `/proc/self/fd/${opened.handle.fd}` : directory;
+    const children = await readdir(base, { withFileTypes: true });
+    children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const listed: ListedChild[] = [];
+    for (const child of children) {
+      const kind = child.isSymbolicLink() ? "symlink" : child.isDirectory() ? "dir" : "file";
+      const size =
+        kind === "file"
+          ? ((await lstat(path.join(base, child.name)).catch(() => null))?.size ?? 0)
+          : 0;
+      listed.push({ name: child.name, kind, size });
+    }
+    return listed;
+  } finally {
+    await opened.handle.close();
+  }
 }

@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
+import { PathOutsideWorkspaceError } from "@xzatoma/safety";
 import { z } from "zod";
 import { READ_FILE_DESCRIPTION } from "./descriptions/read-file.js";
 import { assessRead, describeFsError, guardPath, recordRead } from "./tool-paths.js";
@@ -72,10 +72,24 @@ export function createReadFileTool(
       }
       let handle;
       try {
-        // O_NOFOLLOW: the guard resolved every symlink; a link swapped in since then is refused.
-        handle = await open(resolved.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+        // The guard checks the file the descriptor really is (a directory on the way swapped
+        // for a link since the path was resolved is refused); O_NONBLOCK: a FIFO does not
+        // hang the read, and is refused below as not a regular file.
+        const opened = await workspace.pathGuard.open(
+          resolved.path,
+          constants.O_RDONLY | constants.O_NONBLOCK,
+        );
+        handle = opened.handle;
+        if (opened.path !== resolved.path) {
+          await handle.close();
+          return toolFailure(`'${input.path}' changed while it was being opened; it was not read.`);
+        }
       } catch (error) {
-        return toolFailure(describeFsError(error, input.path));
+        return toolFailure(
+          error instanceof PathOutsideWorkspaceError
+            ? `'${input.path}' changed while it was being opened and now points outside the workspace; it was not read.`
+            : describeFsError(error, input.path),
+        );
       }
       try {
         const stats = await handle.stat();

@@ -1,4 +1,6 @@
 import { rm } from "node:fs/promises";
+import { PathOutsideWorkspaceError } from "@xzatoma/safety";
+import { withCheckedParent } from "./anchored-path.js";
 import {
   defineTool,
   toolFailure,
@@ -141,8 +143,16 @@ export function createDeletePathTool(
         );
       }
       try {
-        await rm(checked.entry, { recursive: isDirectory });
+        // Anchored to the parent directory the guard opened: a directory on the way swapped
+        // for a link since the check cannot turn this into a delete outside the workspace.
+        await withCheckedParent(workspace, checked.entry, (entry) =>
+          rm(entry, { recursive: isDirectory }),
+        );
       } catch (error) {
+        if (error instanceof PathOutsideWorkspaceError)
+          return toolFailure(
+            `'${input.path}' changed while it was being deleted and now points outside the workspace; nothing was deleted.`,
+          );
         return toolFailure(
           `'${input.path}' could not be deleted: ${error instanceof Error ? error.message : String(error)}`,
         );

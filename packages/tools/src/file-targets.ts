@@ -53,8 +53,18 @@ export async function resolveTarget(
   const lexical = path.resolve(workspace.root, input);
   let entry = real;
   if (lexical !== workspace.root) {
-    // The parent passed the guard as part of `input`; resolving it cannot leave the root.
-    entry = path.join(await guard.resolve(path.dirname(lexical)), path.basename(lexical));
+    // The parent passed the guard as part of `input`, unless it changed since: then it is
+    // refused like any path that leaves the workspace.
+    try {
+      entry = path.join(await guard.resolve(path.dirname(lexical)), path.basename(lexical));
+    } catch (error) {
+      if (isXzatomaError(error))
+        return {
+          ok: false,
+          message: `'${input}' changed while it was being checked and now points outside the workspace.`,
+        };
+      throw error;
+    }
   }
   let concern: PathConcern | undefined;
   if (mode === "write") {

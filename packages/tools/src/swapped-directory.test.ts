@@ -1,11 +1,12 @@
 // A directory on the way to a path swapped for a symlink to outside the workspace after the
 // guard resolved the path (another process, or a second agent working in the same
 // workspace): the tools that read use what the descriptor they opened really is.
-import { mkdir, rename, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ToolExecutionContext } from "@xzatoma/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "./file-tools.test-support.js";
+import { createDeletePathTool } from "./delete-path.js";
 import { createListDirectoryTool } from "./list-directory.js";
 import { createReadFileTool } from "./read-file.js";
 import { createWorkspaceContext, type WorkspaceContext } from "./workspace-context.js";
@@ -22,24 +23,31 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-/** The workspace, with `d` swapped for a link to outside right after the guard resolves `input`. */
-function racing(input: string): WorkspaceContext {
+/**
+ * The workspace, with `d` swapped for a link to outside right after the guard resolves
+ * `input` (or its directory), for a read or for a write, the `nth` time.
+ */
+function racing(input: string, nth = 1): WorkspaceContext {
   const workspace = createWorkspaceContext({ root: ws.root });
   const guard = workspace.pathGuard;
-  let swapped = false;
+  let seen = 0;
+  const swapAfter =
+    (resolve: (given: string) => Promise<string>) =>
+    async (given: string): Promise<string> => {
+      const real = await resolve(given);
+      const relative = path.relative(ws.root, path.resolve(ws.root, given));
+      if ((relative === input || relative === path.dirname(input)) && ++seen === nth) {
+        await rename(ws.at("d"), ws.at("d-before"));
+        await symlink(ws.outside, ws.at("d"));
+      }
+      return real;
+    };
   return {
     ...workspace,
     pathGuard: {
       ...guard,
-      async resolve(given: string) {
-        const real = await guard.resolve(given);
-        if (!swapped && given === input) {
-          swapped = true;
-          await rename(ws.at("d"), ws.at("d-before"));
-          await symlink(ws.outside, ws.at("d"));
-        }
-        return real;
-      },
+      resolve: swapAfter((given) => guard.resolve(given)),
+      resolveForWrite: swapAfter((given) => guard.resolveForWrite(given)),
     },
   };
 }
@@ -67,6 +75,26 @@ describe("a directory swapped for a link after the path was checked", () => {
     expect(result.output).toBe("");
   });
 
+  it("delete_path refuses instead of deleting the file outside", async () => {
+    // After the tool resolved the path and its directory: the swap meets the delete itself.
+    const tool = createDeletePathTool(racing("d/secret.txt", 2));
+    const result = await tool.execute({ path: "d/secret.txt" }, context);
+    expect(result.error).toBe(
+      "'d/secret.txt' changed while it was being deleted and now points outside the workspace; nothing was deleted.",
+    );
+    expect(await readFile(path.join(ws.outside, "secret.txt"), "utf8")).toBe("top secret\n");
+    expect(await readFile(ws.at("d-before/secret.txt"), "utf8")).toBe("inside\n");
+  });
+
+  it("a write tool whose path's directory changed while it was checked refuses, not throws", async () => {
+    const tool = createDeletePathTool(racing("d/secret.txt"));
+    const result = await tool.execute({ path: "d/secret.txt" }, context);
+    expect(result.error).toBe(
+      "'d/secret.txt' changed while it was being checked and now points outside the workspace.",
+    );
+    expect(await readFile(path.join(ws.outside, "secret.txt"), "utf8")).toBe("top secret\n");
+  });
+
   it("both work as before when nothing changes", async () => {
     const workspace = createWorkspaceContext({ root: ws.root });
     const read = await createReadFileTool(workspace).execute({ path: "d/secret.txt" }, context);
@@ -77,5 +105,11 @@ describe("a directory swapped for a link after the path was checked", () => {
     );
     expect(listed.output).toContain("d/secret.txt file 7");
     expect(listed.output).toContain("link-out symlink 0");
+    const deleted = await createDeletePathTool(workspace).execute(
+      { path: "d/secret.txt" },
+      context,
+    );
+    expect(deleted.output).toBe("Deleted d/secret.txt (1 item).");
+    await expect(readFile(ws.at("d/secret.txt"))).rejects.toThrow("ENOENT");
   });
 });

@@ -1,6 +1,6 @@
-import { mkdir } from "node:fs/promises";
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
 import { z } from "zod";
+import { makeDirectories } from "./anchored-path.js";
 import { CREATE_DIRECTORY_DESCRIPTION } from "./descriptions/create-directory.js";
 import { blocked, describeKind, refusal, requirePersonFor, resolveTarget } from "./file-targets.js";
 import { describeWriteError } from "./safe-write.js";
@@ -45,7 +45,7 @@ export function createCreateDirectoryTool(workspace: WorkspaceContext): Tool {
         );
       }
       try {
-        await mkdir(target.real, { recursive: true });
+        await makeDirectories(workspace, target.real);
       } catch (error) {
         return toolFailure(describeWriteError(error, input.path));
       }

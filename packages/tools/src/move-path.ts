@@ -1,6 +1,7 @@
-import { mkdir, rename, rm } from "node:fs/promises";
+import { rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { toolSuccess, type Tool } from "@xzatoma/core";
+import { makeDirectories, withCheckedParent } from "./anchored-path.js";
 import { MOVE_PATH_DESCRIPTION } from "./descriptions/move-path.js";
 import { plural } from "./file-targets.js";
 import { copyTree, skippedNotes } from "./tree-copy.js";
@@ -20,7 +21,7 @@ export function createMovePathTool(
       operation: "move",
       async run(plan) {
         if (plan.existing) await rm(plan.destination, { recursive: true, force: true });
-        await mkdir(path.dirname(plan.destination), { recursive: true });
+        await makeDirectories(workspace, path.dirname(plan.destination));
         const items = plan.listing.entries.length;
         const metadata = {
           source: plan.sourceName,
@@ -29,7 +30,12 @@ export function createMovePathTool(
           replaced: plan.existing !== undefined,
         };
         try {
-          await rename(plan.source, plan.destination);
+          // Both ends anchored to their directories as the guard opened them.
+          await withCheckedParent(workspace, plan.source, (source) =>
+            withCheckedParent(workspace, plan.destination, (destination) =>
+              rename(source, destination),
+            ),
+          );
           return toolSuccess(
             `Moved ${plan.sourceName} to ${plan.destinationName} (${plural(items, "item")}).`,
             metadata,

@@ -1,7 +1,8 @@
 import { constants } from "node:fs";
-import { lstat, mkdir } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import path from "node:path";
 import { isXzatomaError } from "@xzatoma/core";
+import { makeDirectories } from "./anchored-path.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 
 /** The outcome of {@link writeFileSafely}. */
@@ -78,7 +79,7 @@ export async function writeFileSafely(
   let handle;
   try {
     const real = await workspace.pathGuard.resolveForWrite(input);
-    await mkdir(path.dirname(real), { recursive: true });
+    await makeDirectories(workspace, path.dirname(real));
     // O_NONBLOCK: a FIFO planted at the path fails at once instead of blocking a thread.
     const flags =
       constants.O_WRONLY |

@@ -1,12 +1,15 @@
 // A directory on the way to a path swapped for a symlink to outside the workspace after the
 // guard resolved the path (another process, or a second agent working in the same
 // workspace): the tools that read use what the descriptor they opened really is.
-import { mkdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ToolExecutionContext } from "@xzatoma/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "./file-tools.test-support.js";
+import { createCreateDirectoryTool } from "./create-directory.js";
 import { createDeletePathTool } from "./delete-path.js";
+import { createMovePathTool } from "./move-path.js";
+import { createWriteFileTool } from "./write-file.js";
 import { createListDirectoryTool } from "./list-directory.js";
 import { createReadFileTool } from "./read-file.js";
 import { createWorkspaceContext, type WorkspaceContext } from "./workspace-context.js";
@@ -93,6 +96,33 @@ describe("a directory swapped for a link after the path was checked", () => {
       "'d/secret.txt' changed while it was being checked and now points outside the workspace.",
     );
     expect(await readFile(path.join(ws.outside, "secret.txt"), "utf8")).toBe("top secret\n");
+  });
+
+  it("create_directory, write_file and move_path make nothing outside", async () => {
+    const made = await createCreateDirectoryTool(racing("d/new/x", 2)).execute(
+      { path: "d/new/x" },
+      context,
+    );
+    expect(made.success).toBe(false);
+    await rename(ws.at("d-before"), ws.at("d-made"));
+    await rename(ws.at("d"), ws.at("d-link"));
+    await mkdir(ws.at("d"));
+    const written = await createWriteFileTool(racing("d/sub/w.txt", 1)).execute(
+      { path: "d/sub/w.txt", content: "w" },
+      context,
+    );
+    expect(written.success).toBe(false);
+    await rename(ws.at("d-before"), ws.at("d-written"));
+    await rename(ws.at("d"), ws.at("d-link2"));
+    await mkdir(ws.at("d"));
+    await writeFile(ws.at("payload.txt"), "payload\n");
+    const moved = await createMovePathTool(racing("d/in.txt", 2)).execute(
+      { source: "payload.txt", destination: "d/in.txt" },
+      context,
+    );
+    expect(moved.success).toBe(false);
+    expect((await readdir(ws.outside)).sort()).toEqual(["secret.txt"]);
+    expect(await readFile(ws.at("payload.txt"), "utf8")).toBe("payload\n");
   });
 
   it("both work as before when nothing changes", async () => {

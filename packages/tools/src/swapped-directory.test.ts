@@ -6,6 +6,7 @@ import path from "node:path";
 import type { ToolExecutionContext } from "@xzatoma/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "./file-tools.test-support.js";
+import { createCopyPathTool } from "./copy-path.js";
 import { createCreateDirectoryTool } from "./create-directory.js";
 import { createDeletePathTool } from "./delete-path.js";
 import { createMovePathTool } from "./move-path.js";
@@ -98,7 +99,7 @@ describe("a directory swapped for a link after the path was checked", () => {
     expect(await readFile(path.join(ws.outside, "secret.txt"), "utf8")).toBe("top secret\n");
   });
 
-  it("create_directory, write_file and move_path make nothing outside", async () => {
+  it("create_directory, write_file, move_path and copy_path make nothing outside", async () => {
     const made = await createCreateDirectoryTool(racing("d/new/x", 2)).execute(
       { path: "d/new/x" },
       context,
@@ -121,6 +122,14 @@ describe("a directory swapped for a link after the path was checked", () => {
       context,
     );
     expect(moved.success).toBe(false);
+    await rename(ws.at("d-before"), ws.at("d-moved"));
+    await rename(ws.at("d"), ws.at("d-link3"));
+    await mkdir(ws.at("d"));
+    const copied = await createCopyPathTool(racing("d/copied.txt", 2)).execute(
+      { source: "payload.txt", destination: "d/copied.txt" },
+      context,
+    );
+    expect(copied.success).toBe(false);
     expect((await readdir(ws.outside)).sort()).toEqual(["secret.txt"]);
     expect(await readFile(ws.at("payload.txt"), "utf8")).toBe("payload\n");
   });

@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import { mkdir, open, readlink, symlink } from "node:fs/promises";
 import path from "node:path";
 import { resolveLinkTarget } from "@xzatoma/safety";
+import { makeDirectories, withCheckedParent } from "./anchored-path.js";
 import type { TreeEntry } from "./tree-listing.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 
@@ -35,10 +36,12 @@ async function copyFileContent(
     if (!stats.isFile())
       throw new Error(`'${workspace.pathGuard.relative(from)}' is no longer a regular file`);
     // O_EXCL | O_NOFOLLOW: the destination is new, never a planted link.
-    const target = await open(
-      to,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      stats.mode & 0o777,
+    const target = await withCheckedParent(workspace, to, (anchored) =>
+      open(
+        anchored,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        stats.mode & 0o777,
+      ),
     );
     try {
       const buffer = Buffer.allocUnsafe(Math.min(COPY_BUFFER_BYTES, Math.max(stats.size, 1)));
@@ -73,13 +76,14 @@ export async function copyTree(
   let bytes = 0;
   const skippedLinks: string[] = [];
   const skippedSpecial: string[] = [];
-  await mkdir(path.dirname(destination), { recursive: true });
+  await makeDirectories(workspace, path.dirname(destination));
   for (const entry of entries) {
     const from = entry.relative === "" ? source : path.join(source, entry.relative);
     const to = entry.relative === "" ? destination : path.join(destination, entry.relative);
     const name = workspace.pathGuard.relative(from);
+    // Each entry is made through its directory as the guard opened it (anchored-path.ts).
     if (entry.kind === "directory") {
-      await mkdir(to);
+      await withCheckedParent(workspace, to, (anchored) => mkdir(anchored));
     } else if (entry.kind === "file") {
       bytes += await copyFileContent(workspace, from, to);
     } else if (entry.kind === "symlink") {
@@ -99,7 +103,7 @@ export async function copyTree(
         skippedLinks.push(name);
         continue;
       }
-      await symlink(text, to);
+      await withCheckedParent(workspace, to, (anchored) => symlink(text, anchored));
     } else {
       skippedSpecial.push(name);
       continue;

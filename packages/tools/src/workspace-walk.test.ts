@@ -85,6 +85,30 @@ describe("walkWorkspace", () => {
     expect(files.filter((file) => file !== "docs/build").sort()).toEqual(expected.sort());
   });
 
+  it("reads a .gitignore only when it is a regular file: never through a link, never a FIFO", async () => {
+    const outside = path.join(base, "outside", "rules");
+    await writeFile(outside, "alice\nbob\n");
+    for (const name of ["t/alice", "t/bob", "t/carol", "t/sub/alice", "u/alice", "u/bob"])
+      await put(name);
+    await symlink(outside, path.join(root, "t", ".gitignore"));
+    await symlink(outside, path.join(root, "u", ".gitignore"));
+    execFileSync("mkfifo", [path.join(root, "t", "sub", ".gitignore")]);
+    // The walks finish (a FIFO would block them) and no rule from outside applies, whether
+    // the link is in the starting directory or below it.
+    for (const start of ["t", ""]) {
+      const { entries } = await walk({ start, hidden: false });
+      const names = entries.map((entry) => entry.relative).filter((name) => /^[tu]\//.test(name));
+      expect(names.sort()).toEqual([
+        "t/alice",
+        "t/bob",
+        "t/carol",
+        "t/sub",
+        "t/sub/alice",
+        ...(start === "" ? ["u/alice", "u/bob"] : []),
+      ]);
+    }
+  });
+
   it("reports symlinks without following them and never enters .git", async () => {
     const { entries } = await walk();
     expect(entries).toContainEqual({ relative: "link", kind: "symlink" });

@@ -1,4 +1,12 @@
-import { readdirSync, readFileSync, type Dirent } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  type Dirent,
+} from "node:fs";
 import path from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { exemptDirectory, ignoreFile, isIgnored, type IgnoreFile } from "./gitignore.js";
@@ -42,14 +50,33 @@ export interface WalkSummary {
 /** Time the walk may hold the event loop before it yields, in milliseconds. */
 const SLICE_MS = 10;
 
+/** A `.gitignore` larger than this is not read (git's own limit is 100 MB; real ones are small). */
+const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+
+/**
+ * The rules of `directory`'s `.gitignore`: a regular file only, as git reads it (git does not
+ * follow a `.gitignore` that is a symlink), opened without following a link and without
+ * waiting on a FIFO, so neither a file outside the workspace nor a pipe is ever read.
+ */
 function loadIgnoreFile(directory: string, base: string): IgnoreFile | undefined {
-  let text: string;
+  let descriptor: number;
   try {
-    text = readFileSync(path.join(directory, ".gitignore"), "utf8");
+    descriptor = openSync(
+      path.join(directory, ".gitignore"),
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
   } catch {
     return undefined;
   }
-  return ignoreFile(base, text);
+  try {
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile() || stats.size > MAX_IGNORE_FILE_BYTES) return undefined;
+    return ignoreFile(base, readFileSync(descriptor, "utf8"));
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 interface PendingDirectory {

@@ -24,7 +24,8 @@ function isGitShaped(entries: ReadonlySet<string>): boolean {
  * on its own: git opens any directory holding `HEAD`, `objects/` and `refs/` (or a
  * `commondir`) as a bare repository and obeys its `config` (`core.fsmonitor` runs a
  * command on the next `git status`). Checks every directory from `root` down to the
- * parent of `absolute`, with the written name added to its parent. Synchronous, so the
+ * parent of `absolute`, with each name of the path added to its parent (the directories on
+ * the way are made too). Synchronous, so the
  * sandbox can judge each change as it applies it.
  */
 export function touchesGitDirectory(root: string, absolute: string): boolean {
@@ -35,7 +36,8 @@ export function touchesGitDirectory(root: string, absolute: string): boolean {
   for (let index = 0; index < parts.length; index++) {
     const entries = lowerCaseEntries(directory);
     const name = (parts[index] as string).toLowerCase();
-    if (index === parts.length - 1 && GIT_DIRECTORY_ENTRIES.has(name)) entries.add(name);
+    // Every name on the way is written too (`mkdir -p`): `stage/refs/heads` makes `refs`.
+    if (GIT_DIRECTORY_ENTRIES.has(name)) entries.add(name);
     if (isGitShaped(entries)) return true;
     directory = path.join(directory, parts[index] as string);
   }

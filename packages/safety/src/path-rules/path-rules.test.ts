@@ -219,6 +219,15 @@ describe("touchesGitDirectory", () => {
     expect(touchesGitDirectory(root, path.join(root, "build/other.txt"))).toBe(false);
   });
 
+  it("counts the directories a write makes on the way", async () => {
+    await mkdir(path.join(root, "stage/objects"), { recursive: true });
+    await writeFile(path.join(root, "stage/HEAD"), "ref: refs/heads/main\n");
+    // `mkdir -p stage/refs/heads` and a write to `stage/refs/heads/main` make `stage/refs`.
+    expect(touchesGitDirectory(root, path.join(root, "stage/refs/heads"))).toBe(true);
+    expect(touchesGitDirectory(root, path.join(root, "stage/refs/heads/main"))).toBe(true);
+    expect(touchesGitDirectory(root, path.join(root, "stage/docs/refs/x"))).toBe(false);
+  });
+
   it("sees a commondir as the shape too", async () => {
     await writeFile(path.join(root, "HEAD"), "x");
     expect(touchesGitDirectory(root, path.join(root, "sub", "x"))).toBe(false);

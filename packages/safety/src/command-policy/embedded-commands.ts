@@ -136,17 +136,77 @@ const SCRIPT_ARGUMENT: ReadonlyMap<string, (args: readonly Arg[]) => string[]> =
   ["zip", (args: readonly Arg[]) => valuesOf(args, ["-TT", "--unzip-command"])],
   ["sort", (args: readonly Arg[]) => valuesOf(args, ["--compress-program"])],
   ["rg", (args: readonly Arg[]) => valuesOf(args, ["--pre"])],
-  [
-    "parallel",
-    (args: readonly Arg[]) => [
-      args
-        .slice(1)
-        .map((arg) => arg.value)
-        .join(" ")
-        .split(":::")[0] ?? "",
-    ],
-  ],
+  ["parallel", parallelCommands],
+  ["man", (args: readonly Arg[]) => valuesOf(args, ["-P", "--pager"])],
+  ["less", (args: readonly Arg[]) => shellEscapes(args.filter((arg) => arg.value.startsWith("+")))],
+  ...["vi", "vim", "nvim", "view", "ex", "rvim"].map(
+    (name) =>
+      [
+        name,
+        (args: readonly Arg[]) =>
+          shellEscapes([
+            ...valuesOf(args, ["-c", "--cmd"]).map((value) => literalArg(value)),
+            ...args.slice(1).filter((arg) => arg.value.startsWith("+")),
+          ]),
+      ] as const,
+  ),
+  ["sed", sedCommands],
 ]);
+
+/** The commands of `less +!cmd` and `vim -c '!cmd'` / `+':silent !cmd'`: text after a leading `!`. */
+function shellEscapes(args: readonly Arg[]): string[] {
+  return args.flatMap((arg) => {
+    const escape = /^\+?\s*:?\s*(?:silent!?\s*)?!(.*)$/s.exec(arg.value);
+    return escape === null ? [] : [escape[1] ?? ""];
+  });
+}
+
+/**
+ * What GNU parallel runs: the command before `:::` with each argument after it (in place of
+ * `{}`, else appended), the first 32 of them; `parallel rm -rf ::: /` runs `rm -rf /`.
+ */
+function parallelCommands(args: readonly Arg[]): string[] {
+  const words = args.slice(1).map((arg) => arg.value);
+  const separator = words.findIndex((word) => /^:::+\+?$/.test(word));
+  const command = (separator === -1 ? words : words.slice(0, separator)).join(" ");
+  if (separator === -1) return [command];
+  const inputs = words.slice(separator + 1).filter((word) => !/^:::+\+?$/.test(word));
+  return [
+    command,
+    ...inputs
+      .slice(0, 32)
+      .map((input) =>
+        command.includes("{}") ? command.split("{}").join(input) : `${command} ${input}`,
+      ),
+  ];
+}
+
+/**
+ * The commands a sed script runs: the `e COMMAND` command (with any address) and the
+ * replacement of an `s` command with the `e` flag, which sed runs as a command. The script
+ * is every `-e`/`--expression` value, or else the first operand.
+ */
+function sedCommands(args: readonly Arg[]): string[] {
+  const expressions = valuesOf(args, ["-e", "--expression"]);
+  const scripts =
+    expressions.length > 0
+      ? expressions
+      : args
+          .slice(1)
+          .filter((arg) => !arg.value.startsWith("-"))
+          .slice(0, 1)
+          .map((arg) => arg.value);
+  const commands: string[] = [];
+  for (const script of scripts) {
+    for (const match of script.matchAll(/(?:^|[;\n{}]|[\d$/])\s*e[ \t]+([^\n;}]*)/g))
+      commands.push(match[1] ?? "");
+    for (const match of script.matchAll(
+      /s(.)(?:\\.|(?!\1).)*\1((?:\\.|(?!\1).)*)\1([a-zA-Z0-9]*)/gs,
+    ))
+      if ((match[3] ?? "").includes("e")) commands.push(match[2] ?? "");
+  }
+  return commands;
+}
 
 /**
  * Rules for programs that run a command given in their arguments: `xargs`, `tar

@@ -32,6 +32,8 @@ const SPECS: ReadonlyMap<string, InterpreterSpec> = new Map([
   ["awk", { code: "e", codeLong: ["--source"], value: "fvF", programOperand: true }],
   ["tclsh", { code: "" }],
   ["deno", { code: "" }],
+  // `emacs --batch --eval '(shell-command "...")'`: Lisp, whose strings are checked as commands.
+  ["emacs", { code: "", codeLong: ["--eval", "-eval"], value: "lfLdt" }],
 ]);
 
 /** The interpreter family of a program name (`python3.12` → `python`), or null. */

@@ -17,8 +17,9 @@ export function loadUserConfig(
   command: CommandOptionSource,
   ownOptions: readonly string[] = [],
 ): Promise<LoadedConfig> {
-  const flags = pickExplicitFlags(command);
-  for (const name of ownOptions) delete flags[name];
+  const flags = Object.fromEntries(
+    Object.entries(pickExplicitFlags(command)).filter(([name]) => !ownOptions.includes(name)),
+  );
   return loadConfig({
     ...(options.config ? { configPath: options.config } : {}),
     env: process.env,

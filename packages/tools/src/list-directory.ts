@@ -1,10 +1,10 @@
-import { constants, existsSync } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
 import { PathOutsideWorkspaceError } from "@xzatoma/safety";
 import { z } from "zod";
 import { LIST_DIRECTORY_DESCRIPTION } from "./descriptions/list-directory.js";
+import { openCheckedDirectory } from "./anchored-path.js";
 import { describeFsError, guardPath } from "./tool-paths.js";
 import { wildcardMatcher } from "./wildcard.js";
 import type { WorkspaceContext } from "./workspace-context.js";
@@ -78,10 +78,12 @@ export function createListDirectoryTool(
             truncated = true;
             break;
           }
+          const size =
+            child.kind === "file" ? ((await lstat(absolute).catch(() => null))?.size ?? 0) : 0;
           entries.push({
             relative: path.relative(resolved.path, absolute).split(path.sep).join("/"),
             kind: child.kind,
-            size: child.size,
+            size,
           });
         }
       }
@@ -111,44 +113,23 @@ export function createListDirectoryTool(
 interface ListedChild {
   readonly name: string;
   readonly kind: Entry["kind"];
-  readonly size: number;
 }
-
-/** Linux names an open descriptor's directory `/proc/self/fd/N`, which no rename can move. */
-const PROC_FD = existsSync("/proc/self/fd");
 
 /**
  * The entries of `directory` (a real path the guard resolved), sorted by name, read through
  * a descriptor the guard opened and checked: a directory on the way swapped for a link to
- * somewhere else after it was resolved is refused, not listed. Sizes are read through the
- * same descriptor.
+ * somewhere else after it was resolved is refused, not listed.
  */
 async function listChecked(workspace: WorkspaceContext, directory: string): Promise<ListedChild[]> {
-  const opened = await workspace.pathGuard.open(
-    directory,
-    constants.O_RDONLY | constants.O_DIRECTORY,
-  );
+  const checked = await openCheckedDirectory(workspace, directory);
   try {
-    if (opened.path !== directory)
-      throw new PathOutsideWorkspaceError(
-        "changed while it was being listed",
-        directory,
-        "symlink-escape",
-      );
-    const base = PROC_FD ? `/proc/self/fd/${opened.handle.fd}` : directory;
-    const children = await readdir(base, { withFileTypes: true });
+    const children = await readdir(checked.anchor, { withFileTypes: true });
     children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const listed: ListedChild[] = [];
-    for (const child of children) {
-      const kind = child.isSymbolicLink() ? "symlink" : child.isDirectory() ? "dir" : "file";
-      const size =
-        kind === "file"
-          ? ((await lstat(path.join(base, child.name)).catch(() => null))?.size ?? 0)
-          : 0;
-      listed.push({ name: child.name, kind, size });
-    }
-    return listed;
+    return children.map((child) => ({
+      name: child.name,
+      kind: child.isSymbolicLink() ? "symlink" : child.isDirectory() ? "dir" : "file",
+    }));
   } finally {
-    await opened.handle.close();
+    await checked.close();
   }
 }

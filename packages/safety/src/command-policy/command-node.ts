@@ -49,7 +49,8 @@ function trackShellState(argv: readonly Arg[], scope: WalkScope): void {
   const args = argv.slice(1).map((arg) => arg.value);
   if (name === "cd" || name === "pushd" || name === "popd") {
     changeDirectory(name, argv, scope.env, scope.policy.home, scope.policy.root);
-  } else if (name === "set") trackPhysicalOption(args, scope.env);
+  } else if (name === "set" || (name === "shopt" && args.includes("-o")))
+    trackPhysicalOption(args, scope.env);
   if (name === "set" && args.includes("--")) {
     const positional = args.slice(args.indexOf("--") + 1);
     positional.forEach((value, index) => scope.env.set(String(index + 1), value));

@@ -187,18 +187,18 @@ function parallelCommands(args: readonly Arg[]): string[] {
  * is every `-e`/`--expression` value, or else the first operand.
  */
 function sedCommands(args: readonly Arg[]): string[] {
-  const expressions = valuesOf(args, ["-e", "--expression"]);
+  const parsed = parseOptions(args.slice(1), {
+    shortValue: "eflS",
+    longValue: ["expression", "file", "line-length"],
+  });
+  const expressions = optionValues(parsed, "-e", "--expression").map((arg) => arg.value);
   const scripts =
-    expressions.length > 0
-      ? expressions
-      : args
-          .slice(1)
-          .filter((arg) => !arg.value.startsWith("-"))
-          .slice(0, 1)
-          .map((arg) => arg.value);
+    expressions.length > 0 ? expressions : parsed.operands.slice(0, 1).map((arg) => arg.value);
   const commands: string[] = [];
   for (const script of scripts) {
-    for (const match of script.matchAll(/(?:^|[;\n{}]|[\d$/])\s*e[ \t]+([^\n;}]*)/g))
+    // `e COMMAND` runs to the end of its line (`;` and `}` are part of the command), after
+    // any address: `1e`, `$!e`, `/x/I e`.
+    for (const match of script.matchAll(/(?:^|[;\n{}]|[\d$/!IM])\s*e[ \t]+([^\n]*)/g))
       commands.push(match[1] ?? "");
     for (const match of script.matchAll(
       /s(.)(?:\\.|(?!\1).)*\1((?:\\.|(?!\1).)*)\1([a-zA-Z0-9]*)/gs,

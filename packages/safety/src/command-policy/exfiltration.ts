@@ -8,7 +8,7 @@ import {
   SCP_OPTIONS,
   WGET_OPTIONS,
 } from "./fetch-options.js";
-import { optionValues, parseOptions, type ParsedOption } from "./option-scan.js";
+import { hasOption, optionValues, parseOptions, type ParsedOption } from "./option-scan.js";
 import { requestPath } from "./path-arguments.js";
 
 /**
@@ -93,9 +93,13 @@ function checkCurl(args: readonly Arg[], ctx: ArgvContext): void {
   const telnetDefault = optionValues(parsed, "--proto-default").some((value) =>
     /^telnet$/i.test(value.value),
   );
+  const globOff = hasOption(parsed, "-g", "--globoff");
   for (const url of urls) {
+    // A glob in the scheme (`{telnet,http}://`) may expand to TELNET, unless globbing is off.
+    const globbed = !globOff && /^[^:/]*[{[]/.test(url.value);
     if (
       /^\s*telnet:/i.test(url.value) ||
+      globbed ||
       (telnetDefault && !/^[a-z][\w+.-]*:\/\//i.test(url.value))
     )
       block(

@@ -33,7 +33,7 @@ const SPECS: ReadonlyMap<string, InterpreterSpec> = new Map([
   ["tclsh", { code: "" }],
   ["deno", { code: "" }],
   // `emacs --batch --eval '(shell-command "...")'`: Lisp, whose strings are checked as commands.
-  ["emacs", { code: "", codeLong: ["--eval", "-eval"], value: "lfLdt" }],
+  ["emacs", { code: "", codeLong: ["--eval", "-eval", "--execute"], value: "lfLdt" }],
 ]);
 
 /** The interpreter family of a program name (`python3.12` → `python`), or null. */

@@ -89,13 +89,18 @@ function target(args: readonly Arg[], env: ReadonlyMap<string, string>, home: st
   return first.unknown === true ? UNKNOWN_DIRECTORY : first.value;
 }
 
+/** Set once a physical `cd` made the tracked directory a path for the kernel to resolve. */
+const RAW_PWD = "\u0000raw-pwd";
+
 function moveTo(env: Map<string, string>, from: string, to: string, physical: boolean): void {
   let next: string;
   if (isUnknownLocation(to)) next = UNKNOWN_DIRECTORY;
   else if (!to.startsWith("/") && isUnknownLocation(from)) next = UNKNOWN_DIRECTORY;
-  else if (physical && to.split("/").includes("..")) {
-    // `cd -P a/..` goes to the parent of where `a` leads, not back to `.`: the `..` stays
-    // in the path, which every check then resolves as the kernel does.
+  else if (physical) {
+    // `cd -P a/..` goes to the parent of where `a` leads, and after `cd -P link` a plain
+    // `cd ..` leaves where the link leads: the path is kept as written, links and `..`
+    // included, for every check to resolve as the kernel does; so is every later `cd`.
+    env.set(RAW_PWD, "1");
     next = to.startsWith("/") ? to : `${from.replace(/\/+$/, "")}/${to}`;
   } else if (to.startsWith("/")) next = path.posix.normalize(to);
   else next = path.posix.resolve(from, to);
@@ -107,6 +112,7 @@ const PHYSICAL = "\u0000physical-cd";
 
 /** Follows `set -P` and `set -o physical` (never undone here: physical is the safer view). */
 export function trackPhysicalOption(args: readonly string[], env: Map<string, string>): void {
+  // `set -P`, `set -o physical`, and `shopt -s -o physical` (the same option).
   const physical = args.some(
     (arg, index) =>
       /^-[a-zA-Z]*P/.test(arg) || (/^-[a-zA-Z]*o$/.test(arg) && args[index + 1] === "physical"),
@@ -115,7 +121,7 @@ export function trackPhysicalOption(args: readonly string[], env: Map<string, st
 }
 
 function isPhysical(args: readonly Arg[], env: ReadonlyMap<string, string>): boolean {
-  if (env.has(PHYSICAL)) return true;
+  if (env.has(PHYSICAL) || env.has(RAW_PWD)) return true;
   for (const arg of args.slice(1)) {
     if (arg.value === "--" || !/^-[LPe@]+$/.test(arg.value)) break;
     if (arg.value.includes("P")) return true;

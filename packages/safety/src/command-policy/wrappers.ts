@@ -39,7 +39,19 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ["command", { options: { ...STOP, shortFlag: "pvV" }, noCommand: ["-v", "-V"] }],
   ["builtin", { options: STOP }],
   ["exec", { options: { ...STOP, shortValue: "a" } }],
-  ["nice", { options: { ...STOP, shortValue: "n", longValue: ["adjustment"], numeric: true } }],
+  [
+    "nice",
+    {
+      options: {
+        ...STOP,
+        shortValue: "n",
+        longValue: ["adjustment"],
+        numeric: true,
+        // `nice -5n` is one (invalid) adjustment: no letter after the digits is an option.
+        numericUnits: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+      },
+    },
+  ],
   [
     "timeout",
     { options: { ...STOP, shortValue: "sk", longValue: ["signal", "kill-after"] }, leading: 1 },

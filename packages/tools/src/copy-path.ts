@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
 import { toolSuccess, type Tool } from "@xzatoma/core";
+import { withCheckedParent } from "./anchored-path.js";
 import { COPY_PATH_DESCRIPTION } from "./descriptions/copy-path.js";
 import { plural } from "./file-targets.js";
 import { copyTree, skippedNotes } from "./tree-copy.js";
@@ -18,7 +19,10 @@ export function createCopyPathTool(
       description: COPY_PATH_DESCRIPTION,
       operation: "copy",
       async run(plan) {
-        if (plan.existing) await rm(plan.destination, { recursive: true, force: true });
+        if (plan.existing)
+          await withCheckedParent(workspace, plan.destination, (entry) =>
+            rm(entry, { recursive: true, force: true }),
+          );
         const report = await copyTree(
           workspace,
           plan.source,

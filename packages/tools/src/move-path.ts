@@ -20,7 +20,10 @@ export function createMovePathTool(
       description: MOVE_PATH_DESCRIPTION,
       operation: "move",
       async run(plan) {
-        if (plan.existing) await rm(plan.destination, { recursive: true, force: true });
+        if (plan.existing)
+          await withCheckedParent(workspace, plan.destination, (entry) =>
+            rm(entry, { recursive: true, force: true }),
+          );
         await makeDirectories(workspace, path.dirname(plan.destination));
         const items = plan.listing.entries.length;
         const metadata = {
@@ -50,7 +53,9 @@ export function createMovePathTool(
           plan.destination,
           plan.listing.entries,
         );
-        await rm(plan.source, { recursive: true, force: true });
+        await withCheckedParent(workspace, plan.source, (entry) =>
+          rm(entry, { recursive: true, force: true }),
+        );
         return toolSuccess(
           `Moved ${plan.sourceName} to ${plan.destinationName} (${plural(report.items, "item")}, copied across file systems).${skippedNotes(report)}`,
           { ...metadata, items: report.items },

@@ -1,5 +1,5 @@
 import { constants, existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { lstat, mkdir, open, readlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { PathOutsideWorkspaceError } from "@xzatoma/safety";
 import type { WorkspaceContext } from "./workspace-context.js";
@@ -15,29 +15,66 @@ export interface CheckedDirectory {
 }
 
 /**
- * Opens `directory` (a real path the guard resolved) through the guard, which checks the
- * descriptor it got; rejects with a `PathOutsideWorkspaceError` when the directory is not
- * where it was resolved to be (a directory on the way swapped for a link since).
+ * Opens `path` (a real path the guard already resolved and judged) with `flags` and
+ * `O_NOFOLLOW`, and checks that the descriptor is that very path: on Linux its
+ * `/proc/self/fd/N` must name `path`, so a directory on the way swapped for a link since the
+ * check is refused with a `PathOutsideWorkspaceError` (without resolving the path again).
+ * Elsewhere the guard's own open checks it.
+ */
+export async function openResolved(
+  workspace: WorkspaceContext,
+  resolved: string,
+  flags: number,
+): Promise<FileHandle> {
+  if (!PROC_FD) {
+    const opened = await workspace.pathGuard.open(resolved, flags);
+    if (opened.path === resolved) return opened.handle;
+    await opened.handle.close();
+  } else {
+    let handle: FileHandle;
+    try {
+      handle = await open(resolved, flags | constants.O_NOFOLLOW);
+    } catch (error) {
+      // O_NOFOLLOW met a link where the guard saw none (ELOOP, or ENOTDIR with O_DIRECTORY).
+      const code = (error as { code?: unknown }).code;
+      const link = await lstat(resolved).then(
+        (stats) => stats.isSymbolicLink(),
+        () => false,
+      );
+      if (!((code === "ELOOP" || code === "ENOTDIR") && link)) throw error;
+      throw changed(workspace, resolved);
+    }
+    const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    if (opened === resolved) return handle;
+    await handle.close();
+  }
+  throw changed(workspace, resolved);
+}
+
+function changed(workspace: WorkspaceContext, resolved: string): PathOutsideWorkspaceError {
+  return new PathOutsideWorkspaceError(
+    `'${workspace.pathGuard.relative(resolved)}' changed while it was being used`,
+    resolved,
+    "symlink-escape",
+  );
+}
+
+/**
+ * Opens `directory` (a real path the guard resolved) as {@link openResolved} does and gives
+ * a path that reaches it through the descriptor.
  */
 export async function openCheckedDirectory(
   workspace: WorkspaceContext,
   directory: string,
 ): Promise<CheckedDirectory> {
-  const opened = await workspace.pathGuard.open(
+  const handle = await openResolved(
+    workspace,
     directory,
     constants.O_RDONLY | constants.O_DIRECTORY,
   );
-  if (opened.path !== directory) {
-    await opened.handle.close();
-    throw new PathOutsideWorkspaceError(
-      `'${workspace.pathGuard.relative(directory)}' changed while it was being used`,
-      directory,
-      "symlink-escape",
-    );
-  }
   return {
-    anchor: PROC_FD ? `/proc/self/fd/${opened.handle.fd}` : directory,
-    close: () => opened.handle.close(),
+    anchor: PROC_FD ? `/proc/self/fd/${handle.fd}` : directory,
+    close: () => handle.close(),
   };
 }
 

@@ -4,6 +4,7 @@ import { PathOutsideWorkspaceError } from "@xzatoma/safety";
 import { z } from "zod";
 import { READ_FILE_DESCRIPTION } from "./descriptions/read-file.js";
 import { assessRead, describeFsError, guardPath, recordRead } from "./tool-paths.js";
+import { openResolved } from "./anchored-path.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
@@ -72,18 +73,14 @@ export function createReadFileTool(
       }
       let handle;
       try {
-        // The guard checks the file the descriptor really is (a directory on the way swapped
-        // for a link since the path was resolved is refused); O_NONBLOCK: a FIFO does not
-        // hang the read, and is refused below as not a regular file.
-        const opened = await workspace.pathGuard.open(
+        // The descriptor must be the file the guard resolved (a directory on the way swapped
+        // for a link since is refused); O_NONBLOCK: a FIFO does not hang the read, and is
+        // refused below as not a regular file.
+        handle = await openResolved(
+          workspace,
           resolved.path,
           constants.O_RDONLY | constants.O_NONBLOCK,
         );
-        handle = opened.handle;
-        if (opened.path !== resolved.path) {
-          await handle.close();
-          return toolFailure(`'${input.path}' changed while it was being opened; it was not read.`);
-        }
       } catch (error) {
         return toolFailure(
           error instanceof PathOutsideWorkspaceError

@@ -25,9 +25,10 @@ const HEAD_TAIL: OptionTable = {
   longFlag: ["quiet", "silent", "verbose", "zero-terminated", "follow", "retry"],
   longValue: ["lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"],
   numeric: true,
-  // The obsolete `-5c` (bytes), `-5l` (lines), `-5b` (blocks), `-5k`, `-5m`; a following `f`
+  // The obsolete `-5c` (bytes), `-5l` (lines), `-5b` (blocks), `-5k`, `-5m`, with `q` and `v`
+  // (`head -5qc FILE` reads FILE: no letter there takes a value); a following `f`
   // (`tail -5f`) is the follow option.
-  numericUnits: "bcklm",
+  numericUnits: "bcklmqv",
 };
 
 const SPECS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([

@@ -22,6 +22,8 @@ const CLASSES: Readonly<Record<string, readonly ClassCase[]>> = {
     ["tail -5c README.md", "allow"],
     ["head -5c .env", "confirm"],
     ["head -5c README.md", "allow"],
+    ["head -5qc .env", "confirm"],
+    ["tail -5vc .env", "confirm"],
     ["head -20 README.md", "allow"],
   ],
   "nice takes -NUM and its letters as one adjustment": [

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source tools/toolchain/env.sh
-source tools/toolchain/system-packages.sh ripgrep
+bash tools/toolchain/system-packages.sh ripgrep
 pnpm install --reporter=silent </dev/null
 nx run-many -t build --output-style=static >/dev/null </dev/null
 benches=("$@")

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source tools/toolchain/env.sh
-source tools/toolchain/system-packages.sh
+bash tools/toolchain/system-packages.sh
 pnpm install --reporter=silent </dev/null
 nx run @xzatoma/cli:build --output-style=static >/dev/null </dev/null || {
   echo "xzatoma-setup: the build failed; run 'bash tools/test.sh' to see why" >&2

@@ -42,7 +42,7 @@ source tools/toolchain/env.sh
 # XZATOMA_DEMO_BUILT=1 skips the setup when the checkout is installed and built already (the
 # test suite runs the demo that way, beside other tests that use the built files).
 if [ -z "${XZATOMA_DEMO_BUILT:-}" ]; then
-  source tools/toolchain/system-packages.sh
+  bash tools/toolchain/system-packages.sh
   say "setting up (dependencies, build)"
   pnpm install --reporter=silent </dev/null
   nx run xzatoma-watcher:build --output-style=static >/dev/null </dev/null ||

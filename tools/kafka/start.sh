@@ -105,8 +105,7 @@ fetch() {
 # Java and Maven come from apt-get when missing and this runs as root (else the checks below
 # say what to install). Maven is only needed while the jar cache is empty.
 if ! command -v java >/dev/null 2>&1 || { [ ! -f "$LIBS/.complete" ] && ! command -v mvn >/dev/null 2>&1; }; then
-  # shellcheck source=../toolchain/system-packages.sh
-  source "$ROOT/tools/toolchain/system-packages.sh" openjdk-17-jre-headless maven >&2
+  bash "$ROOT/tools/toolchain/system-packages.sh" openjdk-17-jre-headless maven >&2
 fi
 
 mkdir -p "$(dirname "$LIBS")"

@@ -1,9 +1,13 @@
-# shellcheck shell=bash
+#!/usr/bin/env bash
 # Installs the system packages XZatoma's tests use, with apt-get, when they are missing:
 #   bubblewrap  the sandbox terminal commands run in (tests assert it is there)
 # and the extra packages named, e.g. tools/kafka/start.sh's openjdk-17-jre-headless and maven.
-# Usage: source tools/toolchain/system-packages.sh [extra-package ...]
+# Usage: bash tools/toolchain/system-packages.sh [extra-package ...]
 # Without root or apt-get it says what to install and carries on.
+#
+# It is run, never sourced: a sourced script sees its caller's arguments when it is given
+# none, so `bash tools/start.sh chat --provider ollama` once asked apt-get, as root, to
+# install "chat" and "--provider". Sourcing it only defines xz_system_packages.
 
 xz_system_packages() {
   local wanted=(bubblewrap "$@") missing=() package binary
@@ -32,4 +36,7 @@ xz_system_packages() {
   fi
 }
 
-xz_system_packages "$@"
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  xz_system_packages "$@"
+fi

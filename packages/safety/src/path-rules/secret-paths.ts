@@ -28,6 +28,7 @@ export const SECRET_FILE_NAMES: readonly string[] = [
   "access_tokens.db",
   "terraform.tfstate",
   "terraform.tfstate.backup",
+  ".gitconfig",
 ];
 
 /** File name endings (lower case) of key stores and credential files. */
@@ -73,6 +74,13 @@ export const SECRET_DIRECTORIES: readonly (readonly string[])[] = [
   [".local", "share", "keyrings"],
 ];
 
+/**
+ * Git's configuration files (lower case). Inside a git directory they carry CI and clone
+ * credentials (`http.*.extraheader`, remote URLs with `user:token@`), so they are secret
+ * there (see {@link isSecretPath}).
+ */
+export const GIT_CONFIG_NAMES: readonly string[] = ["config", "config.worktree"];
+
 /** `.env.example` and friends are templates by convention and hold no real values. */
 const TEMPLATE_SUFFIXES = [".example", ".sample", ".template", ".dist", ".defaults"];
 
@@ -93,6 +101,21 @@ const TEMPLATE_SUFFIX = new RegExp(`(?:${TEMPLATE_SUFFIXES.map(escapeRegex).join
 /** The first component of every secret directory: a path containing none has none of them. */
 const SECRET_DIRECTORY_HEADS = [...new Set(SECRET_DIRECTORIES.map((sequence) => sequence[0]))];
 
+/**
+ * Whether the lower-case `components` name git's configuration: `config` or
+ * `config.worktree` anywhere below a git directory (`.git`, a bare `name.git`, and so a
+ * worktree's `.git/worktrees/NAME/config.worktree` and a submodule's
+ * `.git/modules/NAME/config` at any depth), or the user's `.config/git/config`.
+ */
+function isGitConfigPath(components: readonly string[]): boolean {
+  const name = components.at(-1);
+  if (name === undefined || !GIT_CONFIG_NAMES.includes(name)) return false;
+  const directories = components.slice(0, -1);
+  if (directories.some((directory) => directory === ".git" || directory.endsWith(".git")))
+    return true;
+  return directories.at(-1) === "git" && directories.at(-2) === ".config";
+}
+
 /** Whether the lower-case `name` (a path's last component) looks secret by itself. */
 function isSecretName(name: string): boolean {
   if (TEMPLATE_SUFFIX.test(name)) return false;
@@ -110,6 +133,7 @@ function isSecretName(name: string): boolean {
  * @example
  * isSecretPath(".env.production");   // true
  * isSecretPath("home/.aws/config");  // true
+ * isSecretPath("vendor/lib/.git/config"); // true: clone and CI credentials
  * isSecretPath(".env.example");      // false
  */
 export function isSecretPath(filePath: string): boolean {
@@ -117,7 +141,9 @@ export function isSecretPath(filePath: string): boolean {
   const last = Math.max(lower.lastIndexOf("/"), lower.lastIndexOf("\\"));
   const name = lower.slice(last + 1);
   // A secret directory is a run of whole components; its first one must occur as text.
-  const mayHaveDirectory = SECRET_DIRECTORY_HEADS.some((head) => lower.includes(head as string));
+  const mayHaveDirectory =
+    SECRET_DIRECTORY_HEADS.some((head) => lower.includes(head as string)) ||
+    (GIT_CONFIG_NAMES.includes(name) && lower.includes("git"));
   if (name === "" || name === "." || mayHaveDirectory) return isSecretByComponents(filePath);
   return isSecretName(name);
 }
@@ -128,5 +154,6 @@ function isSecretByComponents(filePath: string): boolean {
   const name = components.at(-1);
   if (name === undefined) return false;
   if (SECRET_DIRECTORIES.some((sequence) => containsSequence(components, sequence))) return true;
+  if (isGitConfigPath(components)) return true;
   return isSecretName(name);
 }

@@ -98,6 +98,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorPresentation>> = {
   URL_BLOCKED: { exit: ExitCode.failure },
   PATTERN_INVALID: { exit: ExitCode.failure },
   PATTERN_TOO_COMPLEX: { exit: ExitCode.failure },
+  SANDBOX_REFUSED: { exit: ExitCode.failure },
   PLAN_INVALID: { exit: ExitCode.failure },
   CONVERSATION_FORMAT_INVALID: { exit: ExitCode.failure },
   CONVERSATION_NOT_FOUND: {

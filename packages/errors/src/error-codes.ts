@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   "URL_BLOCKED",
   "PATTERN_INVALID",
   "PATTERN_TOO_COMPLEX",
+  "SANDBOX_REFUSED",
   // Plans and conversations.
   "PLAN_INVALID",
   "CONVERSATION_FORMAT_INVALID",

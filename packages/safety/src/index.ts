@@ -61,6 +61,8 @@ export {
 } from "./sandbox/sandbox.js";
 export type { SandboxChangeKind, SandboxJudge, SandboxOutcome } from "./sandbox/apply-changes.js";
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from "./sandbox/sandbox-limits.js";
+export { SandboxRefusedError, type SandboxRefusal } from "./sandbox/sandbox-refused-error.js";
+export { DEFAULT_SECRET_SCAN, type SecretScanBounds } from "./sandbox/workspace-secrets.js";
 export {
   checkMention,
   checkUrl,

@@ -93,6 +93,24 @@ describe("bubblewrap's arguments", () => {
     expect(args.slice(-4)).toEqual(["--remount-ro", "/", "--chdir", "/w/src"]);
   });
 
+  it("masks the workspace's secrets after its protected entries, which may hold some", () => {
+    const masked = buildBwrapArguments({
+      ...view,
+      workspaceSecrets: { files: ["/w/.git/config", "/w/.env"], directories: ["/w/.ssh"] },
+      secretFile: "/run-dir/secret-file",
+      secretDirectory: "/run-dir/secret-directory",
+    });
+    const git = position(masked, "--ro-bind", "/w/.git", "/w/.git");
+    for (const [mask, target] of [
+      ["/run-dir/secret-file", "/w/.git/config"],
+      ["/run-dir/secret-file", "/w/.env"],
+      ["/run-dir/secret-directory", "/w/.ssh"],
+    ] as const) {
+      expect(position(masked, "--ro-bind", mask, target)).toBeGreaterThan(git);
+    }
+    expect(masked.slice(-4)).toEqual(["--remount-ro", "/", "--chdir", "/w/src"]);
+  });
+
   it("binds where resolv.conf really lives only when the network is allowed", () => {
     const withResolver = { ...view, resolvConf: "/run/resolve/stub-resolv.conf" };
     expect(buildBwrapArguments(withResolver)).not.toContain("/run/resolve/stub-resolv.conf");

@@ -69,6 +69,13 @@ export interface SandboxView {
   /** An empty file and an empty directory, both mode 000, laid over what `etcMasks` hides. */
   readonly maskFile: string;
   readonly maskDirectory: string;
+  /** Secret-looking entries of the workspace, and the empty readable file and directory laid over them. */
+  readonly workspaceSecrets?: {
+    readonly files: readonly string[];
+    readonly directories: readonly string[];
+  };
+  readonly secretFile?: string;
+  readonly secretDirectory?: string;
   /** The real `/etc/resolv.conf` when it lives outside `/etc`; bound only with the network. */
   readonly resolvConf?: string;
   readonly limits: SandboxLimits;
@@ -80,8 +87,9 @@ export interface SandboxView {
 /**
  * The bubblewrap arguments (without the program) for one command. Order matters: later
  * mounts cover earlier ones, so system directories come first, then `/etc`'s masks, the
- * in-memory directories, extra read-only paths, the workspace, its protected entries, and
- * last the root is made read-only.
+ * in-memory directories, extra read-only paths, the workspace, its protected entries, the
+ * masks over its secret-looking entries (after the protected entries, which may hold some,
+ * such as `.git/config`), and last the root is made read-only.
  */
 export function buildBwrapArguments(view: SandboxView): string[] {
   const args = [
@@ -147,6 +155,15 @@ export function buildBwrapArguments(view: SandboxView): string[] {
   for (const extra of view.extraReadOnlyPaths) args.push("--ro-bind", extra, extra);
   args.push("--bind", view.workspace, view.workspace);
   for (const readOnly of view.readOnlyPaths) args.push("--ro-bind", readOnly, readOnly);
+  if (view.workspaceSecrets !== undefined) {
+    if (view.secretFile === undefined || view.secretDirectory === undefined) {
+      throw new TypeError("masking the workspace's secrets needs a secret file and directory");
+    }
+    for (const directory of view.workspaceSecrets.directories) {
+      args.push("--ro-bind", view.secretDirectory, directory);
+    }
+    for (const file of view.workspaceSecrets.files) args.push("--ro-bind", view.secretFile, file);
+  }
   if (view.network && view.resolvConf !== undefined) {
     args.push("--ro-bind-try", view.resolvConf, view.resolvConf);
   }

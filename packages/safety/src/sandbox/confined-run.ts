@@ -23,6 +23,13 @@ import { resolveLimits, shellLimitArguments, type SandboxLimits } from "./sandbo
 import type { PreparedRun, SandboxOptions, SandboxRunOptions } from "./sandbox.js";
 import { buildSeccompFilter } from "./seccomp-filter.js";
 import { readUpperTree } from "./upper-tree.js";
+import {
+  createMaskTest,
+  DEFAULT_SECRET_SCAN,
+  findWorkspaceSecrets,
+  type SecretScanBounds,
+  type WorkspaceSecrets,
+} from "./workspace-secrets.js";
 
 /** The host programs the sandbox runs. */
 export interface SandboxTools extends NamespaceTools {
@@ -39,6 +46,8 @@ export interface MachineView {
   readonly scratchCandidates: readonly string[];
   readonly extraReadOnlyPaths: readonly string[];
   readonly limits?: Partial<SandboxLimits>;
+  /** How far the search for the workspace's secret-looking files may go. */
+  readonly secretScan: SecretScanBounds;
   /** Where root's commands get a pids cgroup each (see process-cgroup.ts). */
   readonly pidsCgroupParent?: string;
   /** What the sandbox cannot do on this machine although it runs. */
@@ -112,6 +121,7 @@ export async function loadMachineView(
     seccomp: buildSeccompFilter(),
     scratchCandidates: [options.scratchDirectory ?? temporaryDirectory, "/var/tmp", "/dev/shm"],
     extraReadOnlyPaths,
+    secretScan: { ...DEFAULT_SECRET_SCAN, ...options.secretScan },
     pending: new Set(),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(resolvConf ? { resolvConf } : {}),
@@ -203,6 +213,13 @@ export async function confineRun(
   const home = checkHome(run.home ?? DEFAULT_HOME, workspace);
   const limits = resolveLimits(machine.limits, run.limits);
   const readOnlyPaths = await bindableReadOnlyPaths(workspace, run.readOnlyPaths ?? []);
+  // Before anything is made for the run: a workspace whose secrets cannot all be masked
+  // gets no command at all (SandboxRefusedError).
+  const secrets = await findWorkspaceSecrets(workspace, {
+    bounds: machine.secretScan,
+    visibleRoots: machine.extraReadOnlyPaths,
+    showGitConfig: run.writableGit === true,
+  });
   const directory = await createRunDirectory(await scratchFor(machine, workspace), machine.seccomp);
   const pending: { directory: string; cgroup?: RunCgroup } = { directory: directory.root };
   machine.pending.add(pending);
@@ -229,6 +246,9 @@ export async function confineRun(
       etcMasks: machine.etcMasks,
       maskFile: directory.maskFile,
       maskDirectory: directory.maskDirectory,
+      workspaceSecrets: secrets,
+      secretFile: directory.secretFile,
+      secretDirectory: directory.secretDirectory,
       limits,
       seccompFd,
       infoFd,
@@ -255,7 +275,7 @@ export async function confineRun(
       env: { HOME: home },
       stdio: ["ignore", "pipe", "pipe", directory.seccompFd, directory.infoFd],
       finish() {
-        finished ??= finishRun(machine, directory, pending, workspace, run);
+        finished ??= finishRun(machine, directory, pending, workspace, run, secrets);
         return finished;
       },
     };
@@ -270,12 +290,26 @@ export async function confineRun(
 
 const acceptEverything: SandboxJudge = () => undefined;
 
+/** The run's judge, behind a refusal of every change to a masked path. */
+function judgeWithMasks(
+  judge: SandboxJudge,
+  secrets: WorkspaceSecrets,
+  workspace: string,
+): SandboxJudge {
+  const masked = createMaskTest(secrets, workspace);
+  return (relative, change, context) =>
+    masked(relative)
+      ? `${relative} looks secret and was masked in the sandbox (the command saw it empty); it keeps its content`
+      : judge(relative, change, context);
+}
+
 async function finishRun(
   machine: MachineView,
   directory: RunDirectory,
   pending: { readonly directory: string; readonly cgroup?: RunCgroup },
   workspace: string,
   run: SandboxRunOptions,
+  secrets: WorkspaceSecrets,
 ): Promise<SandboxOutcome> {
   try {
     directory.closeDescriptors();
@@ -295,7 +329,7 @@ async function finishRun(
     return await applyChanges({
       workspace,
       upper: await readUpperTree(directory.upper),
-      judge: run.judge ?? acceptEverything,
+      judge: judgeWithMasks(run.judge ?? acceptEverything, secrets, workspace),
       writableGit: run.writableGit ?? false,
       privileged: !machine.tools.unprivileged,
       findReplaced: (candidates) =>

@@ -14,6 +14,9 @@ export interface RunDirectory {
   /** Laid over hidden files and directories of `/etc`: empty, mode 000. */
   readonly maskFile: string;
   readonly maskDirectory: string;
+  /** Laid over the workspace's secret-looking files and directories: empty, readable. */
+  readonly secretFile: string;
+  readonly secretDirectory: string;
   /** Open on the seccomp program (read by bwrap) and on the file bwrap reports its child in. */
   readonly seccompFd: number;
   readonly infoFd: number;
@@ -35,6 +38,8 @@ export async function createRunDirectory(parent: string, seccomp: Buffer): Promi
     const probeMount = path.join(root, "probe");
     const maskDirectory = path.join(root, "mask-directory");
     const maskFile = path.join(root, "mask-file");
+    const secretDirectory = path.join(root, "secret-directory");
+    const secretFile = path.join(root, "secret-file");
     const seccompFile = path.join(root, "seccomp.bpf");
     const infoFile = path.join(root, "info.json");
     await Promise.all([
@@ -43,6 +48,8 @@ export async function createRunDirectory(parent: string, seccomp: Buffer): Promi
       mkdir(probeMount, { mode: 0o700 }),
       mkdir(maskDirectory, { mode: 0o000 }),
       writeFile(maskFile, "", { mode: 0o000 }),
+      mkdir(secretDirectory, { mode: 0o555 }),
+      writeFile(secretFile, "", { mode: 0o444 }),
       writeFile(seccompFile, seccomp, { mode: 0o600 }),
     ]);
     // The umask may have left bits on: the overlay's root takes the upper's mode.
@@ -67,6 +74,8 @@ export async function createRunDirectory(parent: string, seccomp: Buffer): Promi
       probeMount,
       maskFile,
       maskDirectory,
+      secretFile,
+      secretDirectory,
       seccompFd,
       infoFd,
       infoFile,

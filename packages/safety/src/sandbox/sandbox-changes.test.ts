@@ -179,7 +179,7 @@ describe("changes that do not reach the workspace", () => {
     async () => {
       const tree = await makeWorkspace({
         "vendor/lib.js": "x\n",
-        "vendor/.git/config": "[core]\n",
+        "vendor/.git/HEAD": "ref: refs/heads/main\n",
       });
       try {
         const result = await runConfined(sandbox, "rm -rf vendor; echo done", {
@@ -189,7 +189,9 @@ describe("changes that do not reach the workspace", () => {
         });
         expect(result.outcome.applied).toContain("vendor/lib.js");
         expect(result.outcome.discarded.map((change) => change.path)).toEqual(["vendor/.git"]);
-        expect(await readFile(path.join(tree, "vendor/.git/config"), "utf8")).toBe("[core]\n");
+        expect(await readFile(path.join(tree, "vendor/.git/HEAD"), "utf8")).toBe(
+          "ref: refs/heads/main\n",
+        );
         expect(await exists(path.join(tree, "vendor/lib.js"))).toBe(false);
       } finally {
         await removeWorkspace(tree);

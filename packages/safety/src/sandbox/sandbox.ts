@@ -9,6 +9,7 @@ import {
 import type { SandboxJudge, SandboxOutcome } from "./apply-changes.js";
 import type { SandboxLimits } from "./sandbox-limits.js";
 import { probeSandbox } from "./sandbox-probe.js";
+import type { SecretScanBounds } from "./workspace-secrets.js";
 
 /**
  * How XZatoma confines terminal commands. With bubblewrap: the command sees the system's
@@ -38,6 +39,12 @@ export interface Sandbox {
    * the command's environment, `stdio` as given (its descriptors 3 and 4 carry the seccomp
    * program and bubblewrap's report) and a process group of its own; after it exits, or
    * was killed, call `finish()` exactly once. Without a sandbox, `argv` unchanged.
+   *
+   * The workspace's secret-looking files (the classifier of `isSecretPath`, and git's
+   * configuration in every git directory) are searched for first and masked: the command
+   * sees them empty and cannot change them. Throws `SandboxRefusedError` (code
+   * `SANDBOX_REFUSED`), with a message that says why, when that search cannot finish
+   * within its bounds or fails: no command runs with a partial mask.
    */
   prepare(argv: readonly string[], options: SandboxRunOptions): Promise<PreparedRun>;
 }
@@ -63,7 +70,9 @@ export interface SandboxRunOptions {
   readonly readOnlyPaths?: readonly string[];
   /**
    * A person approved a command that must write `.git`: `.git` is then left out of
-   * `readOnlyPaths` by the caller and `judge` gets `writableGit: true`. Default false.
+   * `readOnlyPaths` by the caller and `judge` gets `writableGit: true`, and git's
+   * configuration files (masked otherwise, for the credentials they may carry) are shown,
+   * because git needs them to write a repository. Default false.
    */
   readonly writableGit?: boolean;
   /** Decides which changes reach the workspace. Default: every change is applied. */
@@ -104,6 +113,11 @@ export interface SandboxOptions {
   readonly extraReadOnlyPaths?: readonly string[];
   /** Limits of every command; see {@link DEFAULT_SANDBOX_LIMITS}. */
   readonly limits?: Partial<SandboxLimits>;
+  /**
+   * How far the search for the workspace's secret-looking files may go before `prepare`
+   * refuses. Default: 100,000 entries, 5 s, 1,000 masks (`DEFAULT_SECRET_SCAN`).
+   */
+  readonly secretScan?: Partial<SecretScanBounds>;
 }
 
 const TURNED_OFF = "The sandbox is turned off; only the command policy protects this machine.";

@@ -83,6 +83,13 @@ const inputs: Record<string, string> = {
   "%XX escapes": fill("%3D%2B%2F"),
   "backslash escapes": fill(String.raw`\n\"password\":\"x\"\u0041`),
   "Bearer Bearer ...": fill("Bearer "),
+  "sshpass -p sshpass -p ...": fill("sshpass -p "),
+  "mysql -u ' (unterminated quotes)": fill("mysql -u '"),
+  "smbclient -U user (no %)": fill("smbclient -U ada "),
+  'machine " (unterminated netrc)': fill('machine "'),
+  "machine x login y ...": fill("machine x login y "),
+  '<entry key="password"> (no close)': fill('<entry key="password">'),
+  '<add key="password" x=" ...': fill('<add key="password" x="'),
 };
 
 function median(values: number[]): number {

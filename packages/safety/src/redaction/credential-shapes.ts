@@ -49,6 +49,12 @@ const RULES: readonly ShapeRule[] = [
     group: 1,
   },
   {
+    // openssl -passin pass:SECRET, -passout, -pass (env:VAR and file:PATH name a source)
+    id: "openssl-pass-argument",
+    regex: /(?<![\w-])-(?:passin|passout|pass)[ \t]{1,16}\\?["']?pass:([^\s"']{1,1024})/dg,
+    group: 1,
+  },
+  {
     // GitHub Copilot's API token: tid=...;exp=...;sku=...;...;8kp=1:<signature>
     id: "copilot-token",
     regex: /\btid=[^;\s]{1,256};exp=[^\s"']{1,4096}/dg,

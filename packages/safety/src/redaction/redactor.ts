@@ -1,7 +1,10 @@
+import { findCommandLinePasswords } from "./command-line-passwords.js";
 import { findCredentialShapes } from "./credential-shapes.js";
 import { findGitleaksSecrets } from "./gitleaks-detector.js";
 import { findKeyValueSecrets } from "./key-value-secrets.js";
 import { findKnownSecrets, knownSecretForms } from "./known-secrets.js";
+import { findNetrcSecrets } from "./netrc-secrets.js";
+import { findXmlAttributeSecrets } from "./xml-attribute-secrets.js";
 import { backslashUnescaped, percentDecoded } from "./decoded-views.js";
 import { findPrivateKeyBlocks } from "./private-key-blocks.js";
 import { replaceSpans, type SecretSpan } from "./secret-span.js";
@@ -49,6 +52,9 @@ function toTokenEnd(text: string, spans: readonly SecretSpan[]): SecretSpan[] {
 function findSecrets(text: string, knownForms: readonly string[]): SecretSpan[] {
   return toTokenEnd(text, findGitleaksSecrets(text).concat(findCredentialShapes(text))).concat(
     findKeyValueSecrets(text),
+    findXmlAttributeSecrets(text),
+    findNetrcSecrets(text),
+    findCommandLinePasswords(text),
     findPrivateKeyBlocks(text),
     findKnownSecrets(text, knownForms),
   );
@@ -60,9 +66,11 @@ function findSecrets(text: string, knownForms: readonly string[]): SecretSpan[] 
  * `"password": "[REDACTED]"`, `Authorization: Bearer [REDACTED]`).
  *
  * It finds secrets with the gitleaks ruleset (vendored, see the README's "Redaction"),
- * plus values of keys that name a secret (`.env`, JSON, YAML, code, URL queries, CLI
- * flags, XML), private key blocks, passwords in URLs and `curl -u`, `Authorization`
- * values, token prefixes at any length, and the exact `known` secrets; each also in
+ * plus values of keys that name a secret (`.env`, JSON, YAML and kubeconfig, code, URL
+ * queries, CLI flags, XML elements and `key`/`value` attributes), `.netrc` passwords,
+ * command-line passwords (`mysql -pX`, `sshpass -p X`, `openssl -passin pass:X`),
+ * private key blocks, passwords in URLs and `curl -u`, `Authorization` values, token
+ * prefixes at any length, and the exact `known` secrets; each also in
  * the text with its `%XX` and its backslash escapes (`\n`, `\"`) decoded. Time is linear in the text: every pattern is bounded.
  *
  * @example

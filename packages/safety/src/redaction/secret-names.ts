@@ -1,6 +1,7 @@
 /**
  * Whether a key, variable, header, flag or element name names a secret: `password`,
- * `DB_PASS`, `clientSecret`, `x-api-key`, `AccountKey`, `_authToken`, `X-Amz-Signature`.
+ * `DB_PASS`, `clientSecret`, `x-api-key`, `AccountKey`, `_authToken`, `X-Amz-Signature`,
+ * kubeconfig's `client-key-data` and `client-certificate-data`, `SSHPASS`.
  * Names that merely mention one are not: `max_tokens`, `secret_name`, `token_type`,
  * `private_key_path`, `tokenizer`, `author`, `PWD` (the working directory).
  */
@@ -15,6 +16,9 @@ export function isSecretName(name: string): boolean {
   const joined = words.join("");
   if (joined === "pwd" || joined === "oldpwd") return false;
   if (SECRET_WORDS.has(last)) return true;
+  // kubeconfig's client credentials: client-key-data, client-certificate-data.
+  if (last === "data" && (words.at(-2) === "key" || joined === "clientcertificatedata"))
+    return true;
   if (last === "key" && words.length > 1 && KEY_QUALIFIERS.has(words.at(-2) ?? "")) return true;
   return SECRET_SUFFIXES.some((suffix) => joined.endsWith(suffix));
 }
@@ -36,6 +40,7 @@ const SECRET_WORDS = new Set([
   "secrets",
   "sig",
   "signature",
+  "sshpass",
   "token",
 ]);
 

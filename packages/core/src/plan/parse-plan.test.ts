@@ -138,6 +138,29 @@ describe("the seeds' goal shape and the XZepr task list", () => {
     );
   });
 
+  it("takes instructions written as one text: a list is one instruction per item, prose is one", () => {
+    const texts = (yaml: string) =>
+      parsePlan(yaml, "p.yaml").instructions.map((instruction) => instruction.text);
+    expect(texts("goal: Release\ninstructions: Run the tests and fix what fails\n")).toEqual([
+      "Run the tests and fix what fails",
+    ]);
+    expect(
+      texts("goal: Release\ninstructions: |\n  1. Run the tests\n  2. Update CHANGELOG.md\n"),
+    ).toEqual(["Run the tests", "Update CHANGELOG.md"]);
+    expect(
+      texts(
+        "goal: Release\ninstructions: |\n  Read the changes since the last tag\n  and write release notes.\n",
+      ),
+    ).toEqual(["Read the changes since the last tag\nand write release notes."]);
+    expect(() => parsePlan("goal: x\ninstructions: 3\n", "g.yaml")).toThrow(
+      "g.yaml: instructions: must be a list of instructions or a text",
+    );
+    expect(() => parsePlan('goal: x\ninstructions: "  "\n', "g.yaml")).toThrow(
+      "g.yaml: instructions: must list at least one instruction",
+    );
+    expect(() => parsePlan("instructions: [a]\n", "g.yaml")).toThrow("g.yaml: goal: is required");
+  });
+
   it("reads the task list of an XZepr event with dependencies and limits", () => {
     const plan = parsePlanText(fixture("task_list_plan.json"), "event 01JXZEPR0BUILD0DEMO000001");
     expect(plan).toMatchObject({

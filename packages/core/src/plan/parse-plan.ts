@@ -43,15 +43,23 @@ function fieldPath(issuePath: readonly PropertyKey[]): string {
   );
 }
 
+function valueAt(value: unknown, keys: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of keys) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
 function validate<T extends z.ZodType>(schema: T, value: unknown, file: string): z.output<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue ? fieldPath(issue.path) || "(plan)" : "(plan)";
-  const message =
-    issue?.code === "invalid_type" && issue.input === undefined
-      ? "is required"
-      : (issue?.message ?? "is invalid");
+  // zod leaves `input` out of its issues: whether the field is missing is read from the value.
+  const missing = issue?.code === "invalid_type" && valueAt(value, issue.path) === undefined;
+  const message = missing ? "is required" : (issue?.message ?? "is invalid");
   throw new PlanError(`${file}: ${field}: ${message}`, file, field);
 }
 

@@ -1,5 +1,23 @@
 import { z } from "zod";
 
+const LIST_ITEM = /^(?:[-*+]|\d+[.)])\s+(.*)$/;
+
+/**
+ * `instructions` written as one string: a list (every non-empty line starts with `-`, `*`,
+ * `+`, `1.` or `1)`) is one instruction per item; any other text is one instruction, the
+ * whole block.
+ */
+export function instructionsFromText(text: string): string[] {
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  if (lines.length === 0) return [];
+  const items = lines.map((line) => LIST_ITEM.exec(line)?.[1]?.trim());
+  if (items.every((item) => item !== undefined && item !== "")) return items as string[];
+  return [text.trim()];
+}
+
 function buildPlanSchemas() {
   const text = z.string().trim().min(1, "must not be empty");
   const contextValue = z.union([
@@ -14,7 +32,12 @@ function buildPlanSchemas() {
     goal: text,
     description: z.string().optional(),
     context: contextValue.optional(),
-    instructions: z.array(text).min(1, "must list at least one instruction"),
+    instructions: z.preprocess(
+      (value) => (typeof value === "string" ? instructionsFromText(value) : value),
+      z
+        .array(text, "must be a list of instructions or a text")
+        .min(1, "must list at least one instruction"),
+    ),
   });
 
   /** The original's shape: `name`, `steps` with `action`. */

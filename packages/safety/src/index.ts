@@ -9,8 +9,26 @@ export {
   PathProtectedError,
   type PathRefusal,
 } from "./path-guard-error.js";
-export { isProtectedPath, isSecretFileName, protectionOf } from "./protected-paths.js";
+export {
+  isProtectedPath,
+  isSecretFileName,
+  protectionOf,
+  type PathEnvironment,
+} from "./protected-paths.js";
 export { writeConcern, type PathConcern, type PathProtection } from "./path-rules/path-rules.js";
+export { NAMED_PATHS, type NamedPath } from "./path-rules/named-paths.js";
+export { foldName } from "./path-rules/case-fold.js";
+export {
+  INERT_HIDDEN_NAMES,
+  judgeFileChange,
+  type FileChangeKind,
+  type FileChangeOptions,
+} from "./path-rules/file-change.js";
+export {
+  assertUnattendedWorkspace,
+  HomeWorkspaceError,
+  workspaceHoldsHome,
+} from "./workspace-home.js";
 export { isSecretPath } from "./path-rules/secret-paths.js";
 export {
   createSecretExposure,

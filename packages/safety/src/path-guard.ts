@@ -2,7 +2,7 @@ import { constants, realpathSync } from "node:fs";
 import { lstat, open, readlink, realpath, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { PathOutsideWorkspaceError, PathProtectedError } from "./path-guard-error.js";
-import { touchesGitDirectory } from "./path-rules/git-directory-shape.js";
+import { judgeFileChange, type FileChangeKind } from "./path-rules/file-change.js";
 import type { PathConcern } from "./path-rules/path-rules.js";
 import { isSecretPath } from "./path-rules/secret-paths.js";
 import { protectionOf } from "./protected-paths.js";
@@ -47,11 +47,17 @@ export interface PathGuard {
   /** Whether writing the real path `absolute` is protected at any level (names only). */
   isProtected(absolute: string): boolean;
   /**
-   * Why writing the real path `absolute` is protected, or undefined: `never` (no tool
-   * writes it) or `person` (only with a person's explicit yes, in every mode). Looks at
-   * the file system too: a write that would complete a bare-repository shape is `never`.
+   * Why changing the real path `absolute` is protected, or undefined: `never` (no tool
+   * writes it) or `person` (only with a person's explicit yes, in every mode). The one
+   * judgement of every file change (`judgeFileChange`), with this guard's protected
+   * paths: names, hidden paths, paths git resolves from its configuration, a
+   * bare-repository shape, and an executable file (`existingMode`, the `st_mode` of what
+   * is there now).
    */
-  writeConcern(absolute: string): Promise<PathConcern | undefined>;
+  writeConcern(
+    absolute: string,
+    change?: { readonly kind?: FileChangeKind; readonly existingMode?: number },
+  ): Promise<PathConcern | undefined>;
   /**
    * Why reading the real path `absolute` needs a person's yes, or undefined: its name
    * looks secret, or it is a regular file with more than one hard link (the other names
@@ -186,17 +192,15 @@ export function createPathGuard(options: PathGuardOptions): PathGuard {
   const isProtected = (absolute: string) =>
     protectionOf(root, absolute, extraProtected) !== undefined;
 
-  async function writeConcern(absolute: string): Promise<PathConcern | undefined> {
-    const byName = protectionOf(root, absolute, extraProtected);
-    if (byName?.protection === "never") return byName;
-    if (touchesGitDirectory(root, absolute)) {
-      return {
-        protection: "never",
-        reason:
-          "it would make or change a directory shaped like a git repository, whose config git obeys on its own",
-      };
-    }
-    return byName;
+  async function writeConcern(
+    absolute: string,
+    change: { readonly kind?: FileChangeKind; readonly existingMode?: number } = {},
+  ): Promise<PathConcern | undefined> {
+    if (!isInside(root, absolute)) return protectionOf(root, absolute, extraProtected);
+    return judgeFileChange(root, path.relative(root, absolute), change.kind ?? "write", {
+      protectedPaths: extraProtected,
+      ...(change.existingMode === undefined ? {} : { existingMode: change.existingMode }),
+    });
   }
 
   async function readConcern(absolute: string): Promise<string | undefined> {

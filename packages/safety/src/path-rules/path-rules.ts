@@ -1,24 +1,24 @@
 /**
- * The one list of workspace paths that XZatoma treats specially, used by the path guard,
- * the file tools, the command policy and the sandbox alike. Names are compared
- * case-insensitively: `.Git/hooks` and `.ENVRC` are the real files on a case-insensitive
- * file system (macOS, Windows), and a rule that a capital letter defeats is no rule.
+ * The name rules of the workspace paths that XZatoma treats specially, used by the path
+ * guard, the file tools, the command policy and the sandbox alike. The names are one data
+ * list ({@link NAMED_PATHS}, a reason per entry), compared with {@link foldName}: `.Git/hooks`,
+ * `AGENTS.MD` and `.g\u200cit` are the real files on some file system, and a rule that a
+ * capital letter or a zero-width character defeats is no rule.
  *
  * Two levels:
  * - `never`: version-control internals (`.git` at any depth, a gitfile, `.hg`, `.jj`,
- *   `.svn`). A write there runs code later on the host (`core.fsmonitor`, hooks,
- *   `commondir` pointing at a planted config). File tools never write them; the sandbox
- *   keeps them read-only; a git command that must write them runs only after a person's
- *   yes.
+ *   `.svn`, ...). File tools never write them; the sandbox keeps them read-only; a git
+ *   command that must write them runs only after a person's yes.
  * - `person`: files that make another program run code, or change what an agent does,
- *   when someone merely opens, enters, builds or commits the project: editor and agent
- *   settings, direnv, package-manager and git attribute files, hook managers, CI
- *   definitions, shell startup files, credential-helper configs, agent instruction files
- *   (`AGENTS.md` goes into the next session's system prompt). A person's explicit yes is
- *   needed in every mode; full autonomous mode never writes them on its own.
+ *   when someone merely opens, enters, builds or commits the project. A person's explicit
+ *   yes is needed in every mode.
  *
- * See docs/explanation/threat-model.md for why each entry is here.
+ * These rules judge names only. The judgement of a whole change (hidden paths, executable
+ * files, paths git resolves from its configuration) is `judgeFileChange` in file-change.ts.
+ * See docs/explanation/trust-boundaries.md for the classes and why.
  */
+import { foldName } from "./case-fold.js";
+import { NAMED_PATHS, type NamedPath } from "./named-paths.js";
 
 /** How strongly a path is protected against writes. */
 export type PathProtection = "never" | "person";
@@ -28,152 +28,114 @@ export interface PathConcern {
   readonly protection: PathProtection;
   /** A sentence naming what the path does. */
   readonly reason: string;
+  /** What the sandbox's apply does with a command's change there (default `discard`). */
+  readonly sandbox?: "discard" | "report";
 }
 
-/** Version-control directories (and gitfiles): never written by a tool. */
-export const VERSION_CONTROL_NAMES: readonly string[] = [".git", ".hg", ".jj", ".svn"];
-
-/**
- * Shell startup files: whoever writes one runs code in the user's next shell. Protected
- * wherever they appear, so a workspace that is a home directory is safe too.
- */
-export const SHELL_STARTUP_FILES: readonly string[] = [
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".bash_aliases",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
-  ".zlogout",
-  ".kshrc",
-  ".mkshrc",
-  ".cshrc",
-  ".tcshrc",
-  ".login",
-  ".logout",
-  ".inputrc",
-  ".xprofile",
-  ".xinitrc",
-  ".xsession",
-  "config.fish",
-];
-
-/**
- * Files that run code or steer a program when the project is opened, entered, installed,
- * committed or handed to an agent. Matched by name at any depth.
- */
-export const CODE_RUNNING_FILES: readonly string[] = [
-  // direnv runs .envrc on `cd`.
-  ".envrc",
-  // Package managers: scripts, `yarnPath`, `.pnpmfile.cjs` hooks, registry and token settings.
-  ".npmrc",
-  ".yarnrc",
-  ".yarnrc.yml",
-  ".pnpmfile.cjs",
-  ".pnpmfile.mjs",
-  "pip.conf",
-  // git reads these from the work tree: submodule URLs and filter or diff drivers.
-  ".gitmodules",
-  ".gitattributes",
-  ".gitconfig",
-  // Hook managers run them on commit.
-  ".pre-commit-config.yaml",
-  "lefthook.yml",
-  ".lefthook.yml",
-  "lefthook-local.yml",
-  // Editors that run code from the project: vim/neovim exrc, Emacs dir-locals `eval:`.
-  ".exrc",
-  ".nvimrc",
-  ".nvim.lua",
-  ".dir-locals.el",
-  ".dir-locals-2.el",
-  // Agent and MCP configuration and agent instructions.
-  ".mcp.json",
-  "agents.md",
-  "agent.md",
-  "claude.md",
-  "gemini.md",
-  ".cursorrules",
-  ".windsurfrules",
-  ".clinerules",
-  ".aider.conf.yml",
-  // CI definitions run with the repository's secrets on the next push.
-  ".gitlab-ci.yml",
-  ".travis.yml",
-  "azure-pipelines.yml",
-  "bitbucket-pipelines.yml",
-  // Network credentials files that also carry commands (`macdef`).
-  ".netrc",
-  ...SHELL_STARTUP_FILES,
-];
-
-/**
- * Directories whose contents run code or configure agents, tools and credentials. A path
- * is protected when these names appear as consecutive components anywhere in it.
- */
-export const CODE_RUNNING_DIRECTORIES: readonly (readonly string[])[] = [
-  [".vscode"],
-  [".idea"],
-  [".fleet"],
-  [".zed"],
-  [".devcontainer"],
-  [".husky"],
-  [".claude"],
-  [".cursor"],
-  [".gemini"],
-  [".codex"],
-  [".continue"],
-  [".windsurf"],
-  [".amazonq"],
-  [".roo"],
-  [".kiro"],
-  [".xzatoma"],
-  [".github", "workflows"],
-  [".circleci"],
-  [".cargo"],
-  [".mvn"],
-  [".ssh"],
-  [".gnupg"],
-  [".aws"],
-  [".azure"],
-  [".kube"],
-  [".docker"],
-  [".config", "git"],
-  [".config", "fish"],
-  [".config", "direnv"],
-  [".config", "autostart"],
-  [".config", "systemd"],
-  [".config", "xzatoma"],
-  [".config", "gcloud"],
-  [".local", "bin"],
-];
-
-const CODE_RUNNING_FILE_SET = new Set(CODE_RUNNING_FILES.map((name) => name.toLowerCase()));
-const VERSION_CONTROL_SET = new Set(VERSION_CONTROL_NAMES);
-
-/** `/`- or `\`-separated path → lower-case components without `.` and empty ones. */
+/** `/`- or `\`-separated path → folded components ({@link foldName}) without `.` and empty ones. */
 export function pathComponents(relativePath: string): string[] {
   return relativePath
     .split(/[\\/]+/)
     .filter((part) => part !== "" && part !== ".")
-    .map((part) => part.toLowerCase());
+    .map(foldName)
+    .filter((part) => part !== "");
 }
 
-function containsSequence(components: readonly string[], sequence: readonly string[]): boolean {
-  for (let start = 0; start + sequence.length <= components.length; start++) {
-    if (sequence.every((name, offset) => components[start + offset] === name)) return true;
+/** A folded component pattern: exact, or `prefix*suffix`. */
+type ComponentPattern = string | { readonly prefix: string; readonly suffix: string };
+
+interface CompiledPattern {
+  readonly entry: NamedPath;
+  readonly components: readonly ComponentPattern[];
+  readonly directory: boolean;
+}
+
+function compileComponent(text: string): ComponentPattern {
+  const star = text.indexOf("*");
+  if (star < 0) return foldName(text);
+  return { prefix: foldName(text.slice(0, star)), suffix: foldName(text.slice(star + 1)) };
+}
+
+function matchesComponent(pattern: ComponentPattern, name: string): boolean {
+  if (typeof pattern === "string") return pattern === name;
+  return (
+    name.length >= pattern.prefix.length + pattern.suffix.length &&
+    name.startsWith(pattern.prefix) &&
+    name.endsWith(pattern.suffix)
+  );
+}
+
+function matchesAt(
+  components: readonly string[],
+  start: number,
+  pattern: readonly ComponentPattern[],
+): boolean {
+  if (start < 0 || start + pattern.length > components.length) return false;
+  return pattern.every((part, offset) =>
+    matchesComponent(part, components[start + offset] as string),
+  );
+}
+
+const COMPILED: readonly CompiledPattern[] = NAMED_PATHS.map((entry) => ({
+  entry,
+  components: entry.pattern
+    .split("/")
+    .filter((part) => part !== "")
+    .map(compileComponent),
+  directory: entry.pattern.endsWith("/"),
+}));
+
+/** Entries indexed by a component that must occur literally: the first of a directory, the last of a file. */
+const DIRECTORY_HEADS = new Map<string, CompiledPattern[]>();
+const FILE_TAILS = new Map<string, CompiledPattern[]>();
+const WILDCARD_FILES: CompiledPattern[] = [];
+for (const compiled of COMPILED) {
+  const key = compiled.directory ? compiled.components[0] : compiled.components.at(-1);
+  if (typeof key !== "string") {
+    if (compiled.directory)
+      throw new Error(`${compiled.entry.pattern}: no wildcard in a directory's first component`);
+    WILDCARD_FILES.push(compiled);
+    continue;
   }
-  return false;
+  const index = compiled.directory ? DIRECTORY_HEADS : FILE_TAILS;
+  index.set(key, [...(index.get(key) ?? []), compiled]);
+}
+
+function concernOf(compiled: CompiledPattern): PathConcern {
+  const { entry } = compiled;
+  const where = compiled.directory ? `it is under ${entry.pattern}` : `it is ${entry.pattern}`;
+  return {
+    protection: entry.protection ?? "person",
+    reason: `${where}, and ${entry.reason}`,
+    ...(entry.sandbox ? { sandbox: entry.sandbox } : {}),
+  };
+}
+
+/** The named entry that `components` (folded) match, the strongest first; undefined when none. */
+function namedMatch(components: readonly string[]): CompiledPattern | undefined {
+  const found: CompiledPattern[] = [];
+  components.forEach((name, start) => {
+    for (const compiled of DIRECTORY_HEADS.get(name) ?? []) {
+      if (matchesAt(components, start, compiled.components)) found.push(compiled);
+    }
+  });
+  const last = components.at(-1);
+  for (const compiled of [
+    ...(last === undefined ? [] : (FILE_TAILS.get(last) ?? [])),
+    ...WILDCARD_FILES,
+  ]) {
+    if (matchesAt(components, components.length - compiled.components.length, compiled.components))
+      found.push(compiled);
+  }
+  const rank = (compiled: CompiledPattern) =>
+    compiled.entry.protection === "never" ? 0 : compiled.entry.sandbox === "report" ? 2 : 1;
+  return found.sort((a, b) => rank(a) - rank(b))[0];
 }
 
 /**
- * Why writing the workspace-relative path `relativePath` is protected, or undefined when
- * it is an ordinary path. Pure: judges the name only (see the path guard for the checks
- * that look at the file system, such as a directory shaped like a bare repository).
+ * Why writing the workspace-relative path `relativePath` is protected by name, or
+ * undefined when no named entry covers it. Pure: judges the name only (see
+ * `judgeFileChange` for the classes and the checks that look at the file system).
  *
  * @example
  * writeConcern("sub/.GIT/config");   // { protection: "never", … }
@@ -181,29 +143,6 @@ function containsSequence(components: readonly string[], sequence: readonly stri
  * writeConcern("src/index.ts");       // undefined
  */
 export function writeConcern(relativePath: string): PathConcern | undefined {
-  const components = pathComponents(relativePath);
-  const versionControl = components.find((name) => VERSION_CONTROL_SET.has(name));
-  if (versionControl !== undefined) {
-    return {
-      protection: "never",
-      reason: `it is inside version-control internals (${versionControl}), where a write can make git or another tool run code on the next ordinary command`,
-    };
-  }
-  const name = components.at(-1);
-  if (name !== undefined && CODE_RUNNING_FILE_SET.has(name)) {
-    return {
-      protection: "person",
-      reason: `${name} makes another program run code or changes what an agent does when the project is opened, entered, installed or committed`,
-    };
-  }
-  const directory = CODE_RUNNING_DIRECTORIES.find((sequence) =>
-    containsSequence(components, sequence),
-  );
-  if (directory !== undefined) {
-    return {
-      protection: "person",
-      reason: `${directory.join("/")}/ holds settings that run code or configure tools, agents or credentials`,
-    };
-  }
-  return undefined;
+  const compiled = namedMatch(pathComponents(relativePath));
+  return compiled === undefined ? undefined : concernOf(compiled);
 }

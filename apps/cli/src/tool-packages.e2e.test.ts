@@ -1,7 +1,9 @@
 // A tool package named in the configuration, loaded by the built (bundled) `xzatoma`: its
 // tools are offered beside the built-in ones, with the schemas its own copy of zod built,
-// and they run. The example package (examples/notes-tools) is installed into the workspace
-// as a user would (a folder under node_modules), with its own dependencies.
+// and they run. The example package (examples/notes-tools) is installed beside the
+// configuration file as a user would (a folder under node_modules), with its own
+// dependencies; a package of the same name planted in the workspace's node_modules never runs.
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,11 +21,22 @@ beforeAll(async () => {
   base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-tool-package-")));
   workspace = path.join(base, "project");
   await mkdir(path.join(workspace, "notes"), { recursive: true });
-  await mkdir(path.join(workspace, "node_modules", "@xzatoma"), { recursive: true });
-  await symlink(EXAMPLE, path.join(workspace, "node_modules", "@xzatoma", "example-notes-tools"));
+  await mkdir(path.join(base, "node_modules", "@xzatoma"), { recursive: true });
+  await symlink(EXAMPLE, path.join(base, "node_modules", "@xzatoma", "example-notes-tools"));
+  // The same name in the workspace: a module that would leave a marker if it were imported.
+  const planted = path.join(workspace, "node_modules", "@xzatoma", "example-notes-tools");
+  await mkdir(planted, { recursive: true });
+  await writeFile(
+    path.join(planted, "package.json"),
+    JSON.stringify({ name: "@xzatoma/example-notes-tools", type: "module", main: "index.js" }),
+  );
+  await writeFile(
+    path.join(planted, "index.js"),
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(path.join(base, "planted-ran"))}, "x");\nexport function createTools() { return []; }\n`,
+  );
   await writeFile(path.join(workspace, "notes", "launch.md"), "Launch plan\nWe launch at dawn.\n");
   await writeFile(
-    path.join(workspace, "xzatoma.yaml"),
+    path.join(base, "xzatoma.yaml"),
     [
       "persistence:",
       `  data_dir: ${JSON.stringify(path.join(base, "data"))}`,
@@ -51,7 +64,7 @@ afterAll(async () => {
 describe("a tool package in the configuration", () => {
   it("is offered with its own schema and runs in the bundled CLI", async () => {
     const outcome = await runCli(
-      ["--config", "xzatoma.yaml", "run", "--host", model.url, "what do the notes say?"],
+      ["--config", "../xzatoma.yaml", "run", "--host", model.url, "what do the notes say?"],
       { cwd: workspace, env: { PATH: process.env["PATH"] ?? "", HOME: base } },
     );
     expect(outcome.code, outcome.stderr).toBe(0);
@@ -69,5 +82,6 @@ describe("a tool package in the configuration", () => {
     expect(offered.map((tool) => tool.function.name)).toEqual(
       expect.arrayContaining(["read_file", "grep", "search_notes"]),
     );
+    expect(existsSync(path.join(base, "planted-ran"))).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
+import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describeError, XzatomaError } from "./errors.js";
 import type { Tool } from "./tool.js";
 
@@ -23,8 +24,32 @@ export interface ToolPackageModule {
 /** Options of {@link loadToolPackage}. */
 export interface LoadToolPackageOptions {
   readonly context: ToolPackageContext;
-  /** Where to resolve the package name from (its `node_modules`). Default: the workspace root. */
-  readonly resolveFrom?: string;
+  /**
+   * Directories to resolve the package name from (each one's `node_modules` and its
+   * parents'), tried in order before XZatoma's own installation (where a global install
+   * finds packages installed globally beside it). Never the workspace: a package that
+   * resolves to a file inside `context.root` is refused whichever directory found it,
+   * because the workspace's files are the model's (and a cloned repository's) to write.
+   */
+  readonly resolveFrom?: string | readonly string[];
+}
+
+/** XZatoma's own installation: the directory of this module (or of the bundle that holds it). */
+function xzatomaInstallation(): string {
+  return path.dirname(fileURLToPath(import.meta.url));
+}
+
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
+
+function isInside(file: string, directory: string): boolean {
+  const relative = path.relative(directory, file);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 /** A tool package that cannot be found or does not keep the contract. */
@@ -54,8 +79,11 @@ function isTool(value: unknown): value is Tool {
 }
 
 /**
- * Loads a tool package by name (as the user's config names it), resolved from the
- * workspace, and returns its tools, checked against the tool contract.
+ * Loads a tool package by name (as the user's config names it), resolved from
+ * `resolveFrom` (never from the workspace), and returns its tools, checked against the tool
+ * contract. Throws {@link ToolPackageError} when no directory resolves it, or when what
+ * resolves is a file inside the workspace (`context.root`): XZatoma never imports the
+ * workspace's code into its own process.
  *
  * @example
  * const tools = await loadToolPackage("@acme/notes-tools", { context: { root, options: { directory: "notes" } } });
@@ -64,19 +92,42 @@ export async function loadToolPackage(
   packageName: string,
   options: LoadToolPackageOptions,
 ): Promise<Tool[]> {
-  const from = options.resolveFrom ?? options.context.root;
-  let resolved: string;
-  try {
-    resolved = createRequire(path.join(from, "package.json")).resolve(packageName);
-  } catch (error) {
+  const roots = [
+    ...(options.resolveFrom === undefined
+      ? []
+      : typeof options.resolveFrom === "string"
+        ? [options.resolveFrom]
+        : options.resolveFrom),
+    xzatomaInstallation(),
+  ];
+  const workspace = realOrSelf(options.context.root);
+  let resolved: string | undefined;
+  let lastError: unknown;
+  for (const from of roots) {
+    try {
+      resolved = createRequire(path.join(from, "package.json")).resolve(packageName);
+      break;
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  if (resolved === undefined) {
     throw new ToolPackageError(
       packageName,
-      `not found from ${from}; install it there (npm install ${packageName}).`,
-      {
-        cause: error,
-      },
+      `not found from ${roots.join(", ")} (never looked up in the workspace); install it beside the configuration file (npm install --prefix <its directory> ${packageName}) or globally beside XZatoma (npm install --global ${packageName}).`,
+      { cause: lastError },
     );
   }
+  // The file Node would load, links followed: a package found outside the workspace may
+  // still be a link into it, and a root may sit inside it (a project's own configuration).
+  const real = realOrSelf(resolved);
+  if (isInside(real, workspace)) {
+    throw new ToolPackageError(
+      packageName,
+      `resolves to ${real}, inside the workspace; XZatoma never loads code from the workspace (the model can write it). Install the package beside the configuration file, outside the workspace, or globally.`,
+    );
+  }
+  resolved = real;
   let module: Partial<ToolPackageModule>;
   try {
     module = (await import(pathToFileURL(resolved).href)) as Partial<ToolPackageModule>;

@@ -6,7 +6,6 @@ import {
   agentOptionsFromConfig,
   createRunTelemetry,
   createToolRegistry,
-  loadToolPackage,
   RunStop,
   type RunTelemetry,
   type RunTelemetryOptions,
@@ -52,6 +51,7 @@ import {
   type SubagentScope,
 } from "./subagents/subagent-tools.js";
 import { createSystemPrompt } from "./system-prompt.js";
+import { loadConfiguredToolPackages } from "./tool-packages.js";
 
 /** Options of {@link createAgentRuntime}. */
 export interface AgentRuntimeOptions {
@@ -231,13 +231,14 @@ export async function createAgentRuntime(
     },
   );
   const tools: Tool[] = [...standard.tools, ...(options.extraTools ?? [])];
-  for (const entry of config.agent.tools.packages) {
-    tools.push(
-      ...(await loadToolPackage(entry.name, {
-        context: { root: workspace.root, options: entry.options ?? {} },
-      })),
-    );
-  }
+  // Never resolved from the workspace: a package there is the model's (or a clone's) code.
+  tools.push(
+    ...(await loadConfiguredToolPackages(
+      config.agent.tools.packages,
+      workspace.root,
+      options.configPath,
+    )),
+  );
   const provider =
     options.provider ??
     createProvider(config.provider, {

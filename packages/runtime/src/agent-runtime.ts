@@ -52,6 +52,7 @@ import {
 } from "./subagents/subagent-tools.js";
 import { createSystemPrompt } from "./system-prompt.js";
 import { loadConfiguredToolPackages } from "./tool-packages.js";
+import { narrowLimits } from "./narrow-limits.js";
 
 /** Options of {@link createAgentRuntime}. */
 export interface AgentRuntimeOptions {
@@ -63,7 +64,10 @@ export interface AgentRuntimeOptions {
   readonly configPath?: string;
   /** The environment the provider's credentials and the sandbox read. Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
-  /** Overrides of the configured limits for this runtime's runs (a plan's `max_turns`). */
+  /**
+   * Limits this runtime's runs ask for (a plan's `max_iterations`): each one narrows the
+   * configured limit, never raises it (the smaller of the two applies).
+   */
   readonly limits?: Partial<AgentLimits>;
   /** Tools added to the configured ones (a plan's progress tool). */
   readonly extraTools?: readonly Tool[];
@@ -404,7 +408,8 @@ export async function createAgentRuntime(
       approve,
       audit,
       history: messages,
-      limits: { ...fromConfig.limits, ...options.limits },
+      // What a run asks for (a plan's, an event's) only narrows what is configured.
+      limits: narrowLimits(fromConfig.limits, options.limits),
     });
   };
   if (mcp) mcpTools = await mcp.connect("start");

@@ -7,6 +7,8 @@ import type { WorkspaceContext } from "./workspace-context.js";
 export interface SandboxChanges {
   readonly applied: readonly string[];
   readonly discarded: readonly { readonly path: string; readonly reason: string }[];
+  /** Limits of the whole sandbox the command ran into (its memory), one sentence each. */
+  readonly limitsReached?: readonly string[];
 }
 
 function isGitInternal(relative: string): boolean {
@@ -69,8 +71,11 @@ export async function protectedEntries(
 
 /** A note for the model about changes the sandbox did not let through; "" when none. */
 export function describeSandboxOutcome(outcome: SandboxChanges): string {
-  if (outcome.discarded.length === 0) return "";
+  const limits = (outcome.limitsReached ?? []).map((sentence) => `- ${sentence}`);
+  const limitNote =
+    limits.length === 0 ? "" : `--- sandbox limits reached ---\n${limits.join("\n")}\n`;
+  if (outcome.discarded.length === 0) return limitNote;
   const shown = outcome.discarded.slice(0, 20).map((change) => `- ${change.reason}`);
   const more = outcome.discarded.length > 20 ? `\n- and ${outcome.discarded.length - 20} more` : "";
-  return `--- changes discarded by the sandbox ---\nThe command changed protected paths; those changes did not reach the workspace:\n${shown.join("\n")}${more}\n`;
+  return `${limitNote}--- changes discarded by the sandbox ---\nThe command changed protected paths; those changes did not reach the workspace:\n${shown.join("\n")}${more}\n`;
 }

@@ -31,6 +31,12 @@ export interface SandboxOutcome {
   readonly applied: string[];
   /** Changes that did not reach the workspace, with the reason. */
   readonly discarded: { path: string; reason: string }[];
+  /**
+   * Limits of the whole sandbox the command ran into, one sentence each (its memory, when
+   * the kernel killed processes for it). Absent when it ran into none. A change set past
+   * its size limit is reported in `discarded` instead.
+   */
+  readonly limitsReached?: string[];
 }
 
 /** Inputs of {@link applyChanges}. */

@@ -9,7 +9,12 @@ import {
 } from "./bwrap-arguments.js";
 import { findEtcMasks, type EtcMasks } from "./etc-masks.js";
 import { findProgram } from "./find-program.js";
-import { createRunCgroup, findPidsCgroupParent, type RunCgroup } from "./process-cgroup.js";
+import {
+  createRunCgroup,
+  findCgroupParents,
+  type CgroupParents,
+  type RunCgroup,
+} from "./process-cgroup.js";
 import { findReplacedDirectories } from "./replaced-directories.js";
 import { mountThenExec, overlayOptions, type NamespaceTools } from "./overlay-mount.js";
 import {
@@ -22,7 +27,7 @@ import { readSandboxInit, waitForSandboxExit } from "./sandbox-exit.js";
 import { resolveLimits, shellLimitArguments, type SandboxLimits } from "./sandbox-limits.js";
 import type { PreparedRun, SandboxOptions, SandboxRunOptions } from "./sandbox.js";
 import { buildSeccompFilter } from "./seccomp-filter.js";
-import { readUpperTree } from "./upper-tree.js";
+import { ChangesTooLargeError, formatBytes, readUpperTree } from "./upper-tree.js";
 import {
   createMaskTest,
   DEFAULT_SECRET_SCAN,
@@ -48,8 +53,8 @@ export interface MachineView {
   readonly limits?: Partial<SandboxLimits>;
   /** How far the search for the workspace's secret-looking files may go. */
   readonly secretScan: SecretScanBounds;
-  /** Where root's commands get a pids cgroup each (see process-cgroup.ts). */
-  readonly pidsCgroupParent?: string;
+  /** Where root's commands get a pids and a memory cgroup each (see process-cgroup.ts). */
+  readonly cgroupParents: CgroupParents;
   /** What the sandbox cannot do on this machine although it runs. */
   readonly shortfall?: string;
   /** Runs not finished yet, cleaned up at the latest when the process exits. */
@@ -101,11 +106,11 @@ export async function loadMachineView(
   options: SandboxOptions,
   temporaryDirectory: string,
 ): Promise<MachineView> {
-  const [systemEntries, etcMasks, resolvConf, pidsCgroupParent] = await Promise.all([
+  const [systemEntries, etcMasks, resolvConf, cgroupParents] = await Promise.all([
     findSystemEntries(),
     findEtcMasks(),
     findResolvConf(),
-    tools.unprivileged ? Promise.resolve(undefined) : findPidsCgroupParent(),
+    tools.unprivileged ? Promise.resolve<CgroupParents>({}) : findCgroupParents(),
   ]);
   const extraReadOnlyPaths: string[] = [];
   for (const extra of options.extraReadOnlyPaths ?? []) {
@@ -125,13 +130,18 @@ export async function loadMachineView(
     pending: new Set(),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(resolvConf ? { resolvConf } : {}),
-    ...(pidsCgroupParent ? { pidsCgroupParent } : {}),
-    ...(!tools.unprivileged && !pidsCgroupParent
+    cgroupParents,
+    ...(!tools.unprivileged && !cgroupParents.pids
       ? {
           shortfall:
             "The sandbox cannot cap how many processes a command starts: XZatoma runs as root, whose processes the kernel's process limit ignores, and no writable pids cgroup was found. Run XZatoma as an ordinary user to get that limit.",
         }
-      : {}),
+      : !tools.unprivileged && !cgroupParents.memory
+        ? {
+            shortfall:
+              "The sandbox cannot cap the memory of a command's processes together: no writable memory cgroup was found, so each process is limited on its own.",
+          }
+        : {}),
   };
   process.on("exit", () => {
     for (const run of view.pending) {
@@ -224,9 +234,12 @@ export async function confineRun(
   const pending: { directory: string; cgroup?: RunCgroup } = { directory: directory.root };
   machine.pending.add(pending);
   try {
-    if (machine.pidsCgroupParent !== undefined) {
-      // bwrap's own process, outside the sandbox's pid namespace, counts there too.
-      pending.cgroup = await createRunCgroup(machine.pidsCgroupParent, limits.processes + 1);
+    if (machine.cgroupParents.pids || machine.cgroupParents.memory) {
+      pending.cgroup = await createRunCgroup(machine.cgroupParents, {
+        // bwrap's own process, outside the sandbox's pid namespace, counts there too.
+        maxTasks: limits.processes + 1,
+        memoryBytes: limits.totalMemoryBytes,
+      });
     }
     // The overlay's root shows the upper directory's owner and mode: make them the workspace's.
     await chmod(directory.upper, workspaceStats.mode & 0o7777);
@@ -275,7 +288,7 @@ export async function confineRun(
       env: { HOME: home },
       stdio: ["ignore", "pipe", "pipe", directory.seccompFd, directory.infoFd],
       finish() {
-        finished ??= finishRun(machine, directory, pending, workspace, run, secrets);
+        finished ??= finishRun(machine, directory, pending, workspace, run, secrets, limits);
         return finished;
       },
     };
@@ -310,12 +323,23 @@ async function finishRun(
   workspace: string,
   run: SandboxRunOptions,
   secrets: WorkspaceSecrets,
+  limits: SandboxLimits,
 ): Promise<SandboxOutcome> {
+  const limitsReached: string[] = [];
+  const withLimits = (outcome: SandboxOutcome): SandboxOutcome =>
+    limitsReached.length > 0 ? { ...outcome, limitsReached } : outcome;
   try {
     directory.closeDescriptors();
     const init = await readSandboxInit(directory.infoFile);
-    if (!(await waitForSandboxExit(init, EXIT_WAIT_MS))) {
-      return {
+    const ended = await waitForSandboxExit(init, EXIT_WAIT_MS);
+    const kills = (await pending.cgroup?.memoryKills()) ?? 0;
+    if (kills > 0) {
+      limitsReached.push(
+        `The command's processes together passed the sandbox's memory limit of ${formatBytes(limits.totalMemoryBytes)}: the kernel killed ${kills === 1 ? "one of them" : `${kills} of them`}.`,
+      );
+    }
+    if (!ended) {
+      return withLimits({
         applied: [],
         discarded: [
           {
@@ -324,25 +348,41 @@ async function finishRun(
               "the command's processes did not end in time, so none of its changes were applied",
           },
         ],
-      };
+      });
     }
-    return await applyChanges({
+    let upper;
+    try {
+      upper = await readUpperTree(directory.upper, limits.changesBytes);
+    } catch (error) {
+      if (!(error instanceof ChangesTooLargeError)) throw error;
+      return withLimits({
+        applied: [],
+        discarded: [
+          {
+            path: ".",
+            reason: `the command's changes hold ${error.message}, past the sandbox's limit of ${formatBytes(limits.changesBytes)} for one command, so none of them were applied; the workspace is as it was`,
+          },
+        ],
+      });
+    }
+    const outcome = await applyChanges({
       workspace,
-      upper: await readUpperTree(directory.upper),
+      upper,
       judge: judgeWithMasks(run.judge ?? acceptEverything, secrets, workspace),
       writableGit: run.writableGit ?? false,
       privileged: !machine.tools.unprivileged,
       findReplaced: (candidates) =>
         findReplacedDirectories(machine.tools, directory, workspace, candidates),
     });
+    return withLimits(outcome);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return {
+    return withLimits({
       applied: [],
       discarded: [
         { path: ".", reason: `the sandbox could not apply the command's changes: ${reason}` },
       ],
-    };
+    });
   } finally {
     machine.pending.delete(pending);
     await removeRunDirectory(directory.root).catch(() => undefined);

@@ -15,6 +15,23 @@ export interface SandboxLimits {
    * only reserved (Node, the JVM and Go reserve gigabytes) does not count. Default 8 GiB.
    */
   readonly memoryBytes: number;
+  /**
+   * Memory of the whole sandbox, every process and its in-memory `/tmp` together, in bytes:
+   * a memory cgroup (`memory.max` on cgroup v2, without swap; `memory.limit_in_bytes` and
+   * `memory.memsw.limit_in_bytes` on v1). Past it the kernel kills the command's processes
+   * (all of them on v2) and the outcome's `limitsReached` says so. Only where XZatoma may
+   * make cgroups, in practice as root; an ordinary user's command has `memoryBytes` per
+   * process instead. Default 8 GiB.
+   */
+  readonly totalMemoryBytes: number;
+  /**
+   * Size of the changes one command may hand back: the bytes of the files and links it
+   * wrote, as the overlay's upper directory holds them. A change set past it is discarded
+   * whole, with a reason saying so, and the workspace stays as it was. Checked when the
+   * command has ended, before anything is applied; while it runs, its writes are bounded by
+   * `fileSizeBytes` per file and the disk of the scratch directory. Default 8 GiB.
+   */
+  readonly changesBytes: number;
   /** Largest file a process may write (`RLIMIT_FSIZE`), in bytes. Default 4 GiB. */
   readonly fileSizeBytes: number;
   /** CPU time per process (`RLIMIT_CPU`), in seconds. Default 900. */
@@ -31,6 +48,8 @@ export interface SandboxLimits {
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
   processes: 1024,
   memoryBytes: 8 * 1024 ** 3,
+  totalMemoryBytes: 8 * 1024 ** 3,
+  changesBytes: 8 * 1024 ** 3,
   fileSizeBytes: 4 * 1024 ** 3,
   cpuSeconds: 900,
   tmpBytes: 1024 ** 3,

@@ -179,6 +179,8 @@ function chatChunks(request: OllamaChatRequest, turn: ScriptedTurn): object[] {
 export async function startScriptedOllama(options: {
   scenario: Scenario;
   port?: number;
+  /** The model names `/api/tags` lists (a server's names are untrusted text). Default `llama3.2:latest`. */
+  models?: readonly string[];
 }): Promise<ScriptedOllama> {
   const requests: OllamaChatRequest[] = [];
   const requestTimes: number[] = [];
@@ -195,22 +197,20 @@ export async function startScriptedOllama(options: {
       return sendJson(response, 200, { version: "0.11.4" });
     if (request.method === "GET" && url.pathname === "/api/tags") {
       return sendJson(response, 200, {
-        models: [
-          {
-            name: MODEL,
-            model: MODEL,
-            modified_at: "2026-01-01T00:00:00Z",
-            size: 2019393189,
-            digest: "a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72",
-            details: {
-              format: "gguf",
-              family: "llama",
-              families: ["llama"],
-              parameter_size: "3.2B",
-              quantization_level: "Q4_K_M",
-            },
+        models: (options.models ?? [MODEL]).map((name) => ({
+          name,
+          model: name,
+          modified_at: "2026-01-01T00:00:00Z",
+          size: 2019393189,
+          digest: "a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72",
+          details: {
+            format: "gguf",
+            family: "llama",
+            families: ["llama"],
+            parameter_size: "3.2B",
+            quantization_level: "Q4_K_M",
           },
-        ],
+        })),
       });
     }
     if (request.method === "POST" && url.pathname === "/api/show") {

@@ -110,3 +110,14 @@ export {
   type PathGlob,
   type PathGlobOptions,
 } from "./patterns/index.js";
+export {
+  createTerminalSafeStream,
+  escapeCodePoint,
+  needsEscaping,
+  toTerminalSafe,
+  toTerminalSafeJson,
+  toTerminalSafeLine,
+  toTerminalSafeLineCut,
+  type TerminalSafeOptions,
+  type TerminalSafeStream,
+} from "./terminal-safe.js";

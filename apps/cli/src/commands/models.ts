@@ -2,6 +2,7 @@ import { createProvider, type ModelListing, type Provider } from "@xzatoma/provi
 import type { LoadedConfig } from "@xzatoma/runtime";
 import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
+import { toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
 import { loadUserConfig } from "./load-user-config.js";
 
 const warn = (message: string) => process.stderr.write(`xzatoma: ${message}\n`);
@@ -20,12 +21,14 @@ function providerOf(loaded: LoadedConfig): Provider {
   });
 }
 
+/** One model of a listing, on one line; the names come from the model server, so escaped. */
 function describeListing(model: ModelListing): string {
   const details = [
-    model.parameterSize,
+    model.parameterSize === null ? null : toTerminalSafeLine(model.parameterSize),
     model.contextWindow === null ? null : `${model.contextWindow} tokens`,
   ].filter((detail): detail is string => detail !== null);
-  return details.length > 0 ? `${model.id} (${details.join(", ")})` : model.id;
+  const id = toTerminalSafeLine(model.id);
+  return details.length > 0 ? `${id} (${details.join(", ")})` : id;
 }
 
 function emptyListing(provider: Provider): string {
@@ -48,13 +51,13 @@ export async function modelsList(
   const models = await provider.listModels();
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ provider: provider.name, current: provider.defaultModel, models })}\n`,
+      `${toTerminalSafeJson({ provider: provider.name, current: provider.defaultModel, models })}\n`,
     );
     return ExitCode.ok;
   }
   const lines = models.length === 0 ? [emptyListing(provider)] : models.map(describeListing);
   process.stdout.write(
-    `${provider.name} (current: ${provider.defaultModel})\n${lines.join("\n")}\n`,
+    `${provider.name} (current: ${toTerminalSafeLine(provider.defaultModel)})\n${lines.join("\n")}\n`,
   );
   return ExitCode.ok;
 }
@@ -71,13 +74,13 @@ export async function modelsInfo(
   const provider = providerOf(await loadUserConfig(options, command));
   const details = await provider.modelInfo(name);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(details)}\n`);
+    process.stdout.write(`${toTerminalSafeJson(details)}\n`);
     return ExitCode.ok;
   }
   const show = (value: number | boolean | null) => (value === null ? "unknown" : String(value));
   process.stdout.write(
     [
-      `${details.provider}: ${details.model}`,
+      `${details.provider}: ${toTerminalSafeLine(details.model)}`,
       `  context window   ${show(details.contextWindow)}`,
       `  max output       ${show(details.maxOutputTokens)}`,
       `  tool calls       ${show(details.toolCalls)}`,

@@ -35,8 +35,11 @@ describe("xzatoma-watcher check-event", () => {
     expect(JSON.parse(result.stdout)).toEqual({
       file: BUILD_EVENT,
       accepted: false,
+      verdict: "filter",
       reason: "type 'build.success' is not one of deployment.success",
       type: "build.success",
+      id: "01JXZEPR0BUILD0DEMO000001",
+      source: "xzepr.event.receiver.demo-receiver-001",
     });
   });
 

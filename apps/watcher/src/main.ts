@@ -1,7 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
-import { createEventFilter, type EventFilterOptions } from "@xzatoma/watcher";
-import { parseXzeprEvent } from "@xzatoma/xzepr";
+import { checkEvent } from "./check-event.js";
 import { runEvent } from "./run-event.js";
 import { publishEvents } from "./publish-events.js";
 import { readResults } from "./read-results.js";
@@ -38,7 +35,9 @@ Commands:
       --config FILE          XZatoma configuration (YAML; else XZATOMA_CONFIG or the
                              default path); privileges come only from it
       --json                 print the result as JSON
-  check-event FILE   validate an XZepr event file and say whether the filters accept it
+  check-event FILE   say what the service would do with an event file: run it, or
+                     filter, skip or dead-letter it (and why), by the service's own rules
+      --config FILE          the watcher's configuration (default: the service's defaults)
       --success-only         only successful events
       --event-type TYPE      accepted event type (repeatable)
       --source-pattern RE    regular expression the source must match
@@ -50,69 +49,11 @@ Options:
 
 Exit codes: run: 0 stopped by a signal, 1 the consumer failed or the service could not
 start, 2 usage error; publish: 0 sent, 1 not sent; results: 0 done, 1 fewer than --count
-within --timeout or the consumer failed; check-event: 0 accepted, 1 invalid or skipped, 2 usage error;
+within --timeout or the consumer failed; check-event: 0 it would run, 1 filtered, skipped or dead-lettered, 2 usage error;
 run-event: 0 completed, 1 failure, 2 usage error, 3 a limit stopped the run.
 
 See docs/how-to/deploy-the-watcher.md.
 `;
-
-async function checkEvent(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      "success-only": { type: "boolean" },
-      "event-type": { type: "string", multiple: true },
-      "source-pattern": { type: "string" },
-      json: { type: "boolean" },
-    },
-  });
-  const file = positionals[0];
-  if (!file || positionals.length > 1) {
-    process.stderr.write("error: check-event takes exactly one FILE\n");
-    return 2;
-  }
-  const filters: EventFilterOptions = {
-    ...(values["success-only"] ? { successOnly: true } : {}),
-    ...(values["event-type"] ? { eventTypes: values["event-type"] } : {}),
-    ...(values["source-pattern"] !== undefined ? { sourcePattern: values["source-pattern"] } : {}),
-  };
-  const report = (verdict: { accepted: boolean; reason?: string; type?: string }) => {
-    if (values.json) process.stdout.write(`${JSON.stringify({ file, ...verdict })}\n`);
-    else
-      process.stdout.write(
-        verdict.accepted
-          ? `accepted: ${file} (${verdict.type ?? ""})\n`
-          : `skipped: ${file}: ${verdict.reason ?? ""}\n`,
-      );
-    return verdict.accepted ? 0 : 1;
-  };
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    process.stderr.write(`error: cannot read '${file}': ${(error as Error).message}\n`);
-    return 1;
-  }
-  let filter;
-  try {
-    filter = createEventFilter(filters);
-  } catch (error) {
-    process.stderr.write(`error: ${(error as Error).message}\n`);
-    return 2;
-  }
-  try {
-    const event = parseXzeprEvent(text);
-    const reason = filter(event);
-    return report(
-      reason === undefined
-        ? { accepted: true, type: event.type }
-        : { accepted: false, reason, type: event.type },
-    );
-  } catch (error) {
-    return report({ accepted: false, reason: (error as Error).message });
-  }
-}
 
 /** Commands whose failures are 1, except a usage error (an unknown or malformed flag): 2. */
 const SERVICE_COMMANDS: Readonly<Record<string, (args: string[]) => Promise<number>>> = {

@@ -3,26 +3,19 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { isLimitStop, isXzatomaError } from "@xzatoma/core";
-import { extractXzeprPlan, planTaskOf, promptTaskOf } from "@xzatoma/watcher";
-import { createAgentRuntime, executionModeOf, loadConfig } from "@xzatoma/runtime";
-import { parseXzeprEvent, type XzeprEvent } from "@xzatoma/xzepr";
+import { watcherConfigSchema } from "@xzatoma/watcher";
+import { createAgentRuntime, loadConfig } from "@xzatoma/runtime";
+import { judgeEventFile, VERDICT_WORDS } from "./judge-event-file.js";
 import { startTelemetry } from "./telemetry/index.js";
-
-/** The prompt for a plan's text: a plan that parses is run as a plan, anything else as text. */
-function promptFor(text: string, source: string): { prompt: string; maxTurns?: number } {
-  try {
-    const task = planTaskOf(text, source);
-    return { prompt: task.prompt, ...(task.maxTurns ? { maxTurns: task.maxTurns } : {}) };
-  } catch {
-    return { prompt: promptTaskOf(text).prompt };
-  }
-}
 
 /**
  * `xzatoma-watcher run-event FILE --workspace DIR [--config FILE] [--json]`: runs the plan
  * an event file carries through the agent runtime, with only the privileges the
  * configuration gives (nobody is asked: a call that needs a yes is refused), and prints
- * the result. Exit codes: 0 completed, 1 failure, 2 usage, 3 a limit stopped the run.
+ * the result. The event is judged as the service judges it (the configuration's watcher
+ * section, else the service's defaults): one the service would filter, skip or dead-letter
+ * is not run. Exit codes: 0 completed, 1 failure or not run, 2 usage, 3 a limit stopped
+ * the run.
  */
 export async function runEvent(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -43,18 +36,13 @@ export async function runEvent(args: string[]): Promise<number> {
     process.stderr.write("error: run-event needs --workspace DIR (where the plan runs)\n");
     return 2;
   }
-  let event: XzeprEvent;
+  let bytes: Uint8Array;
   try {
-    event = parseXzeprEvent(await readFile(file, "utf8"));
+    bytes = await readFile(file);
   } catch (error) {
     process.stderr.write(
       `error: ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
-    return 1;
-  }
-  const planText = extractXzeprPlan(event);
-  if (planText === undefined) {
-    process.stderr.write(`error: ${file}: the event carries no plan\n`);
     return 1;
   }
   // The configuration is loaded as the CLI and `xzatoma-watcher run` load it: the file
@@ -68,8 +56,15 @@ export async function runEvent(args: string[]): Promise<number> {
   });
   for (const warning of loaded.warnings) process.stderr.write(`xzatoma-watcher: ${warning}\n`);
   const config = loaded.config;
-  const task = promptFor(planText, `${path.basename(file)}#plan`);
-  const configured = executionModeOf(config.agent.terminal.default_mode);
+  // The service's judgement, so nothing runs here that the service would not run.
+  const judgement = judgeEventFile(bytes, config.watcher ?? watcherConfigSchema.parse({}));
+  if (judgement.verdict !== "run") {
+    process.stderr.write(
+      `error: ${file}: not run: the watcher would have ${VERDICT_WORDS[judgement.verdict]} it: ${judgement.reason}\n`,
+    );
+    return 1;
+  }
+  const { trigger: event, task } = judgement;
   const telemetry = await startTelemetry(process.env, {
     warn: (message) => process.stderr.write(`xzatoma-watcher: ${message}\n`),
   });
@@ -84,12 +79,8 @@ export async function runEvent(args: string[]): Promise<number> {
       },
       {
         workspace: path.resolve(values.workspace),
-        // Nobody is present: an interactive configuration runs as restricted autonomous.
-        modes: {
-          chatMode: "write",
-          safetyMode: "safe",
-          executionMode: configured === "interactive" ? "restricted" : configured,
-        },
+        // Nobody is present: an escalation is refused, as in the service.
+        modes: { chatMode: "write", approvalPolicy: "never" },
         configPath: loaded.configPath,
         ...(task.maxTurns ? { limits: { maxTurns: task.maxTurns } } : {}),
         history: { title: () => `event ${event.id}: ${event.type}` },

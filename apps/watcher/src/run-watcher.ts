@@ -9,9 +9,31 @@ import { loadWatcherConfigFile } from "./watcher-config-file.js";
 /**
  * `xzatoma-watcher run --config FILE [--workspace DIR] [--dry-run]`: the service. Consumes the
  * configured topic until SIGTERM or SIGINT, then stops taking messages, gives in-flight runs
- * `watcher.execution.shutdown_grace_secs` to finish (the rest are redelivered), commits and
- * exits 0. Exit 1 when the consumer fails for good or the service cannot start; 2 for usage.
+ * `watcher.execution.shutdown_grace_secs` to finish (the rest are redelivered), commits, leaves
+ * the group and exits 0, within the grace and {@link STOP_TIMEOUT_MS} more whatever the
+ * broker's state. Exit 1 when the consumer fails for good or the service cannot start; 2 for
+ * usage.
  */
+/**
+ * After the grace, how long the stop may take at most (the transport's own bound is 10 s): a
+ * process still there then exits all the same, with {@link EXIT_STOP_TIMED_OUT}.
+ */
+export const STOP_TIMEOUT_MS = 15_000;
+/** Exit code of a stop that did not end within the grace and {@link STOP_TIMEOUT_MS}. */
+export const EXIT_STOP_TIMED_OUT = 1;
+
+/**
+ * Ends the process `ms` from now unless it has ended by itself: the Kafka client can keep
+ * retrying a broker that is away after it was told to disconnect, and that must not keep a
+ * stopped service alive (and in its group) for ever.
+ */
+function exitAfter(ms: number, code: number, why?: string): void {
+  setTimeout(() => {
+    if (why) process.stderr.write(`xzatoma-watcher: ${why}\n`);
+    process.exit(code);
+  }, ms).unref();
+}
+
 export async function runWatcher(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
@@ -86,14 +108,22 @@ export async function runWatcher(
     }
     const reason = await stopped;
     watcher.logger.info("shutting down", { reason });
+    const graceMs = loaded.watcher.execution.shutdown_grace_secs * 1000;
+    exitAfter(
+      graceMs + STOP_TIMEOUT_MS,
+      EXIT_STOP_TIMED_OUT,
+      `the service did not stop within watcher.execution.shutdown_grace_secs + ${STOP_TIMEOUT_MS / 1000} s; exiting`,
+    );
   } finally {
     await watcher.close();
     await server?.close();
     await telemetry?.shutdown();
   }
+  const code = fatal ? 1 : 0;
   if (fatal) {
     process.stderr.write(`error: the Kafka consumer stopped: ${(fatal as Error).message}\n`);
-    return 1;
   }
-  return 0;
+  // Stopped: what the Kafka client may still be retrying does not keep the process.
+  exitAfter(1000, code);
+  return code;
 }

@@ -27,6 +27,20 @@ export function extractXzeprPlan(event: XzeprEvent): string | undefined {
 }
 
 /**
+ * Whether an XZepr event is one of XZepr's own notices about its receivers and groups
+ * (`xzepr.event.receiver.created`, `xzepr.event.receiver.group.created`, ...): its entity's
+ * payload describes the receiver or group, not work, so it carries nothing to run. A notice
+ * whose entity names a `plan` is not one.
+ */
+export function isXzeprNotice(event: XzeprEvent): boolean {
+  if (!event.type.startsWith("xzepr.event.receiver.")) return false;
+  const data = event.data as { events?: { payload?: unknown }[]; plan?: unknown };
+  const payload = data.events?.[0]?.payload;
+  const named = payload !== null && typeof payload === "object" && "plan" in payload;
+  return !named && data.plan === undefined;
+}
+
+/**
  * The plan a CloudEvent carries: `data.plan` when `data` is an object that has one, else
  * `data` itself (a plan object, or plan text in JSON, YAML or Markdown).
  */

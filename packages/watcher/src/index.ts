@@ -26,6 +26,7 @@ export type {
   PlanExecutor,
   TriggerRef,
 } from "./plan-executor.js";
+export { createMessageJudge, type Judgement, type MessageJudge } from "./judge-message.js";
 export {
   createMessageHandler,
   type HandledResult,

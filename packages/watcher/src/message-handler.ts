@@ -8,10 +8,9 @@ import {
 } from "@opentelemetry/api";
 import { MAX_TIMER_MS } from "@xzatoma/core";
 import type { InboundMessage, MessageHandler, MessageOutcome, TopicRecords } from "@xzatoma/xzepr";
-import { createEventFilter, type EventFilter } from "./event-filter.js";
 import { ledgerKeyOf, type EventLedger } from "./event-ledger.js";
-import { createGenericMatch, type GenericMatch } from "./generic-match.js";
-import { planTaskOf, promptTaskOf, type PlanTask } from "./plan-task.js";
+import { createMessageJudge } from "./judge-message.js";
+import type { PlanTask } from "./plan-task.js";
 import type { ExecutionReport, PlanExecutor, TriggerRef } from "./plan-executor.js";
 import {
   contextOfTraceparent,
@@ -19,7 +18,7 @@ import {
   traceparentOfRun,
   usableTracestate,
 } from "./trace-context.js";
-import { triggerOf, deadLetterRecord, resultRecord, type Trigger } from "./wire.js";
+import { deadLetterRecord, resultRecord, type Trigger } from "./wire.js";
 import { watcherTopics, type WatcherConfig } from "./watcher-config.js";
 import type { WatcherLogger } from "./watcher-logger.js";
 import type { EventDisposition, WatcherMetrics } from "./watcher-metrics.js";
@@ -80,14 +79,6 @@ function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Whether `text` is structured data (a JSON or YAML mapping) rather than prose. */
-function looksStructured(text: string): boolean {
-  const trimmed = text.trim();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) return true;
-  // YAML mappings: a `key:` at the start of a line, before any prose.
-  return /^[A-Za-z_][\w-]*:(\s|$)/m.test(trimmed.split("\n", 3).join("\n"));
-}
-
 /**
  * The watcher's handling of one message, as the transport calls it: dead-letter what cannot
  * be read, skip what the filters turn away, run each event's plan once (by source and id),
@@ -101,23 +92,7 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
   const settleMs = options.settleMs ?? 30_000;
   const tracer = options.tracer ?? trace.getTracer("xzatoma-watcher");
   const generic = config.watcher_type === "generic";
-  const filter: EventFilter = createEventFilter({
-    successOnly: config.filters.success_only,
-    eventTypes: config.filters.event_types,
-    ...(config.filters.source_pattern !== undefined
-      ? { sourcePattern: config.filters.source_pattern }
-      : {}),
-    ...(config.filters.platform_id !== undefined ? { platformId: config.filters.platform_id } : {}),
-    ...(config.filters.package !== undefined ? { package: config.filters.package } : {}),
-    ...(config.filters.api_version !== undefined ? { apiVersion: config.filters.api_version } : {}),
-  });
-  const match: GenericMatch = createGenericMatch({
-    ...(config.generic_match.action !== undefined ? { action: config.generic_match.action } : {}),
-    ...(config.generic_match.name !== undefined ? { name: config.generic_match.name } : {}),
-    ...(config.generic_match.version !== undefined
-      ? { version: config.generic_match.version }
-      : {}),
-  });
+  const judge = createMessageJudge(config);
   const inFlight = new Set<string>();
 
   const done = (disposition: EventDisposition, outcome: MessageOutcome = NOTHING) => {
@@ -234,48 +209,24 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
   return async (message, signal) => {
     metrics.consumed();
     const at = { topic: message.topic, partition: message.partition, offset: message.offset };
-    const size = message.value?.byteLength ?? 0;
-    if (size > config.execution.max_message_bytes) {
-      return deadLetter(
-        message,
-        `The message is ${size} bytes, over watcher.execution.max_message_bytes (${config.execution.max_message_bytes}).`,
-      );
-    }
-    const read = triggerOf(message, { plain: generic });
-    if (read.kind === "invalid") return deadLetter(message, read.reason);
-    const trigger = read.trigger;
-    if (!generic) {
-      const reason = filter(trigger.filterable);
-      if (reason !== undefined) {
-        logger.debug("filtered an event", { ...at, event: trigger.id, reason });
+    const judgement = judge(message);
+    switch (judgement.verdict) {
+      case "dead-letter":
+        return deadLetter(message, judgement.reason);
+      case "filter":
+        logger.debug(generic ? "the plan does not match" : "filtered an event", {
+          ...at,
+          event: judgement.trigger.id,
+          reason: judgement.reason,
+        });
         return done("filtered");
-      }
+      case "skip":
+        logger.info("the event carries nothing to run", { ...at, event: judgement.trigger.id });
+        return done("skipped");
+      case "run":
+        break;
     }
-    if (trigger.plan.kind === "none") {
-      logger.info("the event carries nothing to run", { ...at, event: trigger.id });
-      return done("skipped");
-    }
-    if (trigger.plan.kind === "invalid") return deadLetter(message, trigger.plan.reason);
-    const planText = trigger.plan.text;
-    let task: PlanTask;
-    try {
-      task = planTaskOf(planText, `event ${trigger.id}`);
-    } catch (error) {
-      if (generic || looksStructured(planText)) {
-        return deadLetter(
-          message,
-          `The plan is not valid: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-      task = promptTaskOf(planText);
-    }
-    if (generic) {
-      const reason = match(task.plan);
-      if (reason !== undefined) {
-        logger.debug("the plan does not match", { ...at, event: trigger.id, reason });
-        return done("filtered");
-      }
-    }
+    const { trigger, task } = judgement;
 
     const key = ledgerKeyOf(trigger.source, trigger.id);
     const delivery = `${message.topic}/${message.partition}/${message.offset}`;

@@ -63,6 +63,19 @@ const kafkaSchema = z
     dead_letter_topic: text().optional(),
     group_id: text().default("xzatoma-watcher"),
     client_id: text().default("xzatoma-watcher"),
+    /**
+     * This replica's stable identity (Kafka's `group.instance.id`): static group membership, and
+     * the transactional id `<group_id>-<instance_id>`, so a restart takes its partitions back at
+     * once and fences the transaction its predecessor left open. One per replica (a
+     * StatefulSet's pod name). Letters, digits, `.`, `_` and `-`.
+     */
+    instance_id: expecting(
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9._-]{1,200}$/),
+      "1 to 200 letters, digits, '.', '_' or '-'",
+    ).optional(),
     auto_create_topics: flag().default(true),
     num_partitions: positiveInteger(10_000).default(1),
     replication_factor: positiveInteger(32).default(1),

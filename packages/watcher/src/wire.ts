@@ -11,7 +11,7 @@ import {
   type OutboundRecord,
 } from "@xzatoma/xzepr";
 import type { FilterableEvent } from "./event-filter.js";
-import { extractCloudEventPlan, extractXzeprPlan } from "./extract-plan.js";
+import { extractCloudEventPlan, extractXzeprPlan, isXzeprNotice } from "./extract-plan.js";
 import type { ExecutionReport } from "./plan-executor.js";
 import type { WatcherConfig } from "./watcher-config.js";
 
@@ -83,7 +83,8 @@ export function triggerOf(
       return decoded;
     case "xzepr": {
       const event = decoded.event;
-      const planText = extractXzeprPlan(event);
+      const notice = isXzeprNotice(event);
+      const planText = notice ? undefined : extractXzeprPlan(event);
       const hasEntities = event.data.events.length > 0;
       return {
         kind: "ok",
@@ -96,7 +97,7 @@ export function triggerOf(
           plan:
             planText !== undefined
               ? { kind: "text", text: planText }
-              : hasEntities
+              : hasEntities && !notice
                 ? {
                     kind: "invalid",
                     reason: "The event carries no plan: data.events[0].payload is empty.",

@@ -60,6 +60,9 @@ export function createWatcherTransport(
     brokers,
     clientId: options.clientId ?? watcher.kafka.client_id,
     sessionTimeoutMs: watcher.kafka.session_timeout_ms,
+    ...(watcher.kafka.instance_id !== undefined && options.transactional !== false
+      ? { groupInstanceId: watcher.kafka.instance_id }
+      : {}),
     env: options.env,
     ...(options.transactional === false ? { transactional: false } : {}),
     logger: (level, message, fields) => {

@@ -128,6 +128,19 @@ export function isRebalanceError(error: unknown): boolean {
   return false;
 }
 
+const FENCED_TYPES = new Set(["FENCED_INSTANCE_ID", "PRODUCER_FENCED", "INVALID_PRODUCER_EPOCH"]);
+
+/**
+ * True when a kafkajs error says another process took this instance's identity: its group
+ * instance id or its transactional id. Trying again would fence that process in turn.
+ */
+export function isFencedError(error: unknown): boolean {
+  for (const shape of causes(error)) {
+    if (typeof shape.type === "string" && FENCED_TYPES.has(shape.type)) return true;
+  }
+  return false;
+}
+
 /** The message of an unknown thrown value. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

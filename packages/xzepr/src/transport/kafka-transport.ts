@@ -3,7 +3,8 @@
  */
 import { randomUUID } from "node:crypto";
 import kafkajs from "kafkajs";
-import type { Admin, Consumer, EachMessagePayload, Producer, RetryOptions } from "kafkajs";
+import type { Admin, Consumer, EachBatchPayload, Producer, RetryOptions } from "kafkajs";
+import { createCommitBatcher, type CommitBatch, type CommitBatcher } from "./commit-batcher.js";
 import type {
   ConsumeOptions,
   EventTransport,
@@ -23,6 +24,7 @@ import { toInbound, toTopicMessages } from "./kafka-records.js";
 import { resolveKafkaSecurity, type KafkaSecurity } from "./kafka-security.js";
 import {
   isAuthError,
+  isFencedError,
   isRebalanceError,
   KafkaConfigError,
   KafkaTransportError,
@@ -82,8 +84,25 @@ export interface KafkaTransportOptions {
    * publishes the result again on redelivery.
    */
   readonly transactional?: boolean;
-  /** Transactional id of this instance. Default `<groupId>-<random UUID>`. */
+  /**
+   * This instance's stable identity in the group (Kafka's `group.instance.id`, static
+   * membership): a restart with the same identity takes over its predecessor's partitions at
+   * once, without a rebalance, and its transactional id (`<groupId>-<groupInstanceId>`) fences
+   * the predecessor's producer and aborts the transaction it left open. One per replica; two
+   * live processes with one identity fence each other. Default: none (a new member per start).
+   */
+  readonly groupInstanceId?: string;
+  /**
+   * Transactional id of this instance. Default `<groupId>-<groupInstanceId>`, or
+   * `<groupId>-<random UUID>` without an identity.
+   */
   readonly transactionalId?: string;
+  /**
+   * How long {@link EventTransport.stop} may take after its grace: half for aborted handlers
+   * and a last commit, half for leaving the group. Whatever is not done by then is abandoned
+   * (left uncommitted, delivered again). Default 10 s.
+   */
+  readonly stopTimeoutMs?: number;
   /** Receives the client's and the transport's log lines. Default: errors to stderr. */
   readonly logger?: KafkaLogger;
   /** Lowest level passed on. Default `info` with a `logger`, `error` without. */
@@ -112,14 +131,23 @@ interface InFlight {
   readonly settled: Promise<void>;
 }
 
-/** Runs one function at a time: a transactional producer runs one transaction at a time. */
-function createMutex(): <T>(fn: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return (fn) => {
-    const run = tail.then(fn, fn);
-    tail = run.catch(() => undefined);
-    return run;
-  };
+/** Whether `work` settled within `ms` (it goes on in the background when not). */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      work.then(
+        () => true as const,
+        () => true as const,
+      ),
+      timedOut,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
@@ -184,6 +212,10 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
   const backoff = (attempt: number, initial = initialRetryTime) =>
     Math.min(initial * 2 ** Math.min(attempt, 20), maxRetryTime);
   const transactional = options.transactional ?? true;
+  // After the grace: how long aborted handlers and a last commit may take, and then leaving
+  // the group and closing the connections. A broker that is away costs no more than these.
+  const abandonMs = Math.max(0, options.stopTimeoutMs ?? 10_000) / 2;
+  const leaveMs = abandonMs;
 
   const kafka = new Kafka({
     clientId: options.clientId ?? "xzatoma",
@@ -267,7 +299,6 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
       }),
     "transactional producer",
   );
-  const inTransaction = createMutex();
 
   let consuming: { readonly options: ConsumeOptions; readonly consumer: Consumer } | undefined;
   let starting: Promise<void> | undefined;
@@ -276,17 +307,21 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
   let fatal: Error | undefined;
   const hardStop = new AbortController();
   const inFlight = new Set<InFlight>();
+  /** Batch handlers running: their messages' handlers, then their commits. */
+  const batches = new Set<Promise<void>>();
   const rejections = new Map<string, number>();
   const resumeTimers = new Set<NodeJS.Timeout>();
 
-  const settleAll = () => Promise.all([...inFlight].map((job) => job.settled));
+  const batchesDone = () => Promise.allSettled([...batches]).then(() => undefined);
 
   const reportFatal = (error: unknown) => {
     if (fatal || !consuming) return;
     const { consumer, options: consume } = consuming;
     fatal = new KafkaTransportError({
       code: isAuthError(error) ? "KAFKA_AUTH_FAILED" : "KAFKA_CONSUMER_FAILED",
-      message: `The Kafka consumer of group ${consume.groupId} on topic ${consume.topic} stopped: ${messageOf(error)}`,
+      message: isFencedError(error)
+        ? `The Kafka consumer of group ${consume.groupId} on topic ${consume.topic} stopped: another process started with this instance's identity (${options.groupInstanceId ?? "its transactional id"}) and took over: ${messageOf(error)}`
+        : `The Kafka consumer of group ${consume.groupId} on topic ${consume.topic} stopped: ${messageOf(error)}`,
       cause: error,
       fields: { brokers, configPath, groupId: consume.groupId, topic: consume.topic },
     });
@@ -297,7 +332,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
       // not running any more
     }
     // The consumer leaves once the handlers still running have returned.
-    void settleAll().then(() => consumer.disconnect().catch(() => undefined));
+    void within(batchesDone(), abandonMs).then(() => consumer.disconnect().catch(() => undefined));
     try {
       consume.onFatal?.(fatal);
     } catch {
@@ -305,78 +340,85 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
     }
   };
 
-  /** Publishes the outcome and commits `offset + 1`; false when it gave up (not committed). */
-  const commit = async (
-    message: InboundMessage,
-    outcome: MessageOutcome,
-    consume: ConsumeOptions,
-    consumer: Consumer,
-  ): Promise<boolean> => {
-    const { topic, partition } = message;
-    const next = (BigInt(message.offset) + 1n).toString();
-    const topicMessages = toTopicMessages(outcome.publish);
+  /**
+   * Publishes a batch's records and commits its offsets (one transaction unless
+   * `transactional: false`), trying again with backoff while the broker is away; false when it
+   * gave up (nothing committed: the messages are delivered again).
+   */
+  const commitBatch = async (batch: CommitBatch, consume: ConsumeOptions): Promise<boolean> => {
+    const topicMessages = toTopicMessages(batch.publish);
     // A failed try may have committed all the same (the answer was lost, not the commit):
-    // before trying again, look, so a result is not published twice.
+    // before trying again, look, so results are not published twice. A transaction commits
+    // all of its offsets or none, so every partition tells the same story.
     const committedAlready = async () => {
-      const [offsets] = await (
-        await admin.get()
-      ).fetchOffsets({
-        groupId: consume.groupId,
-        topics: [topic],
+      const client = await admin.get();
+      const topicNames = [...new Set(batch.offsets.map((offset) => offset.topic))];
+      const fetched = await client.fetchOffsets({ groupId: consume.groupId, topics: topicNames });
+      return batch.offsets.every((wanted) => {
+        const committed = fetched
+          .find((topic) => topic.topic === wanted.topic)
+          ?.partitions.find((p) => p.partition === wanted.partition)?.offset;
+        return committed !== undefined && BigInt(committed) >= BigInt(wanted.offset);
       });
-      const committed = offsets?.partitions.find((p) => p.partition === partition)?.offset;
-      return committed !== undefined && BigInt(committed) >= BigInt(next);
+    };
+    const offsetsByTopic = () => {
+      const topics = new Map<string, { partition: number; offset: string }[]>();
+      for (const { topic, partition, offset } of batch.offsets) {
+        let list = topics.get(topic);
+        if (!list) topics.set(topic, (list = []));
+        list.push({ partition, offset });
+      }
+      return [...topics].map(([topic, partitions]) => ({ topic, partitions }));
     };
     for (let attempt = 0; ; attempt += 1) {
       // After the stop's grace ran out: one more try, then leave it to the redelivery.
       const lastTry = hardStop.signal.aborted;
       try {
         if (transactional) {
-          await inTransaction(async () => {
-            const client = await transactionalProducer.get();
-            // The first transaction of a new producer fences the old one and finishes what
-            // it left open, so only now does the committed offset tell the truth.
-            const transaction = await client.transaction();
-            try {
-              if (attempt > 0 && (await committedAlready())) {
-                await transaction.abort();
-                return;
-              }
-              if (topicMessages.length > 0)
-                await transaction.sendBatch({ topicMessages, acks: -1 });
-              await transaction.sendOffsets({
-                consumerGroupId: consume.groupId,
-                topics: [{ topic, partitions: [{ partition, offset: next }] }],
-              });
-              await transaction.commit();
-            } catch (error) {
-              await transaction.abort().catch(() => undefined);
-              // A producer that failed mid-transaction may be fenced or stuck: start afresh
-              // (the same transactional id fences the old one and aborts what it left open).
-              await transactionalProducer.discard();
-              throw error;
+          const client = await transactionalProducer.get();
+          // The first transaction of a new producer fences the old one and finishes what it
+          // left open, so only now does the committed offset tell the truth.
+          const transaction = await client.transaction();
+          try {
+            if (attempt > 0 && (await committedAlready())) {
+              await transaction.abort();
+              return true;
             }
-          });
+            if (topicMessages.length > 0) await transaction.sendBatch({ topicMessages, acks: -1 });
+            await transaction.sendOffsets({
+              consumerGroupId: consume.groupId,
+              topics: offsetsByTopic(),
+            });
+            await transaction.commit();
+          } catch (error) {
+            await transaction.abort().catch(() => undefined);
+            // A producer that failed mid-transaction may be fenced or stuck: start afresh
+            // (the same transactional id fences the old one and aborts what it left open).
+            await transactionalProducer.discard();
+            throw error;
+          }
         } else {
           if (attempt > 0 && (await committedAlready())) return true;
           if (topicMessages.length > 0) {
             await (await producer.get()).sendBatch({ topicMessages, acks: -1 });
           }
-          await consumer.commitOffsets([{ topic, partition, offset: next }]);
+          const consumer = consuming?.consumer;
+          if (!consumer) return false;
+          await consumer.commitOffsets(
+            batch.offsets.map(({ topic, partition, offset }) => ({ topic, partition, offset })),
+          );
         }
         return true;
       } catch (error) {
-        if (isAuthError(error)) {
+        if (isAuthError(error) || (options.groupInstanceId && isFencedError(error))) {
           reportFatal(error);
           return false;
         }
         if (!transactional && isRebalanceError(error)) {
-          // This member left the group while the handler ran; the partition's new owner
-          // reads the message again (its records were published: a duplicate, not a loss).
-          transportLog("warn", "the group moved on before the offset was committed", {
-            topic,
-            partition,
-            offset: message.offset,
+          // This member left the group while the handler ran; the partitions' new owners
+          // read the messages again (their records were published: duplicates, not a loss).
+          transportLog("warn", "the group moved on before the offsets were committed", {
+            messages: batch.messages,
             error: messageOf(error),
           });
           return false;
@@ -384,9 +426,8 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
         if (lastTry) return false;
         const delay = backoff(attempt);
         transportLog("warn", `publishing and committing failed; trying again in ${delay} ms`, {
-          topic,
-          partition,
-          offset: message.offset,
+          messages: batch.messages,
+          offsets: batch.offsets,
           error: messageOf(error),
         });
         await sleep(delay, hardStop.signal);
@@ -395,11 +436,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
   };
 
   /** Seeks back to a rejected message and holds its partition for the redelivery delay. */
-  const redeliver = (
-    consumer: Consumer,
-    message: InboundMessage,
-    pause: EachMessagePayload["pause"],
-  ) => {
+  const redeliver = (consumer: Consumer, message: InboundMessage, pause: () => () => void) => {
     if (stopping || fatal) return;
     const key = `${message.topic}\u0000${message.partition}`;
     const rejected = rejections.get(key) ?? 0;
@@ -420,45 +457,66 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
   const heartbeatInterval =
     options.heartbeatIntervalMs ?? Math.max(100, Math.min(3000, Math.floor(sessionTimeout / 3)));
 
-  const handle = async (
+  /**
+   * Handles one fetched batch of a partition: its messages one after another (the partition's
+   * order), each outcome queued for the next group commit as soon as it is known, so the next
+   * message runs while the previous one's transaction is under way. Returns once everything
+   * it handled is committed (or given up), so a rebalance never hands over a partition whose
+   * finished work is still uncommitted here.
+   */
+  const handleBatch = async (
     consume: ConsumeOptions,
     consumer: Consumer,
-    payload: EachMessagePayload,
+    batcher: CommitBatcher,
+    payload: EachBatchPayload,
   ): Promise<void> => {
-    // Fetched before the stop: left uncommitted, so the next consumer of the group reads it.
-    if (stopping || fatal) return;
-    const message = toInbound(payload.topic, payload.partition, payload.message);
-    const controller = new AbortController();
-    let settle = () => {};
-    const job: InFlight = { controller, settled: new Promise<void>((r) => (settle = r)) };
-    inFlight.add(job);
-    // kafkajs heartbeats only between messages; a long handler would lose the group.
+    const { batch } = payload;
+    const commits: Promise<boolean>[] = [];
+    // kafkajs heartbeats only between batches; a long run would lose the group.
     const beat = setInterval(() => {
       payload.heartbeat().catch(() => undefined);
     }, heartbeatInterval);
     try {
-      let outcome: MessageOutcome;
-      try {
-        outcome = await consume.handler(message, controller.signal);
-      } catch (error) {
-        transportLog("info", "the handler rejected the message; it is delivered again", {
-          topic: message.topic,
-          partition: message.partition,
-          offset: message.offset,
-          error: messageOf(error),
-        });
-        redeliver(consumer, message, payload.pause);
-        return;
+      for (const raw of batch.messages) {
+        // Fetched before the stop or a seek: left uncommitted, so it is read again.
+        if (stopping || fatal || !payload.isRunning() || payload.isStale()) break;
+        const message = toInbound(batch.topic, batch.partition, raw);
+        const controller = new AbortController();
+        let settle = () => {};
+        const job: InFlight = { controller, settled: new Promise<void>((r) => (settle = r)) };
+        inFlight.add(job);
+        let outcome: MessageOutcome;
+        try {
+          outcome = await consume.handler(message, controller.signal);
+        } catch (error) {
+          transportLog("info", "the handler rejected the message; it is delivered again", {
+            topic: message.topic,
+            partition: message.partition,
+            offset: message.offset,
+            error: messageOf(error),
+          });
+          redeliver(consumer, message, payload.pause);
+          break;
+        } finally {
+          inFlight.delete(job);
+          settle();
+        }
+        payload.resolveOffset(message.offset);
+        commits.push(
+          batcher.add({
+            topic: message.topic,
+            partition: message.partition,
+            next: (BigInt(message.offset) + 1n).toString(),
+            publish: outcome.publish,
+          }),
+        );
       }
-      // Not committed (stopping, fatal, or the group moved on): whoever owns the partition
-      // next reads the message from the committed offset.
-      if (await commit(message, outcome, consume, consumer)) {
-        rejections.delete(`${message.topic}\u0000${message.partition}`);
+      const committed = await Promise.all(commits);
+      if (committed.length > 0 && committed.every(Boolean)) {
+        rejections.delete(`${batch.topic}\u0000${batch.partition}`);
       }
     } finally {
       clearInterval(beat);
-      inFlight.delete(job);
-      settle();
     }
   };
 
@@ -468,16 +526,25 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
         `The consumer's concurrency must be a whole number of at least 1, not ${consume.concurrency}.`,
       );
     }
-    if (!transactionalId) transactionalId = `${consume.groupId}-${randomUUID()}`;
+    // A stable identity makes a stable transactional id: a restart fences its predecessor
+    // and finishes the transaction it left open at once.
+    transactionalId ??= options.groupInstanceId
+      ? `${consume.groupId}-${options.groupInstanceId}`
+      : `${consume.groupId}-${randomUUID()}`;
     const consumer = kafka.consumer({
       groupId: consume.groupId,
+      ...(options.groupInstanceId ? { groupInstanceId: options.groupInstanceId } : {}),
       sessionTimeout,
       rebalanceTimeout: options.rebalanceTimeoutMs ?? 300_000,
       heartbeatInterval,
       allowAutoTopicCreation: false,
       readUncommitted: false,
       maxWaitTimeInMs: 1000,
-      retry: { ...retry, restartOnFailure: async (error) => !isAuthError(error) },
+      // A member fenced by a newer one with its identity stops instead of fencing it back.
+      retry: {
+        ...retry,
+        restartOnFailure: async (error) => !isAuthError(error) && !isFencedError(error),
+      },
     });
     consuming = { options: consume, consumer };
     consumer.on(consumer.events.CRASH, (event) => {
@@ -495,10 +562,16 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
         fields: { brokers, configPath, groupId: consume.groupId, topic: consume.topic },
       });
     }
+    const batcher = createCommitBatcher((batch) => commitBatch(batch, consume));
     await consumer.run({
       autoCommit: false,
+      eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: consume.concurrency,
-      eachMessage: (payload) => handle(consume, consumer, payload),
+      eachBatch: (payload) => {
+        const running = handleBatch(consume, consumer, batcher, payload);
+        batches.add(running);
+        return running.finally(() => batches.delete(running));
+      },
     });
   };
 
@@ -561,7 +634,6 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
     stop(graceMs) {
       stopped ??= (async () => {
         stopping = true;
-        await starting?.catch(() => undefined);
         for (const timer of resumeTimers) clearTimeout(timer);
         resumeTimers.clear();
         if (consuming && !fatal) {
@@ -571,21 +643,32 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
             // not running
           }
         }
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          settleAll(),
-          new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, graceMs)))),
-        ]);
-        clearTimeout(timer);
+        // Runs in flight get the grace, and so do the commits of what finished.
+        await within(
+          Promise.all([starting?.catch(() => undefined), batchesDone()]),
+          Math.max(0, graceMs),
+        );
         hardStop.abort();
         for (const job of inFlight) job.controller.abort(new Error("The transport is stopping."));
-        await settleAll();
-        await Promise.allSettled([
-          consuming?.consumer.disconnect(),
-          transactionalProducer.discard(),
-          producer.discard(),
-          admin.discard(),
-        ]);
+        // Whatever still runs now is abandoned: a handler that ignores its signal, a commit
+        // or a leave that waits for a broker that is away. The stop ends all the same.
+        const settled = await within(batchesDone(), abandonMs);
+        const left = await within(
+          Promise.allSettled([
+            consuming?.consumer.disconnect(),
+            transactionalProducer.discard(),
+            producer.discard(),
+            admin.discard(),
+          ]),
+          leaveMs,
+        );
+        if (!settled || !left) {
+          transportLog(
+            "warn",
+            "stopped without finishing with the broker: uncommitted messages are delivered again",
+            { handlersSettled: settled, leftGroup: left },
+          );
+        }
       })();
       return stopped;
     },

@@ -179,6 +179,8 @@ function chatChunks(request: OllamaChatRequest, turn: ScriptedTurn): object[] {
 export async function startScriptedOllama(options: {
   scenario: Scenario;
   port?: number;
+  /** The trained context length `/api/show` reports. Default 131072. */
+  contextLength?: number;
   /** The model names `/api/tags` lists (a server's names are untrusted text). Default `llama3.2:latest`. */
   models?: readonly string[];
 }): Promise<ScriptedOllama> {
@@ -224,7 +226,10 @@ export async function startScriptedOllama(options: {
           parameter_size: "3.2B",
           quantization_level: "Q4_K_M",
         },
-        model_info: { "general.architecture": "llama", "llama.context_length": 131072 },
+        model_info: {
+          "general.architecture": "llama",
+          "llama.context_length": options.contextLength ?? 131072,
+        },
         capabilities: toolless ? ["completion"] : ["completion", "tools"],
       });
     }

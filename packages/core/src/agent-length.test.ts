@@ -119,6 +119,26 @@ describe("Agent at the model's limits", () => {
     expect(events.map((event) => event.type)).not.toContain("error");
   });
 
+  it("does not send a request the model's window cannot hold, and ends with 'length'", async () => {
+    const big = defineTool({
+      name: "read_big",
+      description: "Reads a big file.",
+      inputSchema: z.object({}).strict(),
+      access: "read",
+      execute: async () => toolSuccess("word ".repeat(2_000)),
+    });
+    const script = model(() => ({ calls: [{ name: "read_big", input: "{}" }], text: "Reading." }));
+    const result = await new Agent({
+      model: script,
+      tools: [big],
+      context: { maxTokens: 1_000 },
+      callSettings: { maxOutputTokens: 200 },
+    }).run("read it");
+    // The tool result (about 2 500 tokens) cannot fit a 1 200-token window, pruned or not.
+    expect(result).toMatchObject({ stopReason: "length", turns: 2, toolCalls: 1 });
+    expect(script.doStreamCalls).toHaveLength(1);
+  });
+
   it("keeps the text streamed before the window overflowed, in the result and the conversation", async () => {
     const agent = new Agent({
       model: model(() => ({ text: "Half of my answer", fail: contextFull() })),

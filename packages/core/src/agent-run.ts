@@ -199,6 +199,22 @@ export class AgentRun {
     return result;
   }
 
+  /**
+   * A request larger than the model's window (the conversation's budget plus the room kept
+   * for the answer) is never sent: a server such as Ollama would cut its start, the system
+   * prompt and the task, without saying so. The run ends with the `length` stop reason.
+   */
+  #checkFits(tokens: number): void {
+    const { conversation, callSettings } = this.#host;
+    const window = conversation.status().maxTokens + (callSettings.maxOutputTokens ?? 0);
+    if (tokens <= window) return;
+    throw new XzatomaError(
+      "CONTEXT_LENGTH_EXCEEDED",
+      `The next request needs about ${tokens} tokens, more than the model's context window of ${window} holds, even with older messages pruned.`,
+      { fields: { tokens, contextWindow: window } },
+    );
+  }
+
   async #loop(tools: LanguageModelV4FunctionTool[]): Promise<StopReason> {
     const { limits, conversation } = this.#host;
     const signal = this.#controller.signal;
@@ -210,6 +226,7 @@ export class AgentRun {
       this.#emit({ type: "turn-started", turn });
 
       const estimatedSent = conversation.status().tokens;
+      this.#checkFits(estimatedSent);
       const response = await this.#respond(tools);
       this.#usage = addUsage(this.#usage, response.usage);
       this.#emit({ type: "usage", turn, usage: response.usage, totals: this.#usage });

@@ -48,6 +48,12 @@ const ollamaSchema = z.strictObject({
   model: text().default("llama3.2:latest"),
   /** Longest wait for Ollama to start answering, and longest silence within an answer. */
   request_timeout_seconds: timerSeconds().default(600),
+  /**
+   * The context window Ollama is asked for (`num_ctx`), at most the model's trained length.
+   * Default: `agent.conversation.max_tokens`, at most the trained length. The conversation
+   * is planned to fit the window that is asked for.
+   */
+  num_ctx: expecting(z.number().int().min(256), "an integer of at least 256").optional(),
 });
 
 const openaiSchema = z.strictObject({

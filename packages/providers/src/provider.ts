@@ -74,10 +74,18 @@ export interface Provider {
    */
   checkModel(model: string): Promise<void>;
   /**
-   * The context window to plan a conversation with: the model's own window where the
-   * provider has reported it (after a request or a listing), at most `maxContextTokens`.
+   * The context window to plan a conversation with: the window the provider will really use
+   * for `model` (for Ollama the `num_ctx` it is sent, for the others the model's own window)
+   * as far as it is known yet (after {@link resolveContextWindow}, a request or a listing),
+   * at most `maxContextTokens`.
    */
   contextWindow(model: string): number;
+  /**
+   * Asks the provider once per model what {@link contextWindow} needs (Ollama's `/api/show`,
+   * the server's model listing) and resolves with the window to plan with. Never rejects:
+   * a server that cannot say leaves the window {@link contextWindow} gives without it.
+   */
+  resolveContextWindow(model: string): Promise<number>;
 }
 
 /** Options of {@link createProvider}. */
@@ -145,6 +153,9 @@ function availableText(available: readonly string[]): string {
   return `It has ${shown}${available.length > 12 ? `, and ${available.length - 12} more` : ""}.`;
 }
 
+/** A listing that failed tells nothing about windows; the request reports the failure. */
+const ignore = (): void => undefined;
+
 const capped = (shared: Shared, window: number | null | undefined): number =>
   window ? Math.min(window, shared.maxContextTokens) : shared.maxContextTokens;
 
@@ -159,6 +170,12 @@ function ollamaProvider(config: ProviderConfig["ollama"], shared: Shared): Provi
   const lookUpKey = () => shared.credentials.get("ollama");
   const client = withBearerKeyClient(createNodeHttpClient(), { apiKey, lookUpKey });
   const windows = new Map<string, number>();
+  const inspected = new Map<string, Promise<unknown>>();
+  // What Ollama is asked for: the configured num_ctx, else the conversation's budget; the
+  // model caps both at its trained length.
+  const wanted = config.num_ctx ?? shared.maxContextTokens;
+  const window = (model: string) =>
+    Math.min(wanted, shared.maxContextTokens, windows.get(model) ?? Number.POSITIVE_INFINITY);
   const wording = { providerName: "Ollama", provider: "ollama", baseUrl: host };
   const tags = async () => listTagsWith(client, host, { retry, wording });
   async function find(model: string) {
@@ -183,7 +200,7 @@ function ollamaProvider(config: ProviderConfig["ollama"], shared: Shared): Provi
         model,
         host,
         env: {},
-        contextWindow: shared.maxContextTokens,
+        contextWindow: wanted,
         retry,
         ...(apiKey ? { apiKey } : {}),
         lookUpKey,
@@ -214,7 +231,18 @@ function ollamaProvider(config: ProviderConfig["ollama"], shared: Shared): Provi
     async checkModel(model) {
       await find(model);
     },
-    contextWindow: (model) => capped(shared, windows.get(model)),
+    contextWindow: window,
+    async resolveContextWindow(model) {
+      let asked = inspected.get(model);
+      if (!asked) {
+        asked = inspectWith(client, host, model).then((shown) => {
+          if (shown?.contextLength) windows.set(model, shown.contextLength);
+        });
+        inspected.set(model, asked);
+      }
+      await asked;
+      return window(model);
+    },
   };
 }
 
@@ -244,6 +272,7 @@ function openaiProvider(config: ProviderConfig["openai"], shared: Shared): Provi
     };
   };
   const windows = new Map<string, number>();
+  let listed: Promise<void> | undefined;
   const listing = async (fallbackModel?: string) => {
     const models = await listOpenAIModels({
       ...(await connection()),
@@ -309,10 +338,16 @@ function openaiProvider(config: ProviderConfig["openai"], shared: Shared): Provi
       await find(model);
     },
     contextWindow: (model) => capped(shared, windows.get(model)),
+    async resolveContextWindow(model) {
+      if (!windows.has(model)) listed ??= listing().then(ignore, ignore);
+      await listed;
+      return capped(shared, windows.get(model));
+    },
   };
 }
 
 function copilotProvider(config: ProviderConfig["copilot"], shared: Shared): Provider {
+  let listed: Promise<void> | undefined;
   const client: CopilotClient = createCopilotClient({
     getGithubToken: () => shared.credentials.get("copilot"),
     env: shared.env,
@@ -370,6 +405,11 @@ function copilotProvider(config: ProviderConfig["copilot"], shared: Shared): Pro
       await find(model, true);
     },
     contextWindow: (model) => capped(shared, windows.get(model)),
+    async resolveContextWindow(model) {
+      if (!windows.has(model)) listed ??= client.listModels().then(remember).then(ignore, ignore);
+      await listed;
+      return capped(shared, windows.get(model));
+    },
   };
 }
 
@@ -459,6 +499,7 @@ function localProvider(config: ProviderConfig["local"], shared: Shared): Provide
     },
     checkModel,
     contextWindow: () => capped(shared, DEFAULT_LOCAL_CONTEXT_SIZE),
+    resolveContextWindow: async () => capped(shared, DEFAULT_LOCAL_CONTEXT_SIZE),
   };
 }
 

@@ -3,7 +3,6 @@ import path from "node:path";
 import type { Message } from "@xzatoma/conversation";
 import {
   Agent,
-  agentOptionsFromConfig,
   createRunTelemetry,
   createToolRegistry,
   RunStop,
@@ -34,6 +33,7 @@ import {
 } from "@xzatoma/tools";
 import { XzatomaError } from "@xzatoma/errors";
 import { createAuditSink } from "./audit-sink.js";
+import { agentOptionsForWindow } from "./context-budget.js";
 import { mcpWorkingDirectory } from "./mcp/mcp-working-directory.js";
 import type { RuntimeConfig } from "./config/config-schema.js";
 import { connectUnlessAborted } from "./mcp/connect-unless-aborted.js";
@@ -388,8 +388,10 @@ export async function createAgentRuntime(
       }
     : undefined;
 
+  // The window the conversation is planned for: what the provider knows now, then what it
+  // says before the first run and after a model switch.
+  let window = provider.contextWindow(model);
   const build = (messages: readonly Message[]) => {
-    const fromConfig = agentOptionsFromConfig(config.agent, provider.contextWindow(model));
     const registry = createToolRegistry({ maxOutputBytes: config.agent.tools.max_output_size });
     const available = [...tools, ...mcpTools].filter((tool) =>
       isToolAvailable(modes.chatMode, tool.access),
@@ -400,6 +402,7 @@ export async function createAgentRuntime(
       const level = { depth: 0, tools: available, conversationId: () => recorder?.store() };
       for (const tool of createSubagentTools(subagentScope, level)) registry.register(tool);
     }
+    const fromConfig = agentOptionsForWindow(config.agent, window, registry);
     return new Agent({
       ...fromConfig,
       model: provider.languageModel(model),
@@ -414,6 +417,12 @@ export async function createAgentRuntime(
   };
   if (mcp) mcpTools = await mcp.connect("start");
   let agent = build(resumed);
+  const fitWindow = async () => {
+    const resolved = await provider.resolveContextWindow(model);
+    if (resolved === window) return;
+    window = resolved;
+    agent = build(agent.messages);
+  };
 
   return {
     provider,
@@ -445,6 +454,7 @@ export async function createAgentRuntime(
           agent = build(agent.messages);
         }
       }
+      await fitWindow();
       quota = createQuota(quotaOf(config));
       turn = 0;
       const telemetry = options.telemetry
@@ -499,6 +509,7 @@ export async function createAgentRuntime(
     async setModel(name) {
       await provider.checkModel(name);
       model = name;
+      window = await provider.resolveContextWindow(name);
       agent = build(agent.messages);
     },
     status() {

@@ -1,6 +1,5 @@
 import {
   Agent,
-  agentOptionsFromConfig,
   createToolRegistry,
   defineTool,
   RunStop,
@@ -19,6 +18,7 @@ import {
 import { createHistoryRecorder, type History, type HistoryRecorder } from "@xzatoma/persistence";
 import type { Provider } from "@xzatoma/providers";
 import { z } from "zod";
+import { agentOptionsForWindow } from "../context-budget.js";
 import { createSystemPrompt } from "../system-prompt.js";
 import type { Quota } from "./quota.js";
 import type { SubagentConfig } from "./subagent-config.js";
@@ -232,9 +232,10 @@ export function createSubagentTools(scope: SubagentScope, level: DelegatingLevel
     ];
     const registry = createToolRegistry({ maxOutputBytes: scope.maxOutputBytes });
     for (const tool of tools) registry.register(tool);
-    const fromConfig = agentOptionsFromConfig(
+    const fromConfig = agentOptionsForWindow(
       scope.agentConfig,
-      scope.provider.contextWindow(model),
+      await scope.provider.resolveContextWindow(model),
+      registry,
     );
     try {
       child = new Agent({

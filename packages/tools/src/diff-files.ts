@@ -4,6 +4,7 @@ import { DIFF_FILES_DESCRIPTION } from "./descriptions/diff-files.js";
 import { refusal, resolveTarget } from "./file-targets.js";
 import { readTextFile } from "./read-text.js";
 import { assessRead } from "./tool-paths.js";
+import { createContentScreen } from "./secret-content.js";
 import { unifiedDiff } from "./unified-diff.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { DEFAULT_MAX_FILE_WRITE_BYTES } from "./write-file.js";
@@ -50,11 +51,13 @@ export function createDiffFilesTool(
         texts.push(read.text);
       }
       const [nameA = "", nameB = ""] = names;
-      const [textA = "", textB = ""] = texts;
+      // Both sides are screened before the diff, so its context hides secrets too.
+      const content = createContentScreen(workspace.exposure, `${nameA} or ${nameB}`);
+      const [textA = "", textB = ""] = texts.map((text) => content.screen(text));
       const diff = unifiedDiff(nameA, nameB, textA, textB);
       if (diff === "")
         return toolSuccess(`${nameA} and ${nameB} are identical.`, { identical: true });
-      return toolSuccess(diff, { identical: false });
+      return content.finish(toolSuccess(diff, { identical: false }));
     },
   });
 }

@@ -17,6 +17,7 @@ import {
   type Target,
 } from "./file-targets.js";
 import { readTextFile } from "./read-text.js";
+import { createContentScreen } from "./secret-content.js";
 import { assessRead } from "./tool-paths.js";
 import { writeFileSafely } from "./safe-write.js";
 import { appendText, lineCount, replaceUnique, shrinkCheck, type EditMode } from "./text-edit.js";
@@ -160,19 +161,23 @@ export function createEditFileTool(
       if (!outcome.ok) {
         return outcome.code === "REFUSED" ? refusal(outcome.message) : toolFailure(outcome.message);
       }
-      const diff = unifiedDiff(where, where, oldText, newText);
+      // The diff shows the file's lines to the model: their secrets are hidden.
+      const content = createContentScreen(workspace.exposure, where);
+      const diff = unifiedDiff(where, where, content.screen(oldText), content.screen(newText));
       const heading = {
         create: `Created ${where} (${plural(lineCount(newText), "line")})`,
         overwrite: `Overwrote ${where}`,
         append: `Appended to ${where}`,
         edit: `Edited ${where} (replaced 1 occurrence)`,
       }[input.mode];
-      return toolSuccess(`${heading}:\n\n${diff}`, {
-        path: where,
-        changed: true,
-        bytes,
-        lines: lineCount(newText),
-      });
+      return content.finish(
+        toolSuccess(`${heading}:\n\n${diff}`, {
+          path: where,
+          changed: true,
+          bytes,
+          lines: lineCount(newText),
+        }),
+      );
     },
   });
 }

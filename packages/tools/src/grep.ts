@@ -10,6 +10,8 @@ import { compileGrepPattern } from "./grep-pattern.js";
 import { createGrepWorkerPool } from "./grep-pool.js";
 import { startSearch } from "./grep-search.js";
 import { assessRead, recordRead } from "./tool-paths.js";
+import { createContentScreen } from "./secret-content.js";
+import type { GrepRecord } from "./grep-protocol.js";
 import { walkWorkspace } from "./workspace-walk.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
@@ -161,14 +163,21 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
       });
       const position = new Array<number>(order.length);
       order.forEach((index, sorted) => (position[index] = sorted));
+      // The lines of each file go through the screen together (a secret may span them);
+      // the screen keeps line breaks, so each record gets its own line back.
+      const content = createContentScreen(workspace.exposure, `the grep results in ${where}`);
       const result = {
         ...found,
         matches: found.matches
-          .map((file) => ({ ...file, index: position[file.index] as number }))
+          .map((file) => ({
+            ...file,
+            index: position[file.index] as number,
+            records: screenRecords(file.records, content.screen),
+          }))
           .sort((a, b) => a.index - b.index),
         timedOut: found.timedOut.map((index) => position[index] as number),
       };
-      return formatGrepOutput({
+      const output = formatGrepOutput({
         input: { pattern: input.pattern, where, contextLines: input.context_lines, maxResults },
         files: order.map((index) => relative[index] as string),
         result,
@@ -177,6 +186,18 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
         perFileTimeoutMs,
         secretFiles,
       });
+      return content.finish(output);
     },
   });
+}
+
+/** `records` with their text screened together; each keeps its line. */
+function screenRecords(
+  records: readonly GrepRecord[],
+  screen: (text: string) => string,
+): GrepRecord[] {
+  const screened = screen(records.map(([, , text]) => text).join("\n")).split("\n");
+  if (screened.length !== records.length)
+    return records.map(([line, kind, text]) => [line, kind, screen(text)]);
+  return records.map(([line, kind], index) => [line, kind, screened[index] ?? ""]);
 }

@@ -27,6 +27,7 @@ export {
 } from "./terminal.js";
 export { createFileTools, type FileToolsOptions } from "./file-tools.js";
 export { createGrepTool, type GrepToolOptions } from "./grep.js";
+export { createContentScreen, secretsNote, type ContentScreen } from "./secret-content.js";
 export { createFindPathTool, type FindPathToolOptions } from "./find-path.js";
 export { createPlanProgressTool, MARK_INSTRUCTION_DONE_DESCRIPTION } from "./plan-progress-tool.js";
 export {

@@ -4,6 +4,7 @@ import { PathOutsideWorkspaceError } from "@xzatoma/safety";
 import { z } from "zod";
 import { READ_FILE_DESCRIPTION } from "./descriptions/read-file.js";
 import { assessRead, describeFsError, guardPath, recordRead } from "./tool-paths.js";
+import { createContentScreen, type ContentScreen } from "./secret-content.js";
 import { openResolved } from "./anchored-path.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
@@ -69,7 +70,7 @@ export function createReadFileTool(
             `'${input.path}' has ${bytes} bytes, more than the limit of ${maxFileBytes}. Read a line range instead.`,
           );
         }
-        return present(text, bytes, input);
+        return present(text, bytes, input, createContentScreen(workspace.exposure, input.path));
       }
       let handle;
       try {
@@ -104,7 +105,12 @@ export function createReadFileTool(
         if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
           return toolFailure(`'${input.path}' is a binary file; read_file reads text only.`);
         }
-        return present(buffer.toString("utf8"), stats.size, input);
+        return present(
+          buffer.toString("utf8"),
+          stats.size,
+          input,
+          createContentScreen(workspace.exposure, input.path),
+        );
       } finally {
         await handle.close();
       }
@@ -112,11 +118,15 @@ export function createReadFileTool(
   });
 }
 
-/** The result of read_file for a file's text: whole, a line range, or an outline. */
+/**
+ * The result of read_file for a file's text: whole, a line range, or an outline. Only the
+ * lines shown go through `content`, which hides their secrets.
+ */
 function present(
   text: string,
   bytes: number,
   input: { readonly path: string; readonly start_line?: number; readonly end_line?: number },
+  content: ContentScreen,
 ) {
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines.at(-1) === "") lines.pop();
@@ -133,21 +143,27 @@ function present(
     }
     if (start > end)
       return toolFailure(`start_line (${start}) must not be greater than end_line (${end}).`);
-    return toolSuccess(lines.slice(start - 1, end).join("\n"), {
-      ...metadata,
-      startLine: start,
-      endLine: end,
-    });
-  }
-  if (totalLines > OUTLINE_THRESHOLD_LINES) {
-    const head = numbered(lines.slice(0, OUTLINE_EDGE_LINES), 1);
-    const tailStart = totalLines - OUTLINE_EDGE_LINES + 1;
-    const tail = numbered(lines.slice(tailStart - 1), tailStart);
-    return toolSuccess(
-      `Outline of ${input.path}: ${totalLines} lines; showing the first and last ${OUTLINE_EDGE_LINES}. ` +
-        `Call read_file with start_line and end_line for the rest.\n\n${head}\n\n... (lines ${OUTLINE_EDGE_LINES + 1}-${tailStart - 1} omitted) ...\n\n${tail}`,
-      { ...metadata, outline: true },
+    return content.finish(
+      toolSuccess(content.screen(lines.slice(start - 1, end).join("\n")), {
+        ...metadata,
+        startLine: start,
+        endLine: end,
+      }),
     );
   }
-  return toolSuccess(text, metadata);
+  if (totalLines > OUTLINE_THRESHOLD_LINES) {
+    const shown = (from: number, to?: number) =>
+      content.screen(lines.slice(from, to).join("\n")).split("\n");
+    const head = numbered(shown(0, OUTLINE_EDGE_LINES), 1);
+    const tailStart = totalLines - OUTLINE_EDGE_LINES + 1;
+    const tail = numbered(shown(tailStart - 1), tailStart);
+    return content.finish(
+      toolSuccess(
+        `Outline of ${input.path}: ${totalLines} lines; showing the first and last ${OUTLINE_EDGE_LINES}. ` +
+          `Call read_file with start_line and end_line for the rest.\n\n${head}\n\n... (lines ${OUTLINE_EDGE_LINES + 1}-${tailStart - 1} omitted) ...\n\n${tail}`,
+        { ...metadata, outline: true },
+      ),
+    );
+  }
+  return content.finish(toolSuccess(content.screen(text), metadata));
 }

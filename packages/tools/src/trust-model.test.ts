@@ -209,7 +209,7 @@ describe("a secret never leaves on the model's word", () => {
       { toolCallId: "1", toolName: "read_file", input: '{"path":".env"}' },
       { signal: new AbortController().signal, approve: () => ({ approved: true, byPerson: true }) },
     );
-    expect(workspace.exposure.reasons).toEqual(["read .env"]);
+    expect(workspace.exposure.reasons).toEqual(["read .env", "found a secret in .env"]);
     expect(assessFetch("https://any.example/?d=abc", fetcher(), workspace.exposure)).toMatchObject({
       verdict: "confirm",
       requiresPerson: true,

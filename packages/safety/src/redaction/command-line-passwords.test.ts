@@ -44,6 +44,10 @@ describe("redactSecrets on command-line passwords", () => {
       "git clone https://ada:ghtoken1234abcd@git.example.org/team/app.git",
       "git clone https://ada:[REDACTED]@git.example.org/team/app.git",
     ],
+    [
+      "git remote add ci https://x-access-token:ciT0ken42@git.example.org/team/app.git",
+      "git remote add ci https://x-access-token:[REDACTED]@git.example.org/team/app.git",
+    ],
     ["mysql -u root \\\n  -pLin3Cont db", "mysql -u root \\\n  -p[REDACTED] db"],
   ])("%s", (command, expected) => {
     expect(redactSecrets(command)).toBe(expected);

@@ -22,6 +22,9 @@ export function findKeyValueSecrets(text: string): SecretSpan[] {
     regex.lastIndex = 0;
     for (let match = regex.exec(text); match; match = regex.exec(text)) {
       if (!isSecretName(match[1] ?? "")) continue;
+      // `https://x-access-token:PASSWORD@host`: a URL's user, not a key; the URL password
+      // rule hides the password and keeps the host.
+      if (text.startsWith("://", match.index - 3)) continue;
       const value = rule.value(scanner, regex.lastIndex);
       if (value && !isPlaceholder(text, value)) spans.push(value);
     }

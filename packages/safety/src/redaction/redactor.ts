@@ -17,6 +17,12 @@ export interface RedactorOptions {
    * 8 characters are ignored: they would match ordinary words.
    */
   readonly known?: Iterable<string>;
+  /**
+   * Keep the line breaks a secret spans (a private key's body), with a marker on each of
+   * its lines, so the text keeps its line numbers: for text shown by line (a file read by
+   * lines, search results). Default false: one marker.
+   */
+  readonly keepLines?: boolean;
 }
 
 /** Text in, the same text with every secret replaced by `[REDACTED]` out. */
@@ -92,7 +98,7 @@ export function createRedactor(options: RedactorOptions = {}): Redact {
         })),
       );
     }
-    return replaceSpans(text, spans);
+    return replaceSpans(text, spans, options.keepLines === true);
   };
 }
 

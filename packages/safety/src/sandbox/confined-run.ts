@@ -384,8 +384,17 @@ async function finishRun(
       ],
     });
   } finally {
-    machine.pending.delete(pending);
     await removeRunDirectory(directory.root).catch(() => undefined);
-    await pending.cgroup?.remove().catch(() => undefined);
+    // The kernel frees a cgroup a moment after its last process was reaped (rmdir says
+    // EBUSY until then); nothing waits for that. The run stays pending, so that the
+    // process's exit removes the cgroup if it is still there.
+    const { cgroup } = pending;
+    if (cgroup === undefined) machine.pending.delete(pending);
+    else {
+      void cgroup
+        .remove()
+        .catch(() => undefined)
+        .finally(() => machine.pending.delete(pending));
+    }
   }
 }

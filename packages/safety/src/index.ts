@@ -84,9 +84,17 @@ export { DEFAULT_SECRET_SCAN, type SecretScanBounds } from "./sandbox/workspace-
 export {
   checkMention,
   checkUrl,
+export type {
+  EgressConnection,
+  EgressRefusal,
+  EgressReport,
+  SandboxEgress,
+} from "./sandbox/egress/egress-report.js";
+export { createEgressHostMatcher } from "./sandbox/egress/host-patterns.js";
   createGuardedFetch,
   isDeniedAddress,
   UrlBlockedError,
+  createAllowance,
   type Allowance,
   type ByteCapAction,
   type GuardedFetch,

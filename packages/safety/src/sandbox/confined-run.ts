@@ -7,6 +7,7 @@ import {
   findSystemEntries,
   type SystemEntry,
 } from "./bwrap-arguments.js";
+import { startEgress, type EgressRun } from "./egress/egress-run.js";
 import { findEtcMasks, type EtcMasks } from "./etc-masks.js";
 import { findProgram } from "./find-program.js";
 import {
@@ -221,6 +222,9 @@ export async function confineRun(
   if (!isWithin(workspace, cwd))
     throw new TypeError(`cwd ${cwd} is outside the workspace ${workspace}`);
   const home = checkHome(run.home ?? DEFAULT_HOME, workspace);
+  if (run.egress !== undefined && run.network === true) {
+    throw new TypeError("a sandboxed command gets either the whole network or egress, not both");
+  }
   const limits = resolveLimits(machine.limits, run.limits);
   const readOnlyPaths = await bindableReadOnlyPaths(workspace, run.readOnlyPaths ?? []);
   // Before anything is made for the run: a workspace whose secrets cannot all be masked
@@ -233,6 +237,7 @@ export async function confineRun(
   const directory = await createRunDirectory(await scratchFor(machine, workspace), machine.seccomp);
   const pending: { directory: string; cgroup?: RunCgroup } = { directory: directory.root };
   machine.pending.add(pending);
+  let egress: EgressRun | undefined;
   try {
     if (machine.cgroupParents.pids || machine.cgroupParents.memory) {
       pending.cgroup = await createRunCgroup(machine.cgroupParents, {
@@ -246,6 +251,7 @@ export async function confineRun(
     if (!machine.tools.unprivileged) {
       await chown(directory.upper, workspaceStats.uid, workspaceStats.gid);
     }
+    if (run.egress !== undefined) egress = await startEgress(run.egress, directory.root);
     const seccompFd = 3;
     const infoFd = 4;
     const bwrapArguments = buildBwrapArguments({
@@ -254,7 +260,9 @@ export async function confineRun(
       home,
       network: run.network ?? false,
       readOnlyPaths,
-      extraReadOnlyPaths: machine.extraReadOnlyPaths.filter((extra) => !isWithin(workspace, extra)),
+      extraReadOnlyPaths: [...machine.extraReadOnlyPaths, ...(egress ? [egress.node] : [])].filter(
+        (extra) => !isWithin(workspace, extra),
+      ),
       systemEntries: machine.systemEntries,
       etcMasks: machine.etcMasks,
       maskFile: directory.maskFile,
@@ -271,6 +279,16 @@ export async function confineRun(
       { lower: [workspace], upper: directory.upper, work: directory.work },
       machine.tools.unprivileged,
     );
+    const stdio: PreparedRun["stdio"] = [
+      "ignore",
+      "pipe",
+      "pipe",
+      directory.seccompFd,
+      directory.infoFd,
+    ];
+    // The egress forwarder's pipes come last; it runs the command as its child.
+    const command = egress ? egress.wrap(argv, [stdio.length, stdio.length + 1]) : argv;
+    if (egress) stdio.push(...egress.childDescriptors);
     const args = mountThenExec(
       machine.tools,
       {
@@ -279,20 +297,23 @@ export async function confineRun(
         limits: shellLimitArguments(limits),
         ...(pending.cgroup ? { cgroupProcs: pending.cgroup.procs } : {}),
       },
-      [machine.tools.bwrap, ...bwrapArguments, "--", ...argv],
+      [machine.tools.bwrap, ...bwrapArguments, "--", ...command],
     );
     let finished: Promise<SandboxOutcome> | undefined;
     return {
       file: machine.tools.unshare,
       args,
       env: { HOME: home },
-      stdio: ["ignore", "pipe", "pipe", directory.seccompFd, directory.infoFd],
+      stdio,
+      ...(egress ? { egress: egress.report } : {}),
       finish() {
+        egress?.stop();
         finished ??= finishRun(machine, directory, pending, workspace, run, secrets, limits);
         return finished;
       },
     };
   } catch (error) {
+    egress?.stop();
     directory.closeDescriptors();
     machine.pending.delete(pending);
     await removeRunDirectory(directory.root);

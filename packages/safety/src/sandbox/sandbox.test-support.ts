@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { SandboxOutcome } from "./apply-changes.js";
+import type { EgressReport } from "./egress/egress-report.js";
 import type { Sandbox, SandboxRunOptions } from "./sandbox.js";
 
 export const TEST_TIMEOUT_MS = 120_000;
@@ -27,6 +28,8 @@ export interface ConfinedResult {
   readonly stdout: string;
   readonly stderr: string;
   readonly outcome: SandboxOutcome;
+  /** The egress proxy's report, when the run had one. */
+  readonly egress?: EgressReport;
 }
 
 /**
@@ -71,7 +74,14 @@ export async function runConfined(
       killGroup();
     }
     const code = await closed;
-    return { code, stdout, stderr, outcome: await prepared.finish() };
+    const outcome = await prepared.finish();
+    return {
+      code,
+      stdout,
+      stderr,
+      outcome,
+      ...(prepared.egress ? { egress: prepared.egress } : {}),
+    };
   } finally {
     clearTimeout(timer);
     killGroup();

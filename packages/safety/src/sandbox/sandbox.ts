@@ -7,6 +7,7 @@ import {
   type SandboxTools,
 } from "./confined-run.js";
 import type { SandboxJudge, SandboxOutcome } from "./apply-changes.js";
+import type { EgressReport, SandboxEgress } from "./egress/egress-report.js";
 import type { SandboxLimits } from "./sandbox-limits.js";
 import { probeSandbox } from "./sandbox-probe.js";
 import type { SecretScanBounds } from "./workspace-secrets.js";
@@ -63,6 +64,13 @@ export interface SandboxRunOptions {
   /** Allow network access (name resolution included). Default false. */
   readonly network?: boolean;
   /**
+   * Network through XZatoma's egress proxy instead: the command keeps its own network
+   * namespace (loopback only), its proxy variables point at a forwarder inside it, and
+   * the proxy outside admits only hosts `allowHost` accepts, at addresses the URL guard
+   * allows. Not with `network: true`. Has no effect without a sandbox (`kind: "none"`).
+   */
+  readonly egress?: SandboxEgress;
+  /**
    * Existing files and directories inside the workspace that the command may not write,
    * rename or delete (it fails at once with EROFS or EBUSY). Paths outside the workspace
    * are ignored: outside it everything is read-only or invisible already.
@@ -89,6 +97,11 @@ export interface PreparedRun {
   readonly env: Record<string, string>;
   /** The child's stdio; entries past 2 are descriptors the sandbox needs inherited. */
   readonly stdio: ("ignore" | "pipe" | number)[];
+  /**
+   * With `egress`: the hosts the proxy refused and reached, filled while the command runs
+   * and complete once `finish()` resolved. Absent when the run had no egress proxy.
+   */
+  readonly egress?: EgressReport;
   /**
    * After the command ended: waits until nothing of it runs, applies its judged changes to
    * the workspace, removes the run's private directory. Idempotent; never rejects.

@@ -8,8 +8,26 @@ import { createFileMetadataTool } from "./file-metadata.js";
 import { createFindPathTool, type FindPathToolOptions } from "./find-path.js";
 import { createGrepTool, type GrepToolOptions } from "./grep.js";
 import { createMovePathTool } from "./move-path.js";
-import type { WorkspaceContext } from "./workspace-context.js";
+import { withWorkspaceLock, type WorkspaceContext } from "./workspace-context.js";
 import { createWriteFileTool } from "./write-file.js";
+
+/**
+ * `tool` whose whole execution (an edit's read, its judgement of the file and its write)
+ * holds the workspace's lock, so no other change (an apply, a parallel subagent's write)
+ * lands in between. The other properties are the tool's own, lazy schemas included.
+ */
+function underWorkspaceLock(tool: Tool, workspace: WorkspaceContext): Tool {
+  const locked = Object.create(
+    Object.getPrototypeOf(tool) as object | null,
+    Object.getOwnPropertyDescriptors(tool),
+  ) as Tool;
+  Object.defineProperty(locked, "execute", {
+    enumerable: true,
+    value: (input: unknown, context: Parameters<Tool["execute"]>[1]) =>
+      withWorkspaceLock(workspace, () => tool.execute(input, context)),
+  });
+  return locked;
+}
 
 /** Options of {@link createFileTools}. */
 export interface FileToolsOptions {
@@ -35,12 +53,14 @@ export function createFileTools(
   const files = options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes };
   const trees = options.maxTreeItems === undefined ? {} : { maxItems: options.maxTreeItems };
   return [
-    createWriteFileTool(workspace, files),
-    createEditFileTool(workspace, files),
-    createCopyPathTool(workspace, trees),
-    createMovePathTool(workspace, trees),
-    createDeletePathTool(workspace, trees),
-    createCreateDirectoryTool(workspace),
+    ...[
+      createWriteFileTool(workspace, files),
+      createEditFileTool(workspace, files),
+      createCopyPathTool(workspace, trees),
+      createMovePathTool(workspace, trees),
+      createDeletePathTool(workspace, trees),
+      createCreateDirectoryTool(workspace),
+    ].map((tool) => underWorkspaceLock(tool as Tool, workspace)),
     createFileMetadataTool(workspace, files),
     createFindPathTool(workspace, options.findPath),
     createGrepTool(workspace, options.grep),

@@ -12,10 +12,12 @@ export {
 } from "./read-file.js";
 export {
   createWorkspaceContext,
+  withWorkspaceLock,
   type FileAccess,
   type WorkspaceContext,
   type WorkspaceContextOptions,
 } from "./workspace-context.js";
+export { createWorkspaceLock, type WorkspaceLock } from "./workspace-lock.js";
 export { createBuiltinTools, type BuiltinToolsOptions } from "./builtin-tools.js";
 export * from "./fetch/index.js";
 export { createPlanTool } from "./plan-tool.js";

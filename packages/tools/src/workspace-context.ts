@@ -4,6 +4,7 @@ import {
   type PathGuard,
   type SecretExposure,
 } from "@xzatoma/safety";
+import { createWorkspaceLock, type WorkspaceLock } from "./workspace-lock.js";
 
 /**
  * Where the file tools read and write text when someone else holds the files: an editor
@@ -34,6 +35,11 @@ export interface WorkspaceContext {
    * after the path guard has checked them. Absent: the disk.
    */
   readonly files?: FileAccess;
+  /**
+   * The lock every change to the workspace's files takes: the file tools' writes and the
+   * terminal's apply of a sandboxed command (see {@link withWorkspaceLock}).
+   */
+  readonly lock: WorkspaceLock;
 }
 
 /** Options of {@link createWorkspaceContext}. */
@@ -49,6 +55,11 @@ export interface WorkspaceContextOptions {
   readonly exposure?: SecretExposure;
   /** Where the file tools read and write text instead of the disk (an editor's buffers). */
   readonly files?: FileAccess;
+  /**
+   * The lock of another context of the same workspace in this process, to share; a new one
+   * by default.
+   */
+  readonly lock?: WorkspaceLock;
 }
 
 /**
@@ -65,5 +76,18 @@ export function createWorkspaceContext(options: WorkspaceContextOptions): Worksp
     pathGuard,
     exposure: options.exposure ?? createSecretExposure(),
     ...(options.files ? { files: options.files } : {}),
+    lock: options.lock ?? createWorkspaceLock(),
   };
+}
+
+/**
+ * Runs `change` under the workspace's lock, after every change to its files started before
+ * it (a file tool's write, another apply). The terminal tool wraps its apply in it:
+ * `await withWorkspaceLock(workspace, () => run.finish())`.
+ */
+export function withWorkspaceLock<T>(
+  workspace: Pick<WorkspaceContext, "lock">,
+  change: () => Promise<T>,
+): Promise<T> {
+  return workspace.lock.run(change);
 }

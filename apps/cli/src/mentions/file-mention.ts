@@ -2,6 +2,7 @@ import { constants, type Stats } from "node:fs";
 import { readdir, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type { PathGuard, SecretExposure } from "@xzatoma/safety";
+import { createContentScreen, secretsNote } from "@xzatoma/tools";
 import { contextBlock, languageOf } from "./context-block.js";
 import { formatLineRange, type FileMention, type LineRange } from "./mention.js";
 import { listWorkspaceFiles } from "./workspace-search.js";
@@ -28,7 +29,10 @@ export interface FileMentionContext {
    * file is refused like any read that needs a yes.
    */
   readonly confirmed: boolean;
-  /** Records that a secret-looking file reached the model. */
+  /**
+   * Records that a secret-looking file reached the model, or that the redactor found a
+   * secret in the text (which is then hidden from the model).
+   */
   readonly exposure?: SecretExposure;
 }
 
@@ -218,10 +222,17 @@ export async function loadFileMention(
   const relative = guard.relative(opened.path);
   const ranged = applyRange(relative, text, mention.lines);
   if ("ok" in ranged) return ranged;
+  // The values the redactor finds never reach the model, whoever typed the mention.
+  const content = createContentScreen(context.exposure, `@${relative}`);
+  const body = content.screen(ranged.body);
+  const hidden = content.hidden;
   return {
     ok: true,
-    block: contextBlock(ranged.heading, ranged.body, languageOf(relative)),
-    detail: ranged.detail,
+    block: `${contextBlock(ranged.heading, body, languageOf(relative))}${hidden > 0 ? secretsNote(hidden) : ""}`,
+    detail:
+      hidden > 0
+        ? `${ranged.detail}, ${hidden} secret${hidden === 1 ? "" : "s"} hidden`
+        : ranged.detail,
     cached,
   };
 }

@@ -327,7 +327,7 @@ describe("the result", () => {
 });
 
 describe("secret-looking files", () => {
-  it("are refused unless the person stands behind the mention, and then mark the session", async () => {
+  it("are refused unless the person stands behind the mention, and then mark the session, values hidden", async () => {
     await writeFile(path.join(root, ".env"), "API_TOKEN=tok-1234567890\n");
     const refused = await loader().load("Use @.env");
     expect(refused.prompt).not.toContain("tok-1234567890");
@@ -336,8 +336,10 @@ describe("secret-looking files", () => {
     ]);
     const exposure = createSecretExposure();
     const allowed = await loader({ confirmed: true, exposure }).load("Use @.env");
-    expect(allowed.prompt).toContain("tok-1234567890");
-    expect(exposure.reasons).toEqual(["@.env"]);
+    // The file loads, but the value the redactor finds stays on disk.
+    expect(allowed.prompt).toContain("API_TOKEN=[REDACTED]");
+    expect(allowed.prompt).not.toContain("tok-1234567890");
+    expect(exposure.reasons).toEqual(["@.env", "found a secret in @.env"]);
   });
 
   it("are never opened by @search or @grep", async () => {

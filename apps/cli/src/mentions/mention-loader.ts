@@ -1,5 +1,6 @@
 import { describeError } from "@xzatoma/core";
 import type { PathGuard, SecretExposure } from "@xzatoma/safety";
+import { createContentScreen, secretsNote } from "@xzatoma/tools";
 import { contextBlock, cutToBytes } from "./context-block.js";
 import { loadFileMention, type CachedFile, type MentionOutcome } from "./file-mention.js";
 import { formatLineRange, mentionLabel, type Mention } from "./mention.js";
@@ -116,6 +117,7 @@ async function loadSearch(
   pattern: string,
   search: MentionSearch,
   maxResults: number,
+  exposure: SecretExposure | undefined,
 ): Promise<MentionOutcome> {
   if (mode === "regex") {
     try {
@@ -135,10 +137,19 @@ async function loadSearch(
       : `Grep for /${pattern}/ (regular expression)`;
   const shown = result.truncated ? ` (first ${count} shown; more exist)` : "";
   const detail = count === 0 ? "no matches" : `${count} match${count === 1 ? "" : "es"}`;
-  const body = result.matches.map((match) => `${match.path}:${match.line}: ${match.text}`);
+  // Matching lines are file content: the values the redactor finds are hidden.
+  const content = createContentScreen(
+    exposure,
+    `the results of @${mode === "literal" ? "search" : "grep"}`,
+  );
+  const texts = content.screen(result.matches.map((match) => match.text).join("\n")).split("\n");
+  const body = result.matches.map(
+    (match, index) => `${match.path}:${match.line}: ${texts[index] ?? ""}`,
+  );
+  const note = content.hidden > 0 ? secretsNote(content.hidden) : "";
   return {
     ok: true,
-    block: contextBlock(`${what}: ${detail}${shown}`, body.join("\n") || "(no matches)"),
+    block: `${contextBlock(`${what}: ${detail}${shown}`, body.join("\n") || "(no matches)")}${note}`,
     detail: `${detail}${result.truncated ? "+" : ""}`,
     cached: false,
   };
@@ -149,6 +160,7 @@ async function loadMcpMention(
   uri: string,
   read: MentionLoaderDeps["readMcpResource"],
   maxBytes: number,
+  exposure: SecretExposure | undefined,
 ): Promise<MentionOutcome> {
   if (!read) return fail("no MCP servers are configured", "add the server under mcp.servers");
   let resource: Awaited<ReturnType<NonNullable<typeof read>>>;
@@ -159,7 +171,11 @@ async function loadMcpMention(
   }
   const bytes = Buffer.byteLength(resource.text, "utf8");
   const shown = cutToBytes(resource.text, maxBytes);
-  const text = shown.cut ? `${shown.text}\n[cut at ${maxBytes} of ${bytes} bytes]` : shown.text;
+  // A resource may be a file on the server's side: the values the redactor finds are hidden.
+  const content = createContentScreen(exposure, `the MCP resource ${uri}`);
+  const screened = content.screen(shown.text);
+  const cut = shown.cut ? `\n[cut at ${maxBytes} of ${bytes} bytes]` : "";
+  const text = `${screened}${cut}${content.hidden > 0 ? secretsNote(content.hidden) : ""}`;
   const type = resource.mimeTypes.length > 0 ? `, ${resource.mimeTypes.join(", ")}` : "";
   return {
     ok: true,
@@ -198,9 +214,21 @@ export function createMentionLoader(deps: MentionLoaderDeps): MentionLoader {
           ...(deps.exposure ? { exposure: deps.exposure } : {}),
         });
       case "search":
-        return loadSearch("literal", mention.query, search, settings.maxSearchResults);
+        return loadSearch(
+          "literal",
+          mention.query,
+          search,
+          settings.maxSearchResults,
+          deps.exposure,
+        );
       case "grep":
-        return loadSearch("regex", mention.pattern, search, settings.maxSearchResults);
+        return loadSearch(
+          "regex",
+          mention.pattern,
+          search,
+          settings.maxSearchResults,
+          deps.exposure,
+        );
       case "url":
         if (urlIndex >= settings.maxUrlsPerRequest) {
           return fail(
@@ -221,6 +249,7 @@ export function createMentionLoader(deps: MentionLoaderDeps): MentionLoader {
           mention.uri,
           deps.readMcpResource,
           settings.maxFileBytes,
+          deps.exposure,
         );
     }
   }

@@ -81,9 +81,6 @@ export type { SandboxChangeKind, SandboxJudge, SandboxOutcome } from "./sandbox/
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from "./sandbox/sandbox-limits.js";
 export { SandboxRefusedError, type SandboxRefusal } from "./sandbox/sandbox-refused-error.js";
 export { DEFAULT_SECRET_SCAN, type SecretScanBounds } from "./sandbox/workspace-secrets.js";
-export {
-  checkMention,
-  checkUrl,
 export type {
   EgressConnection,
   EgressRefusal,
@@ -91,10 +88,13 @@ export type {
   SandboxEgress,
 } from "./sandbox/egress/egress-report.js";
 export { createEgressHostMatcher } from "./sandbox/egress/host-patterns.js";
+export {
+  checkMention,
+  checkUrl,
+  createAllowance,
   createGuardedFetch,
   isDeniedAddress,
   UrlBlockedError,
-  createAllowance,
   type Allowance,
   type ByteCapAction,
   type GuardedFetch,

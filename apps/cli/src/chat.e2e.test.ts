@@ -135,9 +135,9 @@ afterAll(async () => {
 });
 
 describe("xzatoma chat in a terminal", () => {
-  it("shows the prompt with mode, safety and model, and answers", async () => {
+  it("shows the prompt with mode, approval policy and model, and answers", async () => {
     await waitFor(
-      (text) => text.includes("[PLANNING][SAFE][ollama: llama3.2:latest] >>>"),
+      (text) => text.includes("[PLANNING][ON-ESCALATION][ollama: llama3.2:latest] >>>"),
       "the prompt",
     );
     type("hello there");
@@ -154,7 +154,7 @@ describe("xzatoma chat in a terminal", () => {
     await waitFor(
       (text) =>
         text.includes("Switched to write mode") &&
-        text.includes("[WRITE][SAFE][ollama: llama3.2:latest] >>>"),
+        text.includes("[WRITE][ON-ESCALATION][ollama: llama3.2:latest] >>>"),
       "write mode",
     );
     expect(

@@ -77,8 +77,18 @@ function configOptions(command: Command): Command {
     )
     .option(
       "--no-sandbox",
-      "run terminal commands without bubblewrap (the command policy still applies)",
+      "run terminal commands without bubblewrap: every command that is not provably read-only then needs a person's yes (refused where nobody is asked)",
     );
+}
+
+/** `--approval`, for the commands where a person is present. */
+function approvalOption(command: Command): Command {
+  return command.addOption(
+    new Option(
+      "--approval <policy>",
+      "when you are asked: untrusted (before every change), on-escalation (default: only when a call needs what the sandbox withholds), never (refuse those)",
+    ).choices(["untrusted", "on-escalation", "never"]),
+  );
 }
 
 /** Adds the options every agent-running command shares. */
@@ -90,7 +100,7 @@ function agentOptions(command: Command): Command {
     ),
   ).option(
     "--allow-dangerous",
-    "full autonomous mode: run commands that would need a yes (blocked ones stay blocked)",
+    "in run: load @mentions of secret-looking files and URLs you typed (deprecated for tool calls: commands that do not escalate run in the sandbox unasked, escalations need a person)",
   );
 }
 
@@ -130,13 +140,14 @@ export function createProgram(setExitCode: (code: number) => void): Command {
       );
     };
 
-  agentOptions(
+  const chat = agentOptions(
     program
       .command("chat")
       .description("Chat with the agent in an interactive session (/help inside for commands).")
       .option("--resume <id>", "continue a saved conversation (see 'xzatoma history list')")
       .option("-v, --verbose", "show the detailed trace live (it always goes to the log file)"),
-  ).action(
+  );
+  approvalOption(chat).action(
     act(async (call) => {
       const { chatCommand } = await import("./commands/chat.js");
       return chatCommand(call.options as Parameters<typeof chatCommand>[0], call.source);
@@ -178,16 +189,18 @@ export function createProgram(setExitCode: (code: number) => void): Command {
       }),
     );
 
-  configOptions(
-    program
-      .command("agent")
-      .description(
-        "Run as an Agent Client Protocol agent on standard input and output, for editors such as Zed (docs/how-to/use-in-zed.md).",
-      ),
+  approvalOption(
+    configOptions(
+      program
+        .command("agent")
+        .description(
+          "Run as an Agent Client Protocol agent on standard input and output, for editors such as Zed (docs/how-to/use-in-zed.md).",
+        ),
+    ),
   )
     .option(
       "--allow-dangerous",
-      "full autonomous mode: run commands that would need a yes (blocked ones stay blocked)",
+      "deprecated: no effect (commands that do not escalate run in the sandbox unasked; escalations need a person)",
     )
     .action(
       act(async (call) => {
@@ -304,12 +317,21 @@ export function createProgram(setExitCode: (code: number) => void): Command {
     .description("See what the safety layer decides, without running anything.");
   policy
     .command("check-command <command>")
-    .description("The verdict (allow, confirm, block) on a shell command, and why.")
-    .addOption(
-      new Option("--mode <mode>", "execution mode")
-        .choices(["interactive", "restricted", "full"])
-        .default("restricted"),
+    .description(
+      "What happens to a shell command (runs directly, in the sandbox, needs a person, never runs), why, and what each approval policy makes of it.",
     )
+    .addOption(
+      new Option(
+        "--approval <policy>",
+        "the approval policy to mark (default: never, as in run)",
+      ).choices(["untrusted", "on-escalation", "never"]),
+    )
+    .addOption(
+      new Option("--mode <mode>", "deprecated: the old execution mode; use --approval")
+        .choices(["interactive", "restricted", "full"])
+        .hideHelp(),
+    )
+    .option("--no-sandbox", "judge as if there were no sandbox")
     .option(
       "-w, --workspace <dir>",
       "workspace the command would run in (default: the current directory)",

@@ -83,6 +83,8 @@ export interface ApprovalRequest {
   readonly summary?: string;
   /** Only a person's explicit yes may approve it; see {@link ToolAssessment.requiresPerson}. */
   readonly requiresPerson?: boolean;
+  /** Provably read-only; see {@link ToolAssessment.readOnly}. */
+  readonly readOnly?: boolean;
 }
 
 /** The answer to an {@link ApprovalRequest}. */
@@ -299,6 +301,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         reason: asSentence(assessment.reason),
         ...(assessment.summary === undefined ? {} : { summary: assessment.summary }),
         ...(assessment.requiresPerson ? { requiresPerson: true } : {}),
+        ...(assessment.readOnly ? { readOnly: true } : {}),
       };
       hooks.onApprovalRequested?.(request);
       let decision: ApprovalDecision;

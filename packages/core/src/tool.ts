@@ -22,12 +22,18 @@ export interface ToolAssessment {
   /** Exactly what will happen, as shown to the person asked to confirm (a command, a diff summary). */
   readonly summary?: string;
   /**
-   * Only a person's explicit yes may let this call run (a `confirm` that neither YOLO nor
-   * full autonomous mode may turn into an allow): writing files that make other programs
-   * run code, writing `.git`, sending data out after secrets were read. The registry
-   * refuses such a call unless the approval says a person gave it.
+   * Only a person's explicit yes may let this call run (an escalation: writing files that
+   * make other programs run code, writing `.git`, network for a command, sending data out
+   * after secrets were read). The registry refuses such a call unless the approval says a
+   * person gave it.
    */
   readonly requiresPerson?: boolean;
+  /**
+   * The call is provably read-only although the tool may change things (a `terminal`
+   * command the command policy found `direct`): the `untrusted` approval policy does not
+   * ask about it.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** Progress a long-running tool reports while it works. */

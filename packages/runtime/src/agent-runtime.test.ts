@@ -53,7 +53,7 @@ const quietIO = (warnings: string[] = []): RuntimeIO => ({
 function options(overrides: Partial<AgentRuntimeOptions> = {}): AgentRuntimeOptions {
   return {
     workspace,
-    modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+    modes: { chatMode: "write", approvalPolicy: "never" },
     env: { OPENAI_API_KEY: "sk-test" },
     ...overrides,
   };
@@ -151,7 +151,7 @@ describe("createAgentRuntime", () => {
           return { approved: true, reason: "the person said yes" };
         },
       },
-      options({ modes: { chatMode: "write", safetyMode: "safe", executionMode: "interactive" } }),
+      options({ modes: { chatMode: "write", approvalPolicy: "untrusted" } }),
     );
     const result = await runtime.run("write out.txt");
     await runtime.close();

@@ -23,7 +23,7 @@ import {
   createSandbox,
   isToolAvailable,
   type ChatMode,
-  type SafetyMode,
+  type ApprovalPolicy,
 } from "@xzatoma/safety";
 import {
   createStandardTools,
@@ -110,8 +110,8 @@ export interface AgentRuntimeOptions {
 /** The session state a front end shows (`/status`). */
 export interface RuntimeStatus {
   readonly mode: ChatMode;
-  readonly safety: SafetyMode;
-  readonly execution: SessionModes["executionMode"];
+  /** When a person is asked: see `ApprovalPolicy` in `@xzatoma/safety`. */
+  readonly approvalPolicy: ApprovalPolicy;
   readonly provider: string;
   readonly model: string;
   readonly workspace: string;
@@ -153,7 +153,8 @@ export interface AgentRuntime {
   ): Promise<{ url: string; contentType: string; body: string }>;
   run(prompt: string, options?: RuntimeRunOptions): Promise<AgentResult>;
   setMode(mode: ChatMode): void;
-  setSafety(safety: SafetyMode): void;
+  /** Changes when a person is asked, from the next call on. */
+  setApprovalPolicy(policy: ApprovalPolicy): void;
   /** Switches the model after the provider confirms it exists (`MODEL_NOT_FOUND` otherwise). */
   setModel(model: string): Promise<void>;
   status(): RuntimeStatus;
@@ -195,7 +196,7 @@ export function conversationTitle(text: string): string {
  * @example
  * const runtime = await createAgentRuntime(config, { warn: console.error }, {
  *   workspace: process.cwd(),
- *   modes: { chatMode: "planning", safetyMode: "safe", executionMode: "restricted" },
+ *   modes: { chatMode: "planning", approvalPolicy: "never" },
  * });
  * const result = await runtime.run("Summarise README.md");
  * await runtime.close();
@@ -503,8 +504,8 @@ export async function createAgentRuntime(
       modes.chatMode = mode;
       agent = build(agent.messages);
     },
-    setSafety(safety) {
-      modes.safetyMode = safety;
+    setApprovalPolicy(policy) {
+      modes.approvalPolicy = policy;
     },
     async setModel(name) {
       await provider.checkModel(name);
@@ -515,8 +516,7 @@ export async function createAgentRuntime(
     status() {
       return {
         mode: modes.chatMode,
-        safety: modes.safetyMode,
-        execution: modes.executionMode,
+        approvalPolicy: modes.approvalPolicy,
         provider: provider.name,
         model,
         workspace: workspace.root,

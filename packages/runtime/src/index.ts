@@ -1,4 +1,5 @@
 export {
+  approvalPolicyOf,
   executionModeOf,
   PROVIDER_TYPES,
   runtimeConfigSchema,

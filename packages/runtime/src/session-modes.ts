@@ -1,11 +1,10 @@
-import type { ChatMode, ExecutionMode, SafetyMode } from "@xzatoma/safety";
+import type { ApprovalPolicy, ChatMode } from "@xzatoma/safety";
 
 /**
- * The modes of a session. Mutable on purpose: `/mode`, `/safe` and `/yolo` change them,
- * and the approval handler reads them on every decision, so a change governs the next call.
+ * The modes of a session. Mutable on purpose: `/mode` and `/approvals` change them, and the
+ * approval handler reads them on every decision, so a change governs the next call.
  */
 export interface SessionModes {
   chatMode: ChatMode;
-  safetyMode: SafetyMode;
-  executionMode: ExecutionMode;
+  approvalPolicy: ApprovalPolicy;
 }

@@ -100,7 +100,7 @@ describe("the first request in write mode", () => {
         { warn: () => undefined },
         {
           workspace,
-          modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+          modes: { chatMode: "write", approvalPolicy: "never" },
           env: { OPENAI_API_KEY: "sk-test" },
           subagents: false,
           history: false,

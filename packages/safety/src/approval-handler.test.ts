@@ -12,27 +12,27 @@ const request = (verdict: "allow" | "confirm", access: "write" | "execute" = "ex
   input: {},
   verdict,
   reason: "runs make.",
+  ...(verdict === "confirm" ? { requiresPerson: true } : {}),
 });
 
 describe("session approval", () => {
-  it("refuses what needs a person in restricted mode, and allows it in full autonomous mode", async () => {
-    const modes: SessionModes = {
-      chatMode: "write",
-      safetyMode: "safe",
-      executionMode: "restricted",
-    };
-    const handler = createApprovalHandler(modes);
+  it("refuses an escalation when no one is asked, and asks once the policy says so", async () => {
+    const modes: SessionModes = { chatMode: "write", approvalPolicy: "never" };
+    const asked: string[] = [];
+    const handler = createApprovalHandler(modes, async (call) => {
+      asked.push(call.toolName);
+      return { approved: true };
+    });
     expect(await handler(request("confirm"))).toMatchObject({ approved: false });
-    modes.executionMode = "full";
-    expect(await handler(request("confirm"))).toMatchObject({ approved: true });
+    expect(await handler(request("allow"))).toMatchObject({ approved: true });
+    expect(asked).toEqual([]);
+    modes.approvalPolicy = "on-escalation";
+    expect(await handler(request("confirm"))).toEqual({ approved: true, byPerson: true });
+    expect(asked).toEqual(["terminal"]);
   });
 
   it("asks the person when the policy says confirm, and follows the answer", async () => {
-    const modes: SessionModes = {
-      chatMode: "write",
-      safetyMode: "safe",
-      executionMode: "interactive",
-    };
+    const modes: SessionModes = { chatMode: "write", approvalPolicy: "untrusted" };
     const asked: string[] = [];
     const handler = createApprovalHandler(modes, async (call) => {
       asked.push(call.toolName);
@@ -52,37 +52,24 @@ describe("session approval", () => {
     expect(asked).toHaveLength(1);
   });
 
-  it("marks only the person's own yes as a person's, and asks even in YOLO for calls only a person may approve", async () => {
-    const modes: SessionModes = {
-      chatMode: "write",
-      safetyMode: "yolo",
-      executionMode: "interactive",
-    };
-    const asked: string[] = [];
-    const handler = createApprovalHandler(modes, async (call) => {
-      asked.push(call.toolName);
-      return { approved: true };
-    });
-    expect(await handler(request("confirm"))).toMatchObject({ approved: true });
-    expect(asked).toEqual([]);
-    expect(await handler({ ...request("confirm"), requiresPerson: true })).toEqual({
+  it("does not ask about a provably read-only command even when untrusted", async () => {
+    const modes: SessionModes = { chatMode: "write", approvalPolicy: "untrusted" };
+    const handler = createApprovalHandler(modes, async () => ({ approved: false }));
+    expect(await handler({ ...request("allow"), readOnly: true })).toMatchObject({
       approved: true,
-      byPerson: true,
     });
-    expect(asked).toEqual(["terminal"]);
-    modes.executionMode = "full";
-    expect(await handler({ ...request("confirm"), requiresPerson: true })).toMatchObject({
+  });
+
+  it("refuses an escalation when there is no one to ask, whatever the policy", async () => {
+    const handler = createApprovalHandler({ chatMode: "write", approvalPolicy: "on-escalation" });
+    expect(await handler(request("confirm"))).toMatchObject({
       approved: false,
-      reason: expect.stringContaining("Only a person's explicit yes"),
+      reason: expect.stringContaining("No one is available"),
     });
   });
 
   it("treats a prompt that fails as a no, never as a yes", async () => {
-    const modes: SessionModes = {
-      chatMode: "write",
-      safetyMode: "safe",
-      executionMode: "interactive",
-    };
+    const modes: SessionModes = { chatMode: "write", approvalPolicy: "on-escalation" };
     const handler = createApprovalHandler(modes, async () => {
       throw new Error("the terminal closed");
     });
@@ -93,11 +80,7 @@ describe("session approval", () => {
   });
 
   it("does not let an answer claim to be a person's refusal or skip the mark", async () => {
-    const modes: SessionModes = {
-      chatMode: "write",
-      safetyMode: "safe",
-      executionMode: "interactive",
-    };
+    const modes: SessionModes = { chatMode: "write", approvalPolicy: "on-escalation" };
     const handler = createApprovalHandler(modes, async () => ({ approved: false, byPerson: true }));
     expect(await handler(request("confirm"))).toEqual({ approved: false, byPerson: false });
   });

@@ -50,6 +50,7 @@ export function createApprovalHandler<Q extends ApprovalQuestion>(
       verdict: question.verdict,
       reason: question.reason,
       ...(question.requiresPerson ? { requiresPerson: true } : {}),
+      ...(question.readOnly ? { readOnly: true } : {}),
     });
     if (outcome.decision === "allow") return { approved: true, reason: outcome.reason };
     if (outcome.decision === "block") return { approved: false, reason: outcome.reason };

@@ -3,6 +3,7 @@ export {
   type GuardedFile,
   type PathGuard,
   type PathGuardOptions,
+  type WriteChange,
 } from "./path-guard.js";
 export {
   PathOutsideWorkspaceError,
@@ -38,16 +39,18 @@ export {
 export { touchesGitDirectory } from "./path-rules/git-directory-shape.js";
 export { resolveLinkTarget, type PendingTree } from "./path-rules/link-target.js";
 export {
+  APPROVAL_POLICIES,
+  approvalPolicyFromLegacy,
   decideApproval,
   isToolAvailable,
   type ApprovalAccess,
   type ApprovalModes,
   type ApprovalOutcome,
+  type ApprovalPolicy,
   type ApprovalSubject,
   type ApprovalVerdict,
   type ChatMode,
-  type ExecutionMode,
-  type SafetyMode,
+  type LegacyModes,
 } from "./approval-policy.js";
 export {
   createApprovalHandler,

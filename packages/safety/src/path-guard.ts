@@ -18,6 +18,18 @@ export interface PathGuardOptions {
   readonly protectedPaths?: readonly string[];
 }
 
+/** How a change touches a path, for {@link PathGuard.writeConcern}. */
+export interface WriteChange {
+  /** Default `write`. */
+  readonly kind?: FileChangeKind;
+  /** `st_mode` of what is there now. */
+  readonly existingMode?: number;
+  /** `st_mode` the change gives it. */
+  readonly newMode?: number;
+  /** Directory listings shared by a batch of paths judged together (a whole tree). */
+  readonly listings?: Map<string, Set<string>>;
+}
+
 /** A file opened through the guard, with the real path of what was actually opened. */
 export interface GuardedFile {
   readonly handle: FileHandle;
@@ -54,10 +66,7 @@ export interface PathGuard {
    * bare-repository shape, and an executable file (`existingMode`, the `st_mode` of what
    * is there now).
    */
-  writeConcern(
-    absolute: string,
-    change?: { readonly kind?: FileChangeKind; readonly existingMode?: number },
-  ): Promise<PathConcern | undefined>;
+  writeConcern(absolute: string, change?: WriteChange): Promise<PathConcern | undefined>;
   /**
    * Why reading the real path `absolute` needs a person's yes, or undefined: its name
    * looks secret, or it is a regular file with more than one hard link (the other names
@@ -194,12 +203,14 @@ export function createPathGuard(options: PathGuardOptions): PathGuard {
 
   async function writeConcern(
     absolute: string,
-    change: { readonly kind?: FileChangeKind; readonly existingMode?: number } = {},
+    change: WriteChange = {},
   ): Promise<PathConcern | undefined> {
     if (!isInside(root, absolute)) return protectionOf(root, absolute, extraProtected);
     return judgeFileChange(root, path.relative(root, absolute), change.kind ?? "write", {
       protectedPaths: extraProtected,
       ...(change.existingMode === undefined ? {} : { existingMode: change.existingMode }),
+      ...(change.newMode === undefined ? {} : { newMode: change.newMode }),
+      ...(change.listings === undefined ? {} : { listings: change.listings }),
     });
   }
 

@@ -63,7 +63,7 @@ describe("copy_path", () => {
     expect(await readFile(ws.at("dest/keep.txt"), "utf8")).toBe("keep\n");
   });
 
-  it("refuses an existing destination unless overwrite is set, which asks first", async () => {
+  it("refuses an existing destination unless overwrite is set, which replaces an ordinary one unasked", async () => {
     await ws.write("dest.txt", "old");
     const refused = await ws.call("copy_path", { source: "README.md", destination: "dest.txt" });
     expect(refused.error).toBe(
@@ -71,7 +71,7 @@ describe("copy_path", () => {
     );
     const input = { source: "README.md", destination: "dest.txt", overwrite: true };
     expect(await ws.assess("copy_path", input)).toEqual({
-      verdict: "confirm",
+      verdict: "allow",
       reason: "replaces the existing file dest.txt",
       summary: "copy README.md to dest.txt (1 item), replacing the existing file dest.txt (1 item)",
     });

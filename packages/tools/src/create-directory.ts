@@ -23,7 +23,7 @@ export function createCreateDirectoryTool(workspace: WorkspaceContext): Tool {
     modelInputSchema: MODEL_INPUT_SCHEMAS.create_directory,
     access: "write",
     async assess(input) {
-      const target = await resolveTarget(workspace, input.path, "write");
+      const target = await resolveTarget(workspace, input.path, "write", "mkdir");
       if (!target.ok) return blocked(target.message);
       const where = workspace.pathGuard.relative(target.real);
       return requirePersonFor(
@@ -33,7 +33,7 @@ export function createCreateDirectoryTool(workspace: WorkspaceContext): Tool {
       );
     },
     async execute(input) {
-      const target = await resolveTarget(workspace, input.path, "write");
+      const target = await resolveTarget(workspace, input.path, "write", "mkdir");
       if (!target.ok) return refusal(target.message);
       const where = workspace.pathGuard.relative(target.real);
       if (target.stats?.isDirectory()) {

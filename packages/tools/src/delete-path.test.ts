@@ -21,10 +21,10 @@ afterEach(async () => {
 });
 
 describe("delete_path", () => {
-  it("always asks, with the number of items it will delete", async () => {
+  it("deletes ordinary paths unasked, as a sandboxed rm does, naming the number of items", async () => {
     expect(await ws.assess("delete_path", { path: "old", recursive: true })).toEqual({
-      verdict: "confirm",
-      reason: "deleting cannot be undone",
+      verdict: "allow",
+      reason: "deletes 5 items under old",
       summary: "delete 5 items under old",
     });
     expect((await ws.assess("delete_path", { path: "README.md" })).summary).toBe(
@@ -101,11 +101,11 @@ describe("delete_path", () => {
       );
     }
     expect((await ws.call("delete_path", { path: "home", recursive: true })).error).toContain(
-      "home/.bashrc is protected: .bashrc makes another program run code",
+      "home/.bashrc is protected: it is .bashrc, and a shell runs it",
     );
     await ws.write("repo/.git/config", "[core]\n");
     expect((await ws.call("delete_path", { path: "repo", recursive: true })).error).toBe(
-      "Refused: 'repo' contains the protected path 'repo/.git': it is inside version-control internals (.git), where a write can make git or another tool run code on the next ordinary command. No tool may change it. This call will not run in any mode; do not retry it.",
+      "Refused: 'repo' contains the protected path 'repo/.git': it is under .git/, and version-control internals make git or another tool run code on the next ordinary command. No tool may change it. This call will not run in any mode; do not retry it.",
     );
     expect(await readFile(ws.at("home/.bashrc"), "utf8")).toBe("# rc\n");
     expect(await readFile(ws.at(".git/hooks/pre-commit"), "utf8")).toBe("#!/bin/sh\n");

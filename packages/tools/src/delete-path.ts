@@ -59,7 +59,7 @@ export function createDeletePathTool(
   const maxItems = options.maxItems ?? DEFAULT_MAX_TREE_ITEMS;
 
   async function plan(input: { path: string }): Promise<DeletePlan> {
-    const target = await resolveTarget(workspace, input.path, "write");
+    const target = await resolveTarget(workspace, input.path, "write", "delete");
     if (!target.ok) return { ok: false, refused: true, message: target.message };
     if (target.entry === workspace.root) {
       return {
@@ -86,7 +86,9 @@ export function createDeletePathTool(
         message: `'${input.path}' has more than ${plural(maxItems, "item")}; delete smaller parts of it.`,
       };
     }
-    const protectedEntry = firstProtected(workspace, target.entry, listing.entries);
+    const protectedEntry = await firstProtected(workspace, target.entry, listing.entries, {
+      kind: "delete",
+    });
     if (protectedEntry?.concern.protection === "never") {
       return {
         ok: false,
@@ -118,10 +120,12 @@ export function createDeletePathTool(
           : { verdict: "allow", reason: `the call will fail: ${checked.message}` };
       }
       const items = checked.listing?.entries.length ?? 0;
+      // An ordinary deletion runs unasked, as a sandboxed `rm` does; what needs a person
+      // (hidden, protected, executable) is raised below.
       return requirePersonFor(
         {
-          verdict: "confirm",
-          reason: `deleting cannot be undone`,
+          verdict: "allow",
+          reason: `deletes ${plural(items, "item")} under ${checked.where}`,
           summary: `delete ${plural(items, "item")} under ${checked.where}`,
         },
         checked.concernPath,

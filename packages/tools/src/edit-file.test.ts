@@ -169,7 +169,7 @@ describe("edit_file in create, overwrite and append modes", () => {
     ).toBe("block");
   });
 
-  it("judges create, edit and append as allowed and overwrite as needing confirmation", async () => {
+  it("judges create, edit, append and overwrite of an ordinary file alike: allowed", async () => {
     const verdict = async (mode: string) =>
       (await ws.assess("edit_file", { path: "code.ts", mode, content: "x", old_text: "a" }))
         .verdict;
@@ -179,7 +179,7 @@ describe("edit_file in create, overwrite and append modes", () => {
     expect(
       await ws.assess("edit_file", { path: "code.ts", mode: "overwrite", content: "x" }),
     ).toEqual({
-      verdict: "confirm",
+      verdict: "allow",
       reason: "replaces the whole content of code.ts",
       summary: "overwrite code.ts (59 bytes -> 1 byte)",
     });

@@ -61,7 +61,7 @@ function judgeEdit(
       return { verdict: "allow", reason: `creates ${where}` };
     case "overwrite":
       return {
-        verdict: "confirm",
+        verdict: "allow",
         reason: `replaces the whole content of ${where}`,
         summary: `overwrite ${where} (${plural(target.stats?.size ?? 0, "byte")} -> ${plural(bytes, "byte")})`,
       };

@@ -2,7 +2,7 @@ import { lstat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import path from "node:path";
 import { isXzatomaError, toolFailure, type ToolAssessment, type ToolResult } from "@xzatoma/core";
-import type { PathConcern } from "@xzatoma/safety";
+import type { FileChangeKind, PathConcern } from "@xzatoma/safety";
 import type { WorkspaceContext } from "./workspace-context.js";
 
 /** A path argument resolved through the guard, or the refusal the model reads. */
@@ -35,12 +35,15 @@ async function lstatOrUndefined(absolute: string): Promise<Stats | undefined> {
 /**
  * Resolves a tool's path argument. `write` also refuses paths no tool may write and notes
  * the ones that need a person's yes, checked on both the real path and the entry (a link
- * named `.bashrc` is as protected as the file).
+ * named `.bashrc` is as protected as the file), through the one judgement of file changes
+ * (`judgeFileChange`): `kind` says how the path changes (default `write`), and what is
+ * there now counts too (changing an executable file needs a person).
  */
 export async function resolveTarget(
   workspace: WorkspaceContext,
   input: string,
   mode: "read" | "write",
+  kind: FileChangeKind = "write",
 ): Promise<Target> {
   const guard = workspace.pathGuard;
   let real: string;
@@ -66,9 +69,22 @@ export async function resolveTarget(
       throw error;
     }
   }
+  const entryStats = await lstatOrUndefined(entry);
+  const stats = entry === real ? entryStats : await lstatOrUndefined(real);
   let concern: PathConcern | undefined;
   if (mode === "write") {
-    const concerns = [await guard.writeConcern(real), await guard.writeConcern(entry)];
+    // A deletion removes the entry (a link), not what it leads to.
+    const realMode = kind === "delete" && entry !== real ? undefined : stats?.mode;
+    const concerns = [
+      await guard.writeConcern(real, {
+        kind,
+        ...(realMode === undefined ? {} : { existingMode: realMode }),
+      }),
+      await guard.writeConcern(entry, {
+        kind,
+        ...(entryStats === undefined ? {} : { existingMode: entryStats.mode }),
+      }),
+    ];
     const never = concerns.find((found) => found?.protection === "never");
     if (never) {
       return {
@@ -78,8 +94,6 @@ export async function resolveTarget(
     }
     concern = concerns.find((found) => found !== undefined);
   }
-  const entryStats = await lstatOrUndefined(entry);
-  const stats = entry === real ? entryStats : await lstatOrUndefined(real);
   return { ok: true, real, entry, stats, entryStats, ...(concern ? { concern } : {}) };
 }
 

@@ -13,8 +13,13 @@ import { createWorkspaceContext } from "./workspace-context.js";
 let base: string;
 let root: string;
 const signal = new AbortController().signal;
+/** Every command is one for the sandbox: it runs unasked where a sandbox works. */
 const letEverythingThrough: CommandJudge = {
-  check: async () => ({ verdict: "allow", reason: "test policy" }),
+  check: async () => ({ outcome: "sandbox", reason: "test policy" }),
+};
+/** Every command is provably read-only: it runs unasked, sandbox or not. */
+const readOnly: CommandJudge = {
+  check: async () => ({ outcome: "direct", reason: "read-only" }),
 };
 
 async function run(
@@ -121,7 +126,7 @@ describe("terminal", () => {
 
   it("does not run what the policy blocks", async () => {
     const judge: CommandJudge = {
-      check: async () => ({ verdict: "block", reason: "rm -rf / destroys the disk." }),
+      check: async () => ({ outcome: "forbidden", reason: "rm -rf / destroys the disk." }),
     };
     await writeFile(path.join(root, "keep.txt"), "x");
     const result = await run("rm -f keep.txt", { judge });
@@ -138,6 +143,8 @@ describe("terminal", () => {
       const started = performance.now();
       const result = await run(`(while true; do date +%s%N > tick; sleep 0.05; done) & sleep 30`, {
         sandbox,
+        // Without a sandbox only a read-only command runs unasked: the judge says it is one.
+        ...(kind === "none" ? { judge: readOnly } : {}),
         timeoutSeconds: 1,
       });
       expect(performance.now() - started).toBeLessThan(10_000);
@@ -220,7 +227,12 @@ describe("terminal in the sandbox, when the policy let a command through", () =>
 
 describe("terminal and the trust model", () => {
   const confirmGit: CommandJudge = {
-    check: async () => ({ verdict: "confirm", reason: "git may write.", programs: ["git"] }),
+    check: async () => ({
+      outcome: "escalate",
+      reason: "git may write.",
+      programs: ["git"],
+      escalations: [{ kind: "git-write", reason: "git may write." }],
+    }),
   };
 
   async function call(
@@ -251,10 +263,10 @@ describe("terminal and the trust model", () => {
   it("runs a command the policy could not analyse only with a person's yes, whatever the mode approves", async () => {
     const unchecked: CommandJudge = {
       check: async () => ({
-        verdict: "confirm",
-        reason: "The command took too long to parse, so it fails closed; it needs confirmation.",
+        outcome: "escalate",
+        reason: "The command took too long to parse, so what it does is unknown; a person decides.",
         programs: [],
-        unanalysed: true,
+        escalations: [{ kind: "unanalysed", reason: "The command took too long to parse." }],
       }),
     };
     const unattended = await call("echo made > made.txt", unchecked, { approved: true });
@@ -300,17 +312,49 @@ describe("terminal and the trust model", () => {
     expect(await readFile(path.join(root, ".git/config"), "utf8")).toContain("[core]");
   });
 
-  it("marks the session exposed after a command that needed a yes, not after a plain one", async () => {
-    const plain = await call("cat README.md", letEverythingThrough, { approved: true });
+  it("marks the session exposed after a command a person let read a secret, not after a read-only or sandboxed one", async () => {
+    const plain = await call("cat README.md", readOnly, { approved: true });
     expect(plain.workspace.exposure.exposed).toBe(false);
-    const asked = await call(
-      "cat README.md",
-      { check: async () => ({ verdict: "confirm", reason: "asks" }) },
-      {
-        approved: true,
-      },
-    );
+    const sandboxed = await call("cat README.md", letEverythingThrough, { approved: true });
+    expect(sandboxed.workspace.exposure.exposed).toBe(false);
+    const secret: CommandJudge = {
+      check: async () => ({
+        outcome: "escalate",
+        reason: "reads a secret.",
+        escalations: [{ kind: "secret", reason: "reads a secret." }],
+      }),
+    };
+    const asked = await call("cat README.md", secret, { approved: true, byPerson: true });
     expect(asked.result.success).toBe(true);
     expect(asked.workspace.exposure.reasons).toEqual(["ran `cat README.md`"]);
+  });
+
+  it("without a working sandbox runs only read-only commands unasked, and says how to get the sandbox", async () => {
+    const sandbox = createSandbox({ bwrapPath: path.join(base, "no-bwrap-here") });
+    const registry = createToolRegistry();
+    const workspace = createWorkspaceContext({ root });
+    const judge: CommandJudge = {
+      check: async (command) =>
+        command.startsWith("cat")
+          ? { outcome: "direct", reason: "read-only." }
+          : { outcome: "sandbox", reason: "`touch` is not a read-only program." },
+    };
+    registry.register(createTerminalTool(workspace, { commandPolicy: judge, sandbox }));
+    const execute = (command: string, approval: { approved: boolean; byPerson?: boolean }) =>
+      registry.execute(
+        { toolCallId: "1", toolName: "terminal", input: JSON.stringify({ command }) },
+        { signal, approve: () => approval },
+      );
+    const read = await execute("cat README.md", { approved: true });
+    expect(read.success).toBe(true);
+    expect(read.output).toContain("hello");
+    const refused = await execute("touch made.txt", { approved: true });
+    expect(refused.success).toBe(false);
+    expect(refused.error).toContain("no working sandbox");
+    expect(refused.error).toContain("apt-get install bubblewrap");
+    expect(existsSync(path.join(root, "made.txt"))).toBe(false);
+    const asked = await execute("touch made.txt", { approved: true, byPerson: true });
+    expect(asked.success).toBe(true);
+    expect(existsSync(path.join(root, "made.txt"))).toBe(true);
   });
 });

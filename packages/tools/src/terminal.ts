@@ -22,12 +22,10 @@ export interface CommandJudge {
     command: string,
     options?: { readonly cwd?: string },
   ): Promise<{
-    readonly verdict: "allow" | "confirm" | "block";
+    readonly outcome: "direct" | "sandbox" | "escalate" | "forbidden";
     readonly reason: string;
     readonly programs?: readonly string[];
-    readonly readsSecrets?: boolean;
-    /** The policy could not analyse it: only a person may let it run. */
-    readonly unanalysed?: boolean;
+    readonly escalations?: readonly { readonly kind: string; readonly reason: string }[];
   }>;
 }
 
@@ -45,14 +43,18 @@ export interface TerminalToolOptions {
   /** Default 10 MB and 1 MB, as in the seeds. */
   readonly maxStdoutBytes?: number;
   readonly maxStderrBytes?: number;
-  /** Allow network access inside the sandbox. Default false. */
+  /**
+   * Give sandboxed commands the network without asking (a command that needs it then runs
+   * unasked). Default false: a command that needs the network is an escalation, and gets it
+   * only with a person's yes.
+   */
   readonly network?: boolean;
   /** Existing paths that stay read-only inside the sandbox (added to the workspace's protected ones). */
   readonly readOnlyPaths?: readonly string[];
   /**
-   * Let git commands that write `.git` (commit, fetch, checkout…) run with `.git` writable
-   * without a person's yes, in full autonomous mode. Default false: such a command needs a
-   * person, and every other command sees `.git` read-only.
+   * Let git commands that write `.git` (commit, checkout…) run in the sandbox with `.git`
+   * writable without a person's yes. Default false: such a command is an escalation, and
+   * every other command sees `.git` read-only.
    */
   readonly allowUnattendedGitWrites?: boolean;
   /**
@@ -107,6 +109,36 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
+/** What assess found out about a call, for its execution. */
+interface Judgement {
+  readonly outcome: string;
+  readonly kinds: ReadonlySet<string>;
+  readonly gitWrite: boolean;
+  readonly network: boolean;
+}
+
+const NO_SANDBOX_FIX =
+  "Install bubblewrap (apt-get install bubblewrap) and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or kernel.apparmor_restrict_unprivileged_userns=0) so that such commands run in the sandbox unasked.";
+
+/** The reason a person (or, unattended, the model) reads for a command that needs a person. */
+function escalationReason(
+  decision: Awaited<ReturnType<CommandJudge["check"]>>,
+  confined: boolean,
+  warning: string | undefined,
+): string {
+  const needs = (decision.escalations ?? []).map((escalation) => escalation.reason);
+  const reasons = needs.length > 0 ? needs : [decision.reason];
+  if (!confined) {
+    const why = warning ?? "The sandbox is not available.";
+    const unconfined =
+      decision.outcome === "sandbox"
+        ? `It is not provably read-only (${decision.reason.replace(/[.;]?\s*$/, "")}), and there is no working sandbox to run it in: ${why}`
+        : `It would also run without a sandbox: ${why}`;
+    reasons.push(`${unconfined} ${NO_SANDBOX_FIX}`);
+  }
+  return reasons.join(" ");
+}
+
 function section(name: string, text: string, truncated: boolean, limit: number): string {
   if (text === "" && !truncated) return "";
   const note = truncated ? `\n[${name} cut at ${limit} bytes]` : "";
@@ -128,7 +160,7 @@ export function createTerminalTool(
   const maxStderr = options.maxStderrBytes ?? 1024 * 1024;
   let warned = false;
   // What assess found out about a call, for its execution.
-  const judged = createAssessmentMemo<{ verdict: string; gitWrite: boolean }>();
+  const judged = createAssessmentMemo<Judgement>();
 
   return defineTool({
     name: "terminal",
@@ -140,33 +172,43 @@ export function createTerminalTool(
     timeoutMs: (maxTimeout + 10) * 1000,
     async assess(input): Promise<ToolAssessment> {
       const decision = await options.commandPolicy.check(input.command, { cwd: input.cwd });
-      // A git command that is not provably read-only may write .git: hooks, config and
-      // refs that the user's own git obeys later, outside any sandbox.
-      const gitWrite = decision.verdict === "confirm" && (decision.programs ?? []).includes("git");
-      judged.remember(input, { verdict: decision.verdict, gitWrite });
       const summary = `${input.command}  (in ${input.cwd})`;
-      if (decision.verdict === "confirm" && decision.readsSecrets === true) {
-        // What the command prints reaches the model and its provider: a person decides.
-        return { verdict: "confirm", requiresPerson: true, reason: decision.reason, summary };
-      }
-      if (decision.verdict === "confirm" && decision.unanalysed === true) {
-        // Nobody checked what it reads or writes, so no mode runs it unasked.
+      if (decision.outcome === "forbidden")
+        return { verdict: "block", reason: decision.reason, summary };
+      await options.sandbox.probe();
+      const confined = options.sandbox.kind !== "none";
+      const kinds = new Set((decision.escalations ?? []).map((escalation) => escalation.kind));
+      const only = (kind: string) => kinds.size === 1 && kinds.has(kind);
+      const granted =
+        confined &&
+        ((only("git-write") && options.allowUnattendedGitWrites === true) ||
+          (only("network") && options.network === true));
+      judged.remember(input, {
+        outcome: decision.outcome,
+        kinds,
+        gitWrite: kinds.has("git-write"),
+        network: kinds.has("network"),
+      });
+      if (decision.outcome === "direct")
+        return { verdict: "allow", readOnly: true, reason: decision.reason, summary };
+      if (decision.outcome === "sandbox" && confined)
         return {
-          verdict: "confirm",
-          requiresPerson: true,
-          reason: `${decision.reason} The policy could not check it, so only a person's explicit yes lets it run, in any mode.`,
+          verdict: "allow",
+          reason: `${decision.reason.replace(/[.;]?\s*$/, "")}.`,
           summary,
         };
-      }
-      if (gitWrite && !options.allowUnattendedGitWrites) {
+      if (decision.outcome === "escalate" && granted)
         return {
-          verdict: "confirm",
-          requiresPerson: true,
-          reason: `${decision.reason} It may write .git, which only a person's explicit yes allows.`,
+          verdict: "allow",
+          reason: `${decision.reason} The configuration allows it in the sandbox.`,
           summary,
         };
-      }
-      return { verdict: decision.verdict, reason: decision.reason, summary };
+      return {
+        verdict: "confirm",
+        requiresPerson: true,
+        reason: escalationReason(decision, confined, options.sandbox.warning),
+        summary,
+      };
     },
     async execute(input, context) {
       const resolved = await guardPath(workspace, input.cwd);
@@ -179,9 +221,10 @@ export function createTerminalTool(
       }
       const timeoutSeconds = Math.min(input.timeout_seconds ?? defaultTimeout, maxTimeout);
       const judgement = judged.recall(input);
+      const byPerson = context.approvedByPerson === true;
       const writableGit =
-        judgement?.gitWrite === true &&
-        (context.approvedByPerson === true || options.allowUnattendedGitWrites === true);
+        judgement?.gitWrite === true && (byPerson || options.allowUnattendedGitWrites === true);
+      const network = options.network === true || (judgement?.network === true && byPerson);
       // The text was parsed and judged by the command policy before it gets here.
       const run = await options.sandbox.prepare(
         ["/bin/bash", "--noprofile", "--norc", "-c", input.command],
@@ -192,7 +235,7 @@ export function createTerminalTool(
             ...(await protectedEntries(workspace, writableGit)),
             ...(options.readOnlyPaths ?? []),
           ],
-          network: options.network ?? false,
+          network,
           writableGit,
           judge: (relative, _change, judgeContext) =>
             judgeSandboxChange(workspace, relative, judgeContext.writableGit),
@@ -229,8 +272,11 @@ export function createTerminalTool(
       }
       // Only now do the command's file changes reach the workspace, each judged again.
       const outcome = await run.finish();
-      // A command that needed a yes may have printed anything, secrets included.
-      if (judgement?.verdict !== "allow") {
+      // What a command printed may hold a secret when it ran unconfined (the sandbox masks
+      // secrets) or a person let it read one.
+      const unconfined = options.sandbox.kind === "none" && judgement?.outcome !== "direct";
+      const reads = ["secret", "outside", "unanalysed"].some((kind) => judgement?.kinds.has(kind));
+      if (judgement === undefined || unconfined || reads) {
         workspace.exposure.record(`ran \`${input.command.slice(0, 80)}\``);
       }
       const durationMs = Math.round(performance.now() - startedAt);

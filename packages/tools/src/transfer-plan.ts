@@ -63,6 +63,7 @@ export async function planTransfer(
     workspace,
     input.source,
     operation === "move" ? "write" : "read",
+    "delete",
   );
   if (!from.ok) return refused(from.message);
   const to = await resolveTarget(workspace, input.destination, "write");
@@ -113,10 +114,19 @@ export async function planTransfer(
       `The destination '${destinationName}' has more than ${plural(maxItems, "item")}; delete it in smaller parts first.`,
     );
   }
+  // One judgement for every entry: where it lands (a copy drops execute bits, a move keeps
+  // them), where a move takes it from, and what the replaced destination loses.
   const found = [
-    firstProtected(workspace, destination, listing.entries),
-    operation === "move" ? firstProtected(workspace, source, listing.entries) : undefined,
-    replaced ? firstProtected(workspace, destination, replaced.entries) : undefined,
+    await firstProtected(workspace, destination, listing.entries, {
+      kind: "write",
+      dropsExecute: operation === "copy",
+    }),
+    operation === "move"
+      ? await firstProtected(workspace, source, listing.entries, { kind: "delete" })
+      : undefined,
+    replaced
+      ? await firstProtected(workspace, destination, replaced.entries, { kind: "delete" })
+      : undefined,
   ];
   const never = found.find((entry) => entry?.concern.protection === "never");
   if (never) {

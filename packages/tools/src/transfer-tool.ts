@@ -66,9 +66,10 @@ export function createTransferTool(
               reason: `${assessment.reason}; ${checked.concern}`,
               ...(checked.requiresPerson ? { requiresPerson: true } : {}),
             };
+      // Replacing an ordinary destination runs unasked, as a sandboxed `cp -r` or `mv` does.
       if (checked.existing) {
         return raise({
-          verdict: "confirm",
+          verdict: "allow",
           reason: `replaces the existing ${describeKind(checked.existing)} ${checked.destinationName}`,
           summary: `${definition.operation} ${what}, replacing the existing ${describeKind(checked.existing)} ${checked.destinationName} (${plural(checked.existingItems, "item")})`,
         });

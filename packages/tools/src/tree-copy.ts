@@ -19,6 +19,9 @@ export interface CopyReport {
 
 const COPY_BUFFER_BYTES = 1024 * 1024;
 
+/** The permission bits a copied file keeps: read and write, never execute, set-id or sticky. */
+export const COPIED_MODE_BITS = 0o666;
+
 function inside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
@@ -35,12 +38,13 @@ async function copyFileContent(
     const stats = await source.handle.stat();
     if (!stats.isFile())
       throw new Error(`'${workspace.pathGuard.relative(from)}' is no longer a regular file`);
-    // O_EXCL | O_NOFOLLOW: the destination is new, never a planted link.
+    // O_EXCL | O_NOFOLLOW: the destination is new, never a planted link. Without execute
+    // bits: a copy never makes an executable file (see judgeFileChange).
     const target = await withCheckedParent(workspace, to, (anchored) =>
       open(
         anchored,
         constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-        stats.mode & 0o777,
+        stats.mode & COPIED_MODE_BITS,
       ),
     );
     try {

@@ -47,7 +47,7 @@ describe("git internals are never written by a file tool", () => {
       path: ".git/commondir",
       content: "../build/cache\n",
     });
-    expect(commondir.error).toContain("version-control internals (.git)");
+    expect(commondir.error).toContain("it is under .git/, and version-control internals");
     expect(await exists("build/cache/HEAD")).toBe(false);
     expect(await exists(".git/commondir")).toBe(false);
   });

@@ -31,15 +31,15 @@ describe("write_file", () => {
     });
   });
 
-  it("asks before overwriting and reports the sizes", async () => {
+  it("overwrites an ordinary file unasked, as edit_file and a sandboxed command do, and reports the sizes", async () => {
     expect(await ws.assess("write_file", { path: "README.md", content: "new" })).toEqual({
-      verdict: "confirm",
+      verdict: "allow",
       reason: "overwrites the existing file README.md",
       summary: "overwrite README.md (9 bytes -> 3 bytes)",
     });
     const result = await ws.call("write_file", { path: "README.md", content: "new" });
     expect(result.output).toBe("Overwrote README.md (9 -> 3 bytes).");
-    expect(ws.approvals.map((request) => request.verdict)).toEqual(["confirm"]);
+    expect(ws.approvals.map((request) => request.verdict)).toEqual(["allow"]);
     expect(await readFile(ws.at("README.md"), "utf8")).toBe("new");
   });
 

@@ -38,7 +38,11 @@ export function contentTooLarge(bytes: number, maxBytes: number): string | undef
     : undefined;
 }
 
-/** The `write_file` tool: writes a whole file; overwriting an existing one asks first. */
+/**
+ * The `write_file` tool: writes a whole file, new or existing, unasked when the change is
+ * ordinary; a hidden, protected, configuration-resolved or executable path needs a person
+ * (`judgeFileChange`). A write never sets an execute bit.
+ */
 export function createWriteFileTool(
   workspace: WorkspaceContext,
   options: WriteFileToolOptions = {},
@@ -77,7 +81,7 @@ export function createWriteFileTool(
       if (!stats.isFile()) return blocked(`'${input.path}' is not a regular file.`);
       return requirePersonFor(
         {
-          verdict: "confirm",
+          verdict: "allow",
           reason: `overwrites the existing file ${where}`,
           summary: `overwrite ${where} (${plural(stats.size, "byte")} -> ${plural(bytes, "byte")})`,
         },

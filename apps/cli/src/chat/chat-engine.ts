@@ -3,7 +3,7 @@ import type { AgentEvent, AgentResult, ApprovalDecision, ApprovalRequest } from 
 /** What the REPL shows in its prompt. */
 export interface ChatState {
   readonly mode: "planning" | "write";
-  readonly safety: "safe" | "yolo";
+  readonly approvalPolicy: "untrusted" | "on-escalation" | "never";
   readonly provider: string;
   readonly model: string;
 }
@@ -24,7 +24,8 @@ export interface ChatEngine {
     },
   ): Promise<AgentResult>;
   setMode(mode: "planning" | "write"): string;
-  setSafety(safety: "safe" | "yolo"): string;
+  /** Shows, or with a policy switches, when the person is asked. */
+  setApprovalPolicy(policy: "untrusted" | "on-escalation" | "never" | undefined): string;
   setModel(name: string): Promise<string>;
   listModels(): Promise<string>;
   status(): string;

@@ -25,17 +25,32 @@ export interface ReplOptions {
   readonly banner?: string;
 }
 
-function question(rl: Interface, prompt: string, prefill = ""): Promise<string | undefined> {
+/**
+ * Asks one question. Resolves undefined, an answer of nothing, when the input ends (a pipe
+ * at its end, Ctrl-D) or `signal` aborts it (Ctrl-C): the caller treats that as a refusal.
+ */
+function question(
+  rl: Interface,
+  prompt: string,
+  prefill = "",
+  signal?: AbortSignal,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
-    // Input that has ended (a pipe at its end, Ctrl-D) answers nothing: a refusal.
-    if ((rl as Interface & { closed?: boolean }).closed) {
+    if ((rl as Interface & { closed?: boolean }).closed || signal?.aborted) {
       resolve(undefined);
       return;
     }
-    const onClose = () => resolve(undefined);
-    rl.once("close", onClose);
-    rl.question(prompt, (answer) => {
-      rl.off("close", onClose);
+    const onEnd = () => {
+      rl.off("close", onEnd);
+      signal?.removeEventListener("abort", onEnd);
+      resolve(undefined);
+    };
+    rl.once("close", onEnd);
+    signal?.addEventListener("abort", onEnd, { once: true });
+    // readline withdraws the question itself when the signal aborts, so the next can be asked.
+    rl.question(prompt, signal ? { signal } : {}, (answer) => {
+      rl.off("close", onEnd);
+      signal?.removeEventListener("abort", onEnd);
       resolve(answer);
     });
     if (prefill !== "") rl.write(prefill);
@@ -44,7 +59,9 @@ function question(rl: Interface, prompt: string, prefill = ""): Promise<string |
 
 /**
  * The interactive chat loop. Ctrl-C cancels the running turn and keeps the session; at an
- * idle prompt a second Ctrl-C (or Ctrl-D, or `exit`) leaves. Resolves when the session ends.
+ * approval question it refuses the call and cancels the turn; at an idle prompt a second
+ * Ctrl-C (or Ctrl-D, or `exit`) leaves. Ctrl-D at a question refuses the call and leaves
+ * once the turn has ended, so it is recorded. Resolves when the session ends.
  * Text from the model, tools and the provider is escaped for the terminal before it is
  * printed (see `render/terminal-safe.ts`); only the REPL's own styling reaches it raw.
  */
@@ -63,6 +80,8 @@ export async function runRepl(options: ReplOptions): Promise<void> {
   const spinner = createSpinner(output, Boolean((output as NodeJS.WriteStream).isTTY));
   let running: AbortController | undefined;
   let confirming = false;
+  /** Withdraws the approval question on screen (Ctrl-C): the call is refused. */
+  let refuseQuestion: AbortController | undefined;
   let lastInterrupt = 0;
   let closed = false;
 
@@ -80,6 +99,8 @@ export async function runRepl(options: ReplOptions): Promise<void> {
     if (running?.signal.aborted) return { approved: false, reason: "the user cancelled the turn" };
     spinner.stop();
     confirming = true;
+    refuseQuestion = new AbortController();
+    const refused = refuseQuestion.signal;
     try {
       const view = formatApprovalRequest(request, { color });
       write(`\n${view.text}`);
@@ -87,7 +108,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
         ? "  [a]pprove, [e]dit, [v]iew all, [r]eject? "
         : "  [a]pprove, [e]dit, [r]eject? ";
       for (;;) {
-        const answer = (await question(rl, choices))?.trim().toLowerCase();
+        const answer = (await question(rl, choices, "", refused))?.trim().toLowerCase();
         if (
           answer === undefined ||
           answer === "r" ||
@@ -123,7 +144,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
             );
             current = "";
           }
-          const edited = await question(rl, "  edit> ", current);
+          const edited = await question(rl, "  edit> ", current, refused);
           if (edited === undefined || edited.trim() === "")
             return { approved: false, reason: "the user rejected it" };
           if (field)
@@ -146,6 +167,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       }
     } finally {
       confirming = false;
+      refuseQuestion = undefined;
     }
   }
 
@@ -230,8 +252,8 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       case "mode":
         say(engine.setMode(command.mode));
         break;
-      case "safety":
-        say(engine.setSafety(command.safety));
+      case "approvals":
+        say(engine.setApprovalPolicy(command.policy));
         break;
       case "status":
         say(engine.status());
@@ -300,12 +322,17 @@ export async function runRepl(options: ReplOptions): Promise<void> {
     const queued: string[] = [];
     let inputEnded = false;
     let busy = false;
+    /** The line being handled: a turn ends (and is recorded) before the session closes. */
+    let handling: Promise<unknown> = Promise.resolve();
     const finish = () => {
       if (closed) return;
       closed = true;
       running?.abort();
       spinner.stop();
-      void engine.close().finally(resolve);
+      void handling
+        .catch(() => undefined)
+        .then(() => engine.close())
+        .finally(resolve);
     };
     const showPrompt = () => {
       if (inputEnded || closed) return;
@@ -320,7 +347,9 @@ export async function runRepl(options: ReplOptions): Promise<void> {
         return;
       }
       busy = true;
-      void handleLine(line).then((keepGoing) => {
+      const handled = handleLine(line);
+      handling = handled;
+      void handled.then((keepGoing) => {
         busy = false;
         if (!keepGoing) {
           queued.length = 0;
@@ -333,11 +362,16 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       });
     };
     rl.on("SIGINT", () => {
+      if (confirming) {
+        write(dim("\n(refused; the turn is cancelled)\n"));
+        refuseQuestion?.abort();
+        running?.abort();
+        return;
+      }
       if (running) {
         running.abort();
         return;
       }
-      if (confirming) return;
       const now = Date.now();
       if (now - lastInterrupt < 2000) {
         rl.close();

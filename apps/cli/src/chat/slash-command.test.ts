@@ -6,8 +6,11 @@ describe("chat commands", () => {
     ["/mode write", { kind: "mode", mode: "write" }],
     ["/planning", { kind: "mode", mode: "planning" }],
     ["/write", { kind: "mode", mode: "write" }],
-    ["/yolo", { kind: "safety", safety: "yolo" }],
-    ["/safe", { kind: "safety", safety: "safe" }],
+    ["/approvals", { kind: "approvals", policy: undefined }],
+    ["/approvals never", { kind: "approvals", policy: "never" }],
+    ["/approvals untrusted", { kind: "approvals", policy: "untrusted" }],
+    ["/yolo", { kind: "approvals", policy: "on-escalation" }],
+    ["/safe", { kind: "approvals", policy: "on-escalation" }],
     ["/context", { kind: "context", summary: false }],
     ["/context summary", { kind: "context", summary: true }],
     ["/model qwen2.5:7b", { kind: "model", name: "qwen2.5:7b" }],
@@ -28,9 +31,14 @@ describe("chat commands", () => {
     });
   });
 
-  it("shows mode, safety and model in the prompt", () => {
+  it("shows mode, approval policy and model in the prompt", () => {
     expect(
-      formatPrompt({ mode: "planning", safety: "safe", provider: "ollama", model: "llama3.2:3b" }),
-    ).toBe("[PLANNING][SAFE][ollama: llama3.2:3b] >>> ");
+      formatPrompt({
+        mode: "planning",
+        approvalPolicy: "on-escalation",
+        provider: "ollama",
+        model: "llama3.2:3b",
+      }),
+    ).toBe("[PLANNING][ON-ESCALATION][ollama: llama3.2:3b] >>> ");
   });
 });

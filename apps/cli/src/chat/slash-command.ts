@@ -3,7 +3,10 @@ import { toTerminalSafeLine } from "../render/terminal-safe.js";
 /** A line typed at the chat prompt that is a command rather than a message. */
 export type SlashCommand =
   | { readonly kind: "mode"; readonly mode: "planning" | "write" }
-  | { readonly kind: "safety"; readonly safety: "safe" | "yolo" }
+  | {
+      readonly kind: "approvals";
+      readonly policy: "untrusted" | "on-escalation" | "never" | undefined;
+    }
   | { readonly kind: "status" }
   | { readonly kind: "mcp" }
   | { readonly kind: "context"; readonly summary: boolean }
@@ -17,8 +20,10 @@ export type SlashCommand =
 /** The help text of the chat commands. */
 export const SLASH_HELP = `Commands:
   /mode planning|write   switch mode (also /planning, /write); the conversation is kept
-  /safe, /yolo           confirm dangerous operations, or do not ask (blocks still hold)
-  /status                mode, safety, model, workspace and usage
+  /approvals [POLICY]    when you are asked: untrusted (before every change),
+                         on-escalation (only when a call needs what the sandbox
+                         withholds), never (refuse those instead of asking)
+  /status                mode, approval policy, model, workspace and usage
   /mcp                   MCP servers, their state and their tools
   /context               tokens used and left in the context window
   /context summary       replace older turns by a summary written by the model
@@ -43,9 +48,19 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
     case "planning":
     case "write":
       return { kind: "mode", mode: name.toLowerCase() as "planning" | "write" };
+    case "approvals":
+      if (argument === "") return { kind: "approvals", policy: undefined };
+      if (argument === "untrusted" || argument === "on-escalation" || argument === "never")
+        return { kind: "approvals", policy: argument };
+      return {
+        kind: "unknown",
+        text,
+        message: "Usage: /approvals [untrusted|on-escalation|never]",
+      };
+    // The old safety switches, kept working: an escalation needs a person in every mode now.
     case "safe":
     case "yolo":
-      return { kind: "safety", safety: name.toLowerCase() as "safe" | "yolo" };
+      return { kind: "approvals", policy: "on-escalation" };
     case "status":
       return { kind: "status" };
     case "mcp":
@@ -74,13 +89,13 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
   }
 }
 
-/** The prompt: `[PLANNING][SAFE][ollama: llama3.2:3b] >>> `. */
+/** The prompt: `[PLANNING][ON-ESCALATION][ollama: llama3.2:3b] >>> `. */
 export function formatPrompt(state: {
   mode: string;
-  safety: string;
+  approvalPolicy: string;
   provider: string;
   model: string;
 }): string {
   // The model name can come from the provider's server; the prompt is printed raw.
-  return `[${state.mode.toUpperCase()}][${state.safety.toUpperCase()}][${toTerminalSafeLine(state.provider)}: ${toTerminalSafeLine(state.model)}] >>> `;
+  return `[${state.mode.toUpperCase()}][${state.approvalPolicy.toUpperCase()}][${toTerminalSafeLine(state.provider)}: ${toTerminalSafeLine(state.model)}] >>> `;
 }

@@ -48,7 +48,7 @@ export async function agentCommand(
     // The file read, or the one a later start would read: no tool may create it either.
     configPath: loaded.configPath,
     // A person is in the editor: confirmations are asked there, as in chat.
-    modes: (current) => chatModes(current, options.allowDangerous === true),
+    modes: (current) => chatModes(current),
     store: createSessionStore(path.join(config.persistence.data_dir, "acp-sessions.json")),
     warn,
   });

@@ -56,7 +56,7 @@ export async function chatCommand(
             : Promise.resolve({ approved: false, reason: "No one is available to confirm it." }),
         render: (event) => trace(event),
       },
-      modes: (config) => chatModes(config, options.allowDangerous === true),
+      modes: (config) => chatModes(config),
       ...(telemetry ? { telemetry } : {}),
       mentionUrlsConfirmed: true,
       // A person is there to approve what children do, so chat always offers delegation.

@@ -1,52 +1,121 @@
 import path from "node:path";
 import {
+  APPROVAL_POLICIES,
+  approvalPolicyFromLegacy,
   createCommandPolicy,
+  createSandbox,
   decideApproval,
   DEFAULT_ALLOWLIST,
-  type ExecutionMode,
+  type ApprovalPolicy,
+  type CommandDecision,
 } from "@xzatoma/safety";
-import { createWorkspaceContext } from "@xzatoma/tools";
+import { createTerminalTool, createWorkspaceContext } from "@xzatoma/tools";
 import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
 import { loadUserConfig } from "./load-user-config.js";
 import { resolveWorkspace } from "../session/prepare-session.js";
 
+/** Options of `xzatoma policy check-command`. */
+export interface CheckCommandOptions {
+  readonly approval?: ApprovalPolicy;
+  /** The old execution mode, mapped onto an approval policy with a notice. */
+  readonly mode?: "interactive" | "restricted" | "full";
+  readonly sandbox?: boolean;
+  readonly workspace?: string;
+  readonly json?: boolean;
+  readonly config?: string;
+}
+
+const OUTCOME_WORDS: Readonly<Record<CommandDecision["outcome"], string>> = {
+  direct: "runs directly (provably read-only)",
+  sandbox: "runs in the sandbox",
+  escalate: "needs a person (an escalation)",
+  forbidden: "never runs (a forbidden rule)",
+};
+
+const DECISION_WORDS = {
+  allow: "runs without asking",
+  confirm: "asks the person",
+  block: "refused",
+} as const;
+
 /**
- * `xzatoma policy check-command CMD`: the command policy's verdict and reason, and what the
- * execution mode makes of it (as `terminal` in write mode would), without running anything.
- * The user's configured allowlist and denylist apply, as they do for the terminal tool.
+ * `xzatoma policy check-command CMD`: the command's outcome (direct, sandbox, escalate,
+ * forbidden) with its reasons, and what each approval policy makes of it, as the terminal
+ * tool would judge it here (this machine's sandbox, the user's allowlist and deny list),
+ * without running anything.
  */
 export async function checkCommandCommand(
   command: string,
-  options: { mode?: ExecutionMode; workspace?: string; json?: boolean; config?: string },
+  options: CheckCommandOptions,
   source: CommandOptionSource,
 ): Promise<number> {
-  // Its `--mode` is the execution mode to judge for, not the chat mode `--mode` sets.
-  const { terminal } = (await loadUserConfig(options, source, ["mode"])).config.agent;
+  // Its `--mode` is the old execution mode, not the chat mode `--mode` sets elsewhere.
+  const { terminal } = (await loadUserConfig(options, source, ["mode", "sandbox"])).config.agent;
   const workspace = createWorkspaceContext({ root: resolveWorkspace(options.workspace) });
   const policy = await createCommandPolicy({
     pathGuard: workspace.pathGuard,
     allowlist: [...DEFAULT_ALLOWLIST, ...terminal.allowlist],
     denylist: terminal.custom_denylist,
   });
+  const sandbox = createSandbox({ disabled: options.sandbox === false || !terminal.sandbox });
+  const tool = createTerminalTool(workspace, {
+    commandPolicy: policy,
+    sandbox,
+    network: terminal.network,
+    allowUnattendedGitWrites: terminal.allow_unattended_git_writes,
+  });
   const decision = await policy.check(command);
-  const mode = options.mode ?? "restricted";
-  const outcome = decideApproval(
-    { chatMode: "write", safetyMode: "safe", executionMode: mode },
-    { toolName: "terminal", access: "execute", verdict: decision.verdict, reason: decision.reason },
-  );
+  const assessment = await tool.assess?.({ command, cwd: "." });
+  if (assessment === undefined) throw new Error("the terminal tool has no assessment");
+  const decisions = Object.fromEntries(
+    APPROVAL_POLICIES.map((approvalPolicy) => [
+      approvalPolicy,
+      decideApproval(
+        { chatMode: "write", approvalPolicy },
+        { toolName: "terminal", access: "execute", ...assessment },
+      ).decision,
+    ]),
+  ) as Record<ApprovalPolicy, "allow" | "confirm" | "block">;
+  const chosen: ApprovalPolicy =
+    options.approval ??
+    (options.mode === undefined
+      ? "never"
+      : options.mode === "interactive"
+        ? approvalPolicyFromLegacy({ executionMode: "interactive" })
+        : "never");
+  if (options.mode !== undefined && options.approval === undefined)
+    process.stderr.write(
+      `xzatoma: --mode is deprecated; it is now --approval ${chosen} (see docs/explanation/safety-model.md).\n`,
+    );
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ command, workspace: workspace.root, mode, verdict: decision.verdict, decision: outcome.decision, reason: decision.reason, programs: decision.programs })}\n`,
+      `${JSON.stringify({
+        command,
+        workspace: workspace.root,
+        outcome: decision.outcome,
+        reason: decision.reason,
+        escalations: decision.escalations,
+        programs: decision.programs,
+        sandbox: sandbox.kind,
+        approvalPolicy: chosen,
+        decision: decisions[chosen],
+        decisions,
+      })}\n`,
     );
-  } else {
-    process.stdout.write(`${decision.verdict}: ${decision.reason}\n`);
-    if (outcome.decision !== decision.verdict) {
-      process.stdout.write(
-        `in ${mode} mode: ${outcome.decision}${outcome.decision === "block" ? " (no one to ask)" : ""}\n`,
-      );
-    }
-    process.stdout.write(`workspace: ${path.relative(process.cwd(), workspace.root) || "."}\n`);
+    return ExitCode.ok;
   }
+  const lines = [`${decision.outcome}: ${OUTCOME_WORDS[decision.outcome]}`, `  ${decision.reason}`];
+  for (const escalation of decision.escalations.slice(1)) lines.push(`  ${escalation.reason}`);
+  if (sandbox.kind === "none" && decision.outcome !== "direct" && decision.outcome !== "forbidden")
+    lines.push(`no sandbox here: ${sandbox.warning ?? "it is turned off"}`);
+  for (const approvalPolicy of APPROVAL_POLICIES) {
+    const marker = approvalPolicy === chosen ? "*" : " ";
+    lines.push(
+      `${marker} approval ${approvalPolicy.padEnd(13)} ${DECISION_WORDS[decisions[approvalPolicy]]}`,
+    );
+  }
+  lines.push(`workspace: ${path.relative(process.cwd(), workspace.root) || "."}`);
+  process.stdout.write(`${lines.join("\n")}\n`);
   return ExitCode.ok;
 }

@@ -137,7 +137,7 @@ export async function runCommand(
       ...(options.workspace ? { workspace: options.workspace } : {}),
       // Nobody is asked in `run`: no `ask`, so every call that needs a yes is refused.
       io: { warn: (message) => stderr(`xzatoma: ${toTerminalSafe(message)}\n`), render },
-      modes: (config) => runModes(config, options.allowDangerous === true),
+      modes: (config) => runModes(config),
       ...(telemetry ? { telemetry } : {}),
       mentionUrlsConfirmed: options.allowDangerous === true,
       ...(options.subagents ? { subagents: true } : {}),
@@ -180,9 +180,9 @@ export async function runCommand(
     await telemetry?.shutdown();
   }
   if (!options.json && task.progress) stderr(`${toTerminalSafe(task.progress.summary())}\n`);
-  if (!options.json && unanswered > 0 && runtime.modes.executionMode === "restricted") {
+  if (!options.json && unanswered > 0) {
     stderr(
-      `xzatoma: ${unanswered} call(s) needed a person's yes and were refused; review them and rerun with --allow-dangerous to let such calls run (blocked ones stay blocked), or use 'xzatoma chat' to be asked.\n`,
+      `xzatoma: ${unanswered} call(s) needed a person's yes (network, places outside the workspace, secrets, protected paths, .git writes, or no sandbox) and were refused; review them and run them yourself, or use 'xzatoma chat' to be asked.\n`,
     );
   }
   if (!options.json) {

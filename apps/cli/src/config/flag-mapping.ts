@@ -18,6 +18,7 @@ export const FLAG_MAPPINGS: readonly FlagMapping[] = [
   { option: "maxToolCalls", flag: "--max-tool-calls", key: "agent.max_tool_calls", kind: "number" },
   { option: "mode", flag: "--mode", key: "agent.chat.default_mode", kind: "text" },
   { option: "sandbox", flag: "--no-sandbox", key: "agent.terminal.sandbox", kind: "boolean" },
+  { option: "approval", flag: "--approval", key: "agent.approval_policy", kind: "text" },
   { option: "storagePath", flag: "--storage-path", key: "persistence.db_path", kind: "text" },
 ];
 

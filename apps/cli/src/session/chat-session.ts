@@ -25,7 +25,7 @@ export function createChatSession(
     const status = runtime.status();
     return {
       mode: status.mode,
-      safety: status.safety,
+      approvalPolicy: status.approvalPolicy,
       provider: status.provider,
       model: status.model,
     };
@@ -55,11 +55,18 @@ export function createChatSession(
       const count = runtime.status().tools.length;
       return `Switched to ${mode} mode (${count} tools${mode === "planning" ? ", read-only" : ""}); the conversation is kept.`;
     },
-    setSafety(safety) {
-      runtime.setSafety(safety);
-      return safety === "yolo"
-        ? "YOLO mode: operations that would ask first now run without asking. Blocked operations stay blocked."
-        : "Safe mode: dangerous operations ask first.";
+    setApprovalPolicy(policy) {
+      if (policy !== undefined) runtime.setApprovalPolicy(policy);
+      const current = runtime.modes.approvalPolicy;
+      const what = {
+        untrusted:
+          "you are asked before every command that is not provably read-only and every file change",
+        "on-escalation":
+          "commands run in the sandbox without asking; you are asked only when a call needs what the sandbox withholds (network, places outside the workspace, secrets, protected paths, .git writes)",
+        never:
+          "nobody is asked: a call that needs a person is refused, with the reason, and the model must do without it",
+      }[current];
+      return `Approval policy ${current}: ${what}.`;
     },
     async setModel(name) {
       try {
@@ -83,7 +90,7 @@ export function createChatSession(
     status() {
       const status = runtime.status();
       return [
-        `mode: ${status.mode}   safety: ${status.safety}   execution: ${status.execution}`,
+        `mode: ${status.mode}   approvals: ${status.approvalPolicy}`,
         `model: ${status.provider}: ${status.model}`,
         `workspace: ${status.workspace}`,
         `tools: ${status.tools.join(", ")}`,

@@ -1,36 +1,21 @@
 import path from "node:path";
-import { executionModeOf, type RuntimeConfig, type SessionModes } from "@xzatoma/runtime";
+import { approvalPolicyOf, type RuntimeConfig, type SessionModes } from "@xzatoma/runtime";
 
 /**
- * The modes `xzatoma chat` starts in. A person is present, so a configured restricted
- * autonomous mode becomes interactive (asks instead of refusing); `--allow-dangerous`
- * gives full autonomous mode.
+ * The modes `xzatoma chat` and `xzatoma agent` start in. A person is present: the approval
+ * policy is `agent.approval_policy` (`--approval`), by default `on-escalation`.
  */
-export function chatModes(config: RuntimeConfig, allowDangerous: boolean): SessionModes {
-  const configured = executionModeOf(config.agent.terminal.default_mode);
-  return {
-    chatMode: config.agent.chat.default_mode,
-    safetyMode: config.agent.chat.default_safety,
-    executionMode: allowDangerous
-      ? "full"
-      : configured === "restricted"
-        ? "interactive"
-        : configured,
-  };
+export function chatModes(config: RuntimeConfig): SessionModes {
+  return { chatMode: config.agent.chat.default_mode, approvalPolicy: approvalPolicyOf(config) };
 }
 
 /**
- * The modes `xzatoma run` runs in. Nobody is present: an interactive configuration runs as
- * restricted autonomous (a call that needs a yes is refused), YOLO never applies, and only
- * `--allow-dangerous` or `full_autonomous` in the configuration gives full autonomous mode.
+ * The modes `xzatoma run` runs in. Nobody is present: the approval policy is `never`, so a
+ * command that does not escalate runs in the sandbox and an escalation is refused with its
+ * reason, whatever the configuration says.
  */
-export function runModes(config: RuntimeConfig, allowDangerous: boolean): SessionModes {
-  const configured = executionModeOf(config.agent.terminal.default_mode);
-  return {
-    chatMode: config.agent.chat.default_mode,
-    safetyMode: "safe",
-    executionMode: allowDangerous || configured === "full" ? "full" : "restricted",
-  };
+export function runModes(config: RuntimeConfig): SessionModes {
+  return { chatMode: config.agent.chat.default_mode, approvalPolicy: "never" };
 }
 
 /** The chat trace log: `logging.file`, else `<data dir>/logs/chat.log`. */

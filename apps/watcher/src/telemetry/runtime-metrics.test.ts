@@ -108,7 +108,7 @@ describe("Prometheus metrics of a runtime run with the real subagent tool", () =
       { warn: () => undefined, render: (event) => events.push(event) },
       {
         workspace: home,
-        modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+        modes: { chatMode: "write", approvalPolicy: "never" },
         env: {},
         subagents: true,
         telemetry: { tracer: telemetry!.tracer, meter: telemetry!.meter },

@@ -254,6 +254,28 @@ function strayVariableWarnings(env: LoadConfigOptions["env"]): string[] {
   return warnings;
 }
 
+/** Keys that still work but have a replacement, with what to use instead. */
+const DEPRECATED_KEYS: ReadonlyMap<string, string> = new Map([
+  [
+    "agent.terminal.default_mode",
+    "use agent.approval_policy (interactive is untrusted; restricted_autonomous and full_autonomous are on-escalation)",
+  ],
+  [
+    "agent.chat.default_safety",
+    "use agent.approval_policy (safe and yolo are on-escalation; an escalation needs a person in every mode)",
+  ],
+]);
+
+/** One warning per deprecated key that something sets, naming where and what replaces it. */
+function deprecationWarnings(assigned: ReadonlyMap<string, string>): string[] {
+  const warnings: string[] = [];
+  for (const [key, instead] of DEPRECATED_KEYS) {
+    const source = assigned.get(key);
+    if (source !== undefined) warnings.push(`${key} (set by ${source}) is deprecated: ${instead}.`);
+  }
+  return warnings;
+}
+
 /** The value an option gives its key; `undefined` leaves the key alone. */
 function flagValue(mapping: FlagMapping, given: unknown): unknown {
   return mapping.toValue ? mapping.toValue(given) : given;
@@ -374,6 +396,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const warnings = [
     ...pendingWarnings(fileData, locateInFile, assignments, assigned),
     ...strayVariableWarnings(env),
+    ...deprecationWarnings(assigned),
   ];
   const parsed = configFileSchema.safeParse(merged);
   if (!parsed.success) {

@@ -8,6 +8,7 @@ import { chatConfigSchema, mentionsConfigSchema } from "./front-end-schemas.js";
 import { watcherConfigSchema } from "@xzatoma/watcher/config";
 import { xzeprConfigSchema } from "@xzatoma/xzepr/config";
 import { mcpConfigSchema } from "@xzatoma/mcp";
+import { APPROVAL_POLICIES, approvalPolicyFromLegacy, type ApprovalPolicy } from "@xzatoma/safety";
 
 export { PROVIDER_TYPES, type ProviderType } from "@xzatoma/providers";
 
@@ -21,6 +22,12 @@ const terminalSchema = z.strictObject({
 
 const agentSchema = z.strictObject({
   ...agentLimitsConfigShape,
+  /**
+   * When a person is asked (`untrusted`, `on-escalation`, `never`); unset, it follows the
+   * deprecated `agent.terminal.default_mode` and `agent.chat.default_safety`. Where nobody is
+   * present (`run`, the watcher) it is `never` whatever is set.
+   */
+  approval_policy: oneOf(APPROVAL_POLICIES).optional(),
   conversation: conversationConfigSchema.prefault({}),
   tools: toolsConfigSchema.prefault({}),
   terminal: terminalSchema.prefault({}),
@@ -76,7 +83,21 @@ export const PATH_KEYS: readonly string[] = [
   "logging.file",
 ];
 
-/** `agent.terminal.default_mode` as the safety layer names execution modes. */
+/**
+ * The approval policy where a person is present: `agent.approval_policy`, or what the
+ * deprecated `agent.terminal.default_mode` and `agent.chat.default_safety` map to.
+ */
+export function approvalPolicyOf(config: RuntimeConfig): ApprovalPolicy {
+  return (
+    config.agent.approval_policy ??
+    approvalPolicyFromLegacy({
+      executionMode: executionModeOf(config.agent.terminal.default_mode),
+      safetyMode: config.agent.chat.default_safety,
+    })
+  );
+}
+
+/** `agent.terminal.default_mode` as the old execution modes were named. */
 export function executionModeOf(
   mode: RuntimeConfig["agent"]["terminal"]["default_mode"],
 ): "interactive" | "restricted" | "full" {

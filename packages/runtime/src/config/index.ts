@@ -1,4 +1,5 @@
 export {
+  approvalPolicyOf,
   executionModeOf,
   PATH_KEYS,
   PROVIDER_TYPES,

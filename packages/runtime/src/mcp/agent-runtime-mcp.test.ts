@@ -66,7 +66,7 @@ beforeAll(async () => {
     { warn: (message) => warnings.push(message) },
     {
       workspace,
-      modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+      modes: { chatMode: "write", approvalPolicy: "never" },
       env: { OPENAI_API_KEY: "sk-test" },
     },
   );
@@ -126,7 +126,7 @@ describe("MCP tools in the runtime", () => {
       { warn: () => undefined },
       {
         workspace,
-        modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+        modes: { chatMode: "write", approvalPolicy: "never" },
         env: { OPENAI_API_KEY: "sk-test" },
         history: false,
       },
@@ -156,7 +156,7 @@ describe("MCP tools in the runtime", () => {
       },
       {
         workspace,
-        modes: { chatMode: "write", safetyMode: "safe", executionMode: "interactive" },
+        modes: { chatMode: "write", approvalPolicy: "untrusted" },
         env: { OPENAI_API_KEY: "sk-test" },
         history: false,
       },
@@ -177,7 +177,7 @@ describe("MCP tools in the runtime", () => {
       { warn: (message) => warnings.push(message) },
       {
         workspace,
-        modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+        modes: { chatMode: "write", approvalPolicy: "never" },
         env: { OPENAI_API_KEY: "sk-test" },
         history: false,
       },
@@ -213,7 +213,7 @@ describe("where an MCP server starts", () => {
         { warn: (message) => warned.push(message) },
         {
           workspace,
-          modes: { chatMode: "write", safetyMode: "safe", executionMode: "restricted" },
+          modes: { chatMode: "write", approvalPolicy: "never" },
           env: { OPENAI_API_KEY: "sk-test" },
         },
       );

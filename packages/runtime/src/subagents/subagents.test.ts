@@ -92,8 +92,7 @@ async function start(
       workspace,
       modes: extra.modes ?? {
         chatMode: "write",
-        safetyMode: "safe",
-        executionMode: "restricted",
+        approvalPolicy: "never",
       },
       env: { OPENAI_API_KEY: "sk-test" },
       subagents: extra.subagents ?? true,
@@ -255,7 +254,7 @@ describe("subagent", () => {
       },
       {
         workspace,
-        modes: { chatMode: "write", safetyMode: "safe", executionMode: "interactive" },
+        modes: { chatMode: "write", approvalPolicy: "untrusted" },
         env: { OPENAI_API_KEY: "sk-test" },
         subagents: true,
       },
@@ -761,7 +760,7 @@ describe("a planning-mode parent", () => {
       };
     };
     const agent = await start(scenario, {}, [], {
-      modes: { chatMode: "planning", safetyMode: "safe", executionMode: "restricted" },
+      modes: { chatMode: "planning", approvalPolicy: "never" },
     });
     const result = await agent.run("plan and delegate");
     const [named, called] = result.text.split("\n---\n");

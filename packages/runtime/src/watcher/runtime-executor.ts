@@ -1,7 +1,7 @@
 import type { History } from "@xzatoma/persistence";
 import { contextOfTraceparent, type ExecutionReport, type PlanExecutor } from "@xzatoma/watcher";
 import { createAgentRuntime, type AgentRuntimeOptions } from "../agent-runtime.js";
-import { executionModeOf, type RuntimeConfig } from "../config/config-schema.js";
+import type { RuntimeConfig } from "../config/config-schema.js";
 
 /** What {@link createRuntimeExecutor} needs. */
 export interface RuntimeExecutorOptions {
@@ -21,13 +21,10 @@ export interface RuntimeExecutorOptions {
 /**
  * Runs each event's plan in a fresh agent runtime: a new conversation (recorded in history
  * under the event's title), the configured provider, tools and command policy, and nobody to
- * ask. The execution mode is the configuration's (`interactive` runs as restricted autonomous:
- * a call that needs a yes is refused); only a request the watcher marked `allowDangerous` (the
- * configuration allows it and the plan asks for it) runs in full autonomous mode.
+ * ask: the approval policy is `never`, so commands that do not escalate run in the sandbox and
+ * an escalation is refused with its reason. Nothing an event carries widens that.
  */
 export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExecutor {
-  const configured = executionModeOf(options.config.agent.terminal.default_mode);
-  const unattended = configured === "interactive" ? "restricted" : configured;
   // One provider (its client, credentials and model lookups) for every run of the service.
   let provider = options.provider;
   return async (request, signal): Promise<ExecutionReport> => {
@@ -38,11 +35,8 @@ export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExec
       { warn: options.warn },
       {
         workspace: options.workspace,
-        modes: {
-          chatMode: "write",
-          safetyMode: "safe",
-          executionMode: request.allowDangerous ? "full" : unattended,
-        },
+        // Nobody is asked: an escalation is refused, whatever the event or the plan asks for.
+        modes: { chatMode: "write", approvalPolicy: "never" },
         ...(options.configPath !== undefined ? { configPath: options.configPath } : {}),
         ...(options.env !== undefined ? { env: options.env } : {}),
         ...(request.maxTurns !== undefined ? { limits: { maxTurns: request.maxTurns } } : {}),

@@ -1,6 +1,4 @@
 import { literalArg, type Arg, type ArgvContext, type RunArgv } from "./context.js";
-import { catastrophicTarget } from "./destroyers.js";
-import { refused } from "./denylist.js";
 import { parseFind } from "./find-args.js";
 import { hasOption, optionValues, parseOptions, type OptionTable } from "./option-scan.js";
 import { againstCwd, requestPath } from "./path-arguments.js";
@@ -207,7 +205,10 @@ const SPECS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
         longValue: ["files0-from"],
       },
       operands: "paths",
-      pathOptions: ["--files0-from"],
+      confirm: {
+        "--files0-from":
+          "reads the names of the files to count from a file, names this check does not see",
+      },
       strict: true,
     },
   ],
@@ -224,36 +225,33 @@ function checkFind(args: readonly Arg[], ctx: ArgvContext, run: RunArgv): void {
   for (const { primary, file } of find.writes) {
     requestPath(ctx, file, "write", `find ${primary}`);
     ctx.findings.confirm(
-      `\`find ${primary}\` writes the file \`${file.raw}\`; it needs confirmation.`,
+      `\`find ${primary}\` writes the file \`${file.raw}\`; it runs in the sandbox.`,
     );
   }
   if (find.deletes) {
-    for (const start of find.starts) {
-      const wiped = catastrophicTarget(againstCwd(ctx, start.value), ctx.policy.home);
-      if (wiped !== null)
-        ctx.findings.block(refused(`find ${start.raw} -delete`, `deletes ${wiped}`));
-      requestPath(ctx, start, "write", "find -delete");
-    }
-    ctx.findings.confirm("`find -delete` deletes every file it matches; it needs confirmation.");
+    for (const start of find.starts) requestPath(ctx, start, "write", "find -delete");
+    ctx.findings.confirm("`find -delete` deletes every file it matches; it runs in the sandbox.");
   }
   for (const { primary, argv } of find.commands) {
     ctx.findings.confirm(
-      `\`find ${primary}\` runs \`${argv[0]?.raw ?? ""}\` for every file it finds; it needs confirmation.`,
+      `\`find ${primary}\` runs \`${argv[0]?.raw ?? ""}\` for every file it finds; it runs in the sandbox.`,
     );
     run(argv, { ...ctx, wrappers: [...ctx.wrappers, `find ${primary}`] });
   }
   if (find.follows)
-    ctx.findings.confirm("`find -L` follows symlinks out of the workspace; it needs confirmation.");
+    ctx.findings.confirm(
+      "`find -L` follows symlinks out of the workspace; it runs in the sandbox.",
+    );
   if (find.unknown.length > 0)
     ctx.findings.confirm(
-      `\`find\` is given \`${find.unknown[0] ?? ""}\`, which is not a known safe primary; it needs confirmation.`,
+      `\`find\` is given \`${find.unknown[0] ?? ""}\`, which is not a known safe primary; it runs in the sandbox.`,
     );
 }
 
 /**
  * Rules for the read-only programs of the default allowlist: every path argument (flag
- * values included) is queued for the workspace check, with an escape blocking; dangerous
- * or unknown flags need confirmation. Returns whether `name` has such rules.
+ * values included) is queued for the workspace check; dangerous or unknown flags make the
+ * command run in the sandbox instead of directly. Returns whether `name` has such rules.
  */
 export function checkReader(
   name: string,
@@ -271,10 +269,10 @@ export function checkReader(
   for (const option of parsed.options) {
     const why = spec.confirm?.[option.name];
     if (why !== undefined)
-      ctx.findings.confirm(`\`${name} ${option.arg.raw}\` ${why}; it needs confirmation.`);
+      ctx.findings.confirm(`\`${name} ${option.arg.raw}\` ${why}; it runs in the sandbox.`);
     else if (!option.known && spec.strict)
       ctx.findings.confirm(
-        `\`${name}\` is given \`${option.arg.raw}\`, which is not a known safe option; it needs confirmation.`,
+        `\`${name}\` is given \`${option.arg.raw}\`, which is not a known safe option; it runs in the sandbox.`,
       );
   }
   if (
@@ -282,7 +280,7 @@ export function checkReader(
     hasOption(parsed, "-L", "--dereference") &&
     hasOption(parsed, "-R", "--recursive")
   ) {
-    ctx.findings.confirm("`ls -LR` follows symlinks out of the workspace; it needs confirmation.");
+    ctx.findings.confirm("`ls -LR` follows symlinks out of the workspace; it runs in the sandbox.");
   }
   for (const file of optionValues(parsed, ...(spec.pathOptions ?? [])))
     requestPath(ctx, file, "read", `${name}`);
@@ -292,7 +290,7 @@ export function checkReader(
     parsed.operands.some((operand) => /^\+\d*[bckl]?[fF]$/.test(operand.value))
   )
     ctx.findings.confirm(
-      `\`tail\` with an obsolete \`+...f\` operand ${FOLLOW}; it needs confirmation.`,
+      `\`tail\` with an obsolete \`+...f\` operand ${FOLLOW}; it runs in the sandbox.`,
     );
   const patternGiven = hasOption(parsed, "-e", "--regexp", "-f", "--file");
   const paths =
@@ -310,9 +308,9 @@ export function checkReader(
         (value) => value.value !== "read" && value.value !== "skip",
       ));
   if (recursive && paths.length === 0)
-    requestPath(ctx, literalArg("."), "read", name, "block", true);
+    requestPath(ctx, literalArg("."), "read", name, { recursive: true });
   for (const file of paths)
-    if (file.value !== "-") requestPath(ctx, file, "read", name, "block", recursive);
+    if (file.value !== "-") requestPath(ctx, file, "read", name, { recursive });
   return true;
 }
 

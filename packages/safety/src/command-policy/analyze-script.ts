@@ -1,23 +1,7 @@
-import { checkArithmeticNode, checkSubscriptNode } from "./arithmetic-injection.js";
-import { checkExpansion } from "./code-expansions.js";
-import { checkHiddenSubstitutions } from "./hidden-substitutions.js";
 import { visitAssignment, visitCommand, visitDeclaration } from "./command-node.js";
-import { refused } from "./denylist.js";
-import { checkProcessBombs } from "./process-bombs.js";
-import { NO_STDIN, type StdinInfo } from "./context.js";
-import { Findings } from "./findings.js";
-import { FETCH_OR_DECODE, FETCHERS } from "./network.js";
-import { markDownloaded } from "./path-arguments.js";
-import { REDIRECT_TYPES, checkRedirect, outputTargets } from "./redirects.js";
+import { REDIRECT_TYPES, checkRedirect } from "./redirects.js";
 import { countType, fieldChildren, namedChildren, type SyntaxNode } from "./syntax-node.js";
-import {
-  EMPTY_STAGE,
-  argvContext,
-  wordScope,
-  type Stage,
-  type WalkHooks,
-  type WalkScope,
-} from "./walk-scope.js";
+import { wordScope, type WalkHooks, type WalkScope } from "./walk-scope.js";
 import { evaluateWord } from "./words.js";
 
 const STATEMENTS = new Set([
@@ -41,13 +25,6 @@ const STATEMENTS = new Set([
   "test_command",
 ]);
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
-const ARITHMETIC = new Set([
-  "arithmetic_expansion",
-  "subscript",
-  "test_command",
-  "c_style_for_statement",
-  "compound_statement",
-]);
 const CONSTRUCTS: ReadonlyMap<string, string> = new Map([
   ["subshell", "runs commands in a subshell `( … )`"],
   ["compound_statement", "groups commands in `{ … }` or `(( … ))`"],
@@ -57,7 +34,7 @@ const CONSTRUCTS: ReadonlyMap<string, string> = new Map([
   ["for_statement", "uses a loop"],
   ["c_style_for_statement", "uses a loop"],
   ["case_statement", "uses a `case` statement"],
-  ["declaration_command", "declares shell variables"],
+  ["function_definition", "defines a shell function"],
   ["unset_command", "unsets shell variables"],
   ["test_command", "uses a shell test `[[ … ]]`"],
 ]);
@@ -65,23 +42,17 @@ const CONSTRUCTS: ReadonlyMap<string, string> = new Map([
 function visitNode(node: SyntaxNode, scope: WalkScope): void {
   if (SUBSTITUTIONS.has(node.type)) {
     scope.findings.confirm(
-      `The command runs a substitution (\`${node.text}\`); it needs confirmation.`,
+      `The command runs a substitution (\`${node.text.slice(0, 60)}\`); it runs in the sandbox.`,
     );
     const inner: WalkScope = { ...scope, env: new Map(scope.env) };
-    // `>(cmd)` feeds cmd whatever the outer command writes there.
-    const stdin: StdinInfo = node.text.startsWith(">(")
-      ? { kind: "pipe", upstream: ["process substitution"], text: null, computed: true }
-      : NO_STDIN;
-    for (const statement of namedChildren(node)) visitStatement(statement, inner, stdin);
+    for (const statement of namedChildren(node)) visitStatement(statement, inner);
   } else if (STATEMENTS.has(node.type)) {
-    visitStatement(node, scope, NO_STDIN);
+    visitStatement(node, scope);
   } else {
-    if (ARITHMETIC.has(node.type)) checkArithmeticNode(node, scope.env, scope.findings);
-    if (node.type === "subscript") checkSubscriptNode(node, scope.findings);
-    if (node.type === "expansion") {
-      checkExpansion(node, scope.env, scope.findings);
-      checkHiddenSubstitutions(node, scope);
-    }
+    if (node.type === "expansion" || node.type === "arithmetic_expansion")
+      scope.findings.confirm(
+        `The command expands \`${node.text.slice(0, 60)}\`; it runs in the sandbox.`,
+      );
     visitNested(node, scope);
   }
 }
@@ -92,40 +63,7 @@ function visitNested(node: SyntaxNode, scope: WalkScope): void {
 
 const HOOKS: WalkHooks = { visitNested, visitNode, visitStatement };
 
-function visitBlock(node: SyntaxNode, scope: WalkScope): void {
-  if (node.children.some((child) => child.type === "&")) {
-    scope.findings.confirm(
-      `The command runs \`${node.text}\` in the background; it needs confirmation.`,
-    );
-  }
-  if (ARITHMETIC.has(node.type)) checkArithmeticNode(node, scope.env, scope.findings);
-  visitNested(node, scope);
-}
-
-function visitPipeline(node: SyntaxNode, scope: WalkScope, stdin: StdinInfo): Stage {
-  const stages = namedChildren(node);
-  if (stages.length > 1) {
-    scope.findings.confirm(
-      `The command pipes \`${stages[0]?.text ?? ""}\` into \`${stages[1]?.text ?? ""}\`; argv execution runs one program at a time, so it needs confirmation.`,
-    );
-  }
-  let input = stdin;
-  const upstream: string[] = [...stdin.upstream];
-  for (const stage of stages) {
-    const findings = new Findings();
-    const result = visitStatement(stage, { ...scope, findings }, input);
-    scope.findings.merge(findings);
-    upstream.push(...findings.programs);
-    input = {
-      kind: "pipe",
-      upstream: [...upstream],
-      text: result.output,
-      computed: input.computed || upstream.some((name) => FETCH_OR_DECODE.has(name)),
-    };
-  }
-  return EMPTY_STAGE;
-}
-
+/** A loop body is walked once per value the loop can be seen to take (at most 8). */
 function visitLoop(node: SyntaxNode, scope: WalkScope): void {
   const variable = fieldChildren(node, "variable")[0]?.text;
   const values = fieldChildren(node, "value");
@@ -133,83 +71,58 @@ function visitLoop(node: SyntaxNode, scope: WalkScope): void {
   const guesses = values
     .flatMap((value) => evaluateWord(value, wordScope(scope)).guesses)
     .slice(0, 8);
-  const body = fieldChildren(node, "body");
   for (const guess of guesses.length > 0 ? guesses : [""]) {
     if (variable !== undefined) scope.env.set(variable, guess);
-    body.forEach((statement) => visitBlock(statement, scope));
+    fieldChildren(node, "body").forEach((statement) => visitNested(statement, scope));
   }
 }
 
-function visitStatement(node: SyntaxNode, scope: WalkScope, stdin: StdinInfo): Stage {
+/**
+ * Walks one statement. Plain simple commands joined by `|`, `&&`, `||` and `;` add no
+ * finding of their own: each is judged by itself. Every other construct (loops, functions,
+ * subshells, background jobs) keeps the command from running directly. Returns the argv of a
+ * simple command of plain words, else null.
+ */
+function visitStatement(node: SyntaxNode, scope: WalkScope): readonly string[] | null {
   switch (node.type) {
-    case "command":
-      return visitCommand(node, scope, stdin, HOOKS);
+    case "command": {
+      const argv = visitCommand(node, scope, HOOKS);
+      if (scope.depth === 0) scope.policy.collect?.push(argv);
+      return argv;
+    }
     case "redirected_statement": {
-      let input = stdin;
-      const redirects = node.children.filter((child) => REDIRECT_TYPES.has(child.type));
-      for (const redirect of redirects) input = checkRedirect(redirect, scope, HOOKS) ?? input;
+      for (const child of node.children)
+        if (REDIRECT_TYPES.has(child.type)) checkRedirect(child, scope, HOOKS);
       const body = node.children.find((child) => child.field === "body");
-      const findings = new Findings();
-      const stage =
-        body === undefined ? EMPTY_STAGE : visitStatement(body, { ...scope, findings }, input);
-      scope.findings.merge(findings);
-      // `curl URL > x.sh` downloads x.sh: running it later in the script is download-and-execute.
-      if (findings.programs.some((name) => FETCHERS.has(name))) {
-        const ctx = argvContext(scope);
-        for (const redirect of redirects)
-          for (const file of outputTargets(redirect, scope)) markDownloaded(ctx, file);
-      }
-      return { output: stage.output, argv: null };
+      if (body !== undefined) visitStatement(body, scope);
+      return null;
     }
     case "pipeline":
-      return visitPipeline(node, scope, stdin);
     case "list":
-      scope.findings.confirm(
-        `The command chains commands with \`&&\` or \`||\` (\`${node.text}\`); argv execution runs one program at a time, so it needs confirmation.`,
-      );
-      namedChildren(node).forEach((child) => visitStatement(child, scope, stdin));
-      return EMPTY_STAGE;
+      for (const child of namedChildren(node)) visitStatement(child, scope);
+      return null;
     case "variable_assignment": {
-      scope.findings.confirm(
-        `The command assigns a shell variable (\`${node.text}\`); it needs confirmation.`,
-      );
       const { name, value } = visitAssignment(node, scope, HOOKS);
       scope.env.set(name, value);
-      return EMPTY_STAGE;
+      return null;
     }
-    case "function_definition": {
-      const name = fieldChildren(node, "name")[0]?.text ?? "";
-      scope.findings.confirm(
-        `The command defines the shell function \`${name}\`; it needs confirmation.`,
-      );
-      if (name === "command_not_found_handle")
-        scope.findings.block(
-          refused(
-            name,
-            "is a hook bash runs for every unknown command, code that runs unseen later",
-          ),
-        );
-      visitBlock(node, scope);
-      return EMPTY_STAGE;
-    }
-    case "for_statement":
-      scope.findings.confirm("The command uses a loop; it needs confirmation.");
-      visitLoop(node, scope);
-      return EMPTY_STAGE;
     case "declaration_command":
-    case "unset_command":
       visitDeclaration(node, scope);
-      visitBlock(node, scope);
-      return EMPTY_STAGE;
+      visitNested(node, scope);
+      return null;
+    case "for_statement":
+      scope.findings.confirm("The command uses a loop; it runs in the sandbox.");
+      visitLoop(node, scope);
+      return null;
     default: {
       const construct = CONSTRUCTS.get(node.type);
       scope.findings.confirm(
         construct !== undefined
-          ? `The command ${construct}; it needs confirmation.`
-          : `The command uses shell syntax this check does not know (${node.type}); it needs confirmation.`,
+          ? `The command ${construct}; it runs in the sandbox.`
+          : `The command uses shell syntax this check does not know (${node.type}); it runs in the sandbox.`,
       );
-      visitBlock(node, node.type === "subshell" ? { ...scope, env: new Map(scope.env) } : scope);
-      return EMPTY_STAGE;
+      visitNested(node, node.type === "subshell" ? { ...scope, env: new Map(scope.env) } : scope);
+      return null;
     }
   }
 }
@@ -218,8 +131,6 @@ function visitStatement(node: SyntaxNode, scope: WalkScope, stdin: StdinInfo): S
 export interface ScriptSummary {
   /** Simple commands in the script. */
   readonly segments: number;
-  /** The argv when the script is exactly one simple command of plain words, else null. */
-  readonly argv: readonly string[] | null;
 }
 
 /**
@@ -227,18 +138,8 @@ export interface ScriptSummary {
  * assignment, loop and function, in order, with the variables it assigns.
  */
 export function walkScript(root: SyntaxNode, scope: WalkScope): ScriptSummary {
-  const statements = namedChildren(root);
-  if (statements.length > 1) {
-    scope.findings.confirm(
-      `The command runs ${String(statements.length)} commands in sequence; argv execution runs one program at a time, so it needs confirmation.`,
-    );
-  }
-  const background = root.children.some((child) => child.type === "&");
-  if (background)
-    scope.findings.confirm("The command runs in the background; it needs confirmation.");
-  checkProcessBombs(root, scope.findings);
-  let argv: readonly string[] | null = null;
-  for (const statement of statements) argv = visitStatement(statement, scope, NO_STDIN).argv;
-  const single = statements.length === 1 && !background && statements[0]?.type === "command";
-  return { segments: countType(root, "command"), argv: single ? argv : null };
+  if (root.children.some((child) => child.type === "&"))
+    scope.findings.confirm("The command runs something in the background; it runs in the sandbox.");
+  for (const statement of namedChildren(root)) visitStatement(statement, scope);
+  return { segments: countType(root, "command") };
 }

@@ -1,6 +1,5 @@
 import { walkScript } from "./analyze-script.js";
 import type { PolicyContext } from "./context.js";
-import { scanRawText } from "./fallback-scan.js";
 import { Findings } from "./findings.js";
 import {
   hasControlCharacter,
@@ -18,8 +17,6 @@ export interface TextAnalysis {
   readonly findings: Findings;
   /** Simple commands found. */
   readonly segments: number;
-  /** The argv when the text is one simple command of plain words, else null. */
-  readonly argv: readonly string[] | null;
 }
 
 const FAILURES = {
@@ -46,76 +43,55 @@ function startEnv(positional: readonly string[], cwd: string | null): Map<string
 /**
  * Analyses one script text: parses it with tree-sitter-bash and walks the tree. Text a
  * terminal or the parser could see differently from bash (control characters, invisible
- * characters, backslash-newline) is never plain, and its variants are checked too. A parse
- * error, timeout or overly deep tree fails closed, with a raw-text scan for blocks.
+ * characters, backslash-newline) never runs directly, and the variants bash could see are
+ * analysed too, so what they need still escalates. A parse error, a timeout or too deep a
+ * nesting escalates as unanalysed: nobody knows what the text does.
  * `cwd` is the directory the script starts in (null for the workspace root).
  */
 export function analyzeText(
   text: string,
   policy: PolicyContext,
   depth: number,
-  embedded: boolean,
   positional: readonly string[] = [],
   cwd: string | null = null,
 ): TextAnalysis {
   const findings = new Findings();
   if (depth > MAX_NESTING) {
-    findings.confirm(
-      `The command nests scripts more than ${String(MAX_NESTING)} levels deep; it needs confirmation.`,
+    findings.incomplete(
+      `The command nests scripts more than ${String(MAX_NESTING)} levels deep, too deep to analyse; a person decides.`,
     );
-    scanRawText(text, policy, depth, findings);
-    return { findings, segments: 0, argv: null };
+    return { findings, segments: 0 };
   }
+  const variants: string[] = [];
   if (hasControlCharacter(text)) {
     findings.confirm(
-      `The command contains a control character (\`${printable(text).slice(0, 80)}\`), which can hide text on a terminal; it needs confirmation.`,
+      `The command contains a control character (\`${printable(text).slice(0, 80)}\`), which can hide text on a terminal; it runs in the sandbox.`,
     );
     // eslint-disable-next-line no-control-regex -- control characters are what this replaces
-    scanRawText(text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "\n"), policy, depth, findings);
+    variants.push(text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "\n"));
   }
   if (hasInvisibleCharacter(text)) {
-    findings.merge(
-      analyzeText(stripInvisible(text), policy, depth, embedded, positional, cwd).findings,
-      {
-        blocksOnly: true,
-        note: `The command contains invisible characters (\`${printable(text).slice(0, 80)}\`); it needs confirmation.`,
-      },
+    findings.confirm(
+      `The command contains invisible characters (\`${printable(text).slice(0, 80)}\`); it runs in the sandbox.`,
     );
+    variants.push(stripInvisible(text));
   }
   if (/\\\r?\n/.test(text)) {
-    findings.merge(
-      analyzeText(text.replace(/\\\r?\n/g, ""), policy, depth, embedded, positional, cwd).findings,
-      {
-        blocksOnly: true,
-        note: "The command continues a line with a backslash, which the shell joins; it needs confirmation.",
-      },
-    );
+    findings.confirm("The command continues a line with a backslash; it runs in the sandbox.");
+    variants.push(text.replace(/\\\r?\n/g, ""));
   }
+  for (const variant of variants)
+    findings.merge(analyzeText(variant, policy, depth, positional, cwd).findings);
   const parsed = policy.parser.parse(text, policy.parseTimeoutMs);
-  const scope = {
-    policy,
-    findings,
-    depth,
-    embedded,
-    env: startEnv(positional, cwd),
-    downloads: new Set<string>(),
-  };
-  if (parsed.ok) {
-    const summary = walkScript(parsed.root, scope);
-    return { findings, segments: summary.segments, argv: summary.argv };
-  }
+  const scope = { policy, findings, depth, env: startEnv(positional, cwd) };
+  if (parsed.ok) return { findings, segments: walkScript(parsed.root, scope).segments };
   findings.incomplete(
-    `The command ${FAILURES[parsed.failure]}, so it fails closed; it needs confirmation.`,
+    `The command ${FAILURES[parsed.failure]}, so what it does is unknown; a person decides.`,
   );
-  if (parsed.root !== undefined) {
-    const partial = new Findings();
-    walkScript(parsed.root, { ...scope, findings: partial });
-    findings.merge(partial, { blocksOnly: true });
-  }
-  scanRawText(text, policy, depth, findings);
+  // What the partial tree shows still counts (a forbidden command, a network program).
+  if (parsed.root !== undefined) walkScript(parsed.root, scope);
   return {
     findings,
     segments: parsed.root === undefined ? 0 : countType(parsed.root, "command"),
-    argv: null,
   };
 }

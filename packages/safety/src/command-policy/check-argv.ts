@@ -1,145 +1,63 @@
-import { PatternSyntaxError } from "../patterns/pattern-node.js";
-import { compileShellPattern, type ShellPattern } from "../patterns/shell-pattern.js";
 import { checkCustomReader, checkReader } from "./allowlist.js";
-import { checkAssignment } from "./assignments.js";
-import { checkUserDenylist } from "./user-denylist.js";
 import { literalArg, type Arg, type ArgvContext } from "./context.js";
-import { checkDenylist, DENYLISTED_NAMES, refused } from "./denylist.js";
-import { isDownloaded } from "./path-arguments.js";
-import { checkDestroyers } from "./destroyers.js";
-import { isIndirectText } from "./code-expansions.js";
-import { checkEmbedded } from "./embedded-commands.js";
-import { checkEvalBuiltin } from "./eval-builtins.js";
-import { checkNameSinks } from "./arithmetic-injection.js";
-import { Findings } from "./findings.js";
+import { checkForbidden } from "./forbidden-rules.js";
 import { checkGit } from "./git.js";
-import { checkInterpreter } from "./interpreters.js";
-import { checkListFiles } from "./list-files.js";
-import { checkExfiltration } from "./exfiltration.js";
-import { checkMetadataContact } from "./network.js";
-import { checkConfigWrites } from "./config-writes.js";
-import { checkTunnels, isTunnelProgram } from "./tunnels.js";
-import { checkNetwork } from "./network.js";
+import { checkNetworkNeed } from "./network-needs.js";
 import { normalizeProgram } from "./normalize-program.js";
-import { checkShell, SHELLS } from "./shells.js";
+import { requestPath } from "./path-arguments.js";
+import { checkShell } from "./shells.js";
+import { checkUserDenylist } from "./user-denylist.js";
 import { isWrapper, unwrap } from "./wrappers.js";
-
-/** Programs whose arguments are data (names, text, packages), not commands to look inside. */
-const DATA_PROGRAMS = new Set([
-  "echo",
-  "printf",
-  "man",
-  "info",
-  "whatis",
-  "apropos",
-  "help",
-  "apt",
-  "apt-get",
-  "apt-cache",
-  "dpkg",
-  "yum",
-  "dnf",
-  "brew",
-  "pip",
-  "pip3",
-  "which",
-  "type",
-  "whereis",
-  "command-not-found",
-]);
-
-/** Programs a computed name is tried as: the ones whose arguments alone can be catastrophic. */
-const CATASTROPHIC_CANDIDATES = ["rm", "chmod", "dd", "find", "shred"];
-
-/** The most arguments of an unknown program searched for a hidden command. */
-const SUFFIX_SCAN_LIMIT = 64;
-/** The most hidden-command candidates one scan checks. */
-const MAX_EMBEDDED_CHECKS = 256;
-
-function isKnownDangerous(name: string): boolean {
-  return (
-    DENYLISTED_NAMES.has(name) ||
-    SHELLS.has(name) ||
-    isWrapper(name) ||
-    CATASTROPHIC_CANDIDATES.includes(name) ||
-    isTunnelProgram(name) ||
-    /^mkfs\./.test(name) ||
-    ["curl", "wget", "eval", "xargs", "ssh"].includes(name)
-  );
-}
-
-/** Names a glob in command position (`/???/r?`) could run, among the names the rules know. */
-export function globCandidates(pattern: string, allowlist: ReadonlySet<string>): string[] {
-  const base = pattern.split("/").pop() ?? "";
-  const known = new Set([
-    ...DENYLISTED_NAMES,
-    ...SHELLS,
-    ...CATASTROPHIC_CANDIDATES,
-    ...allowlist,
-    "curl",
-    "wget",
-    "python3",
-    "perl",
-  ]);
-  // bash's pattern rules ([[:alpha:]], [!x], \ escapes), matched without backtracking. A
-  // pattern it cannot read could be any of them.
-  let matcher: ShellPattern;
-  try {
-    matcher = compileShellPattern([{ text: base, quoted: false }]);
-  } catch (error) {
-    if (!(error instanceof PatternSyntaxError)) throw error;
-    return [...known];
-  }
-  return [...known].filter((name) => matcher.matches(name));
-}
-
-/**
- * Searches `args` from position `from` on (at most `positions` of them) for a dangerous
- * command hidden in them (`strace rm -rf /`, tokens of unparsable text); only blocks are kept.
- */
-export function scanEmbedded(
-  args: readonly Arg[],
-  ctx: ArgvContext,
-  from = 1,
-  positions = SUFFIX_SCAN_LIMIT,
-): void {
-  const scratch = new Findings();
-  const limit = Math.min(args.length, from + positions);
-  let checked = 0;
-  for (let i = from; i < limit && checked < MAX_EMBEDDED_CHECKS; i++) {
-    const arg = args[i];
-    if (arg === undefined || !isKnownDangerous(normalizeProgram(arg.value).name)) continue;
-    checked += 1;
-    checkArgv(args.slice(i, i + SUFFIX_SCAN_LIMIT), { ...ctx, findings: scratch, embedded: true });
-  }
-  ctx.findings.merge(scratch, { blocksOnly: true });
-}
 
 /** More wrappers around one command than this are not unwrapped further. */
 const MAX_WRAPPERS = 16;
 
+/**
+ * Words of a program the check does not know that name a place by themselves: an absolute
+ * path, `~…`, `..` steps, or a secret-looking name (`.env`). `--out=/srv/x` counts by its
+ * value. URLs and words with spaces are left alone.
+ */
+function pathLike(value: string): string | null {
+  const candidate = /^--?[A-Za-z][\w-]*=(.*)$/s.exec(value)?.[1] ?? value;
+  if (candidate === "" || candidate.includes("://") || /\s/.test(candidate)) return null;
+  if (/^(?:\/|~|\.\.(?:\/|$))/.test(candidate) || /(?:^|\/)\.\.(?:\/|$)/.test(candidate))
+    return candidate;
+  return /^\.[^./]/.test(candidate.split("/").pop() ?? "") ? candidate : null;
+}
+
+/**
+ * The words of a program the check does not know are checked as places, in case they are:
+ * outside the workspace (and hidden from the sandbox) or secret, they escalate. Words that
+ * do not look like paths are left to the sandbox.
+ */
+function checkUnknownArguments(name: string, args: readonly Arg[], ctx: ArgvContext): void {
+  for (const arg of args.slice(1)) {
+    if (arg.glob || arg.substituted || arg.unknown === true) continue;
+    const candidate = pathLike(arg.value);
+    if (candidate !== null)
+      requestPath(ctx, { ...arg, value: candidate }, "read", name, { guessed: true });
+  }
+}
+
 function checkWrapper(name: string, args: readonly Arg[], ctx: ArgvContext): void {
   if (ctx.wrappers.length >= MAX_WRAPPERS) {
-    ctx.findings.confirm(
-      `The command nests more than ${String(MAX_WRAPPERS)} wrappers; it needs confirmation.`,
+    ctx.findings.incomplete(
+      `The command nests more than ${String(MAX_WRAPPERS)} wrappers, too many to analyse; a person decides.`,
     );
-    // Still look at what the pile of wrappers finally runs.
-    const start = args.findIndex((arg) => !isWrapper(normalizeProgram(arg.value).name));
-    if (start > 0) checkArgv(args.slice(start), { ...ctx, embedded: true });
     return;
   }
-  const { inner, assignments } = unwrap(args);
+  const { inner } = unwrap(args);
   ctx.findings.confirm(
-    `\`${name}\` runs another program (\`${inner[0]?.raw ?? name}\`); it needs confirmation.`,
+    `\`${name}\` runs another program (\`${inner[0]?.raw ?? name}\`); it runs in the sandbox.`,
   );
-  for (const { name: variable, value } of assignments) checkAssignment(variable, value, ctx);
   if (inner.length > 0) checkArgv(inner, { ...ctx, wrappers: [...ctx.wrappers, name] });
 }
 
 /**
- * Checks one argv with every program rule: normalises the program name, unwraps wrappers,
- * applies the denylist and the rules of shells, interpreters, network, writers, embedded
- * commands and readers, and asks for confirmation for anything off the allowlist.
+ * Checks one argv: normalises the program name, applies the forbidden rules and the user's
+ * deny list, unwraps wrappers, analyses shell scripts given as text, and records what the
+ * command needs (network, `.git` writes, places outside the workspace, secrets). Anything off
+ * the read-only allowlist runs in the sandbox.
  */
 export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
   const first = args[0];
@@ -148,92 +66,51 @@ export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
   const name = program.name;
   ctx.findings.program(name);
   if (program.problem !== null)
-    ctx.findings.confirm(`In \`${first.raw}\`, ${program.problem}; it needs confirmation.`);
-  if (isIndirectText(first.raw) && ctx.wrappers.length > 0)
-    ctx.findings.block(
-      refused(
-        first.raw,
-        "picks the program to run through an indirect expansion, which hides what runs",
-      ),
-    );
+    ctx.findings.confirm(`In \`${first.raw}\`, ${program.problem}; it runs in the sandbox.`);
   if (name === "") return;
-  if (program.hasPath && isDownloaded(ctx, first.value)) {
-    ctx.findings.block(
-      refused(first.raw, "runs a file the command just downloaded (download-and-execute)"),
-    );
-  }
-  const denied = checkDenylist(name, args, ctx) || checkUserDenylist(name, args, ctx);
+  checkForbidden(name, args, ctx);
+  checkUserDenylist(name, args, ctx);
   if (isWrapper(name)) {
     checkWrapper(name, args, ctx);
     return;
   }
-  checkNameSinks(name, args, ctx);
-  checkListFiles(name, args, ctx);
-  checkExfiltration(name, args, ctx);
-  checkMetadataContact(name, args, ctx);
-  checkConfigWrites(name, args, ctx);
-  checkTunnels(name, args, ctx);
-  const handled = [
-    checkEvalBuiltin(name, args, ctx),
-    checkShell(name, args, ctx),
-    checkInterpreter(name, args, ctx),
-    checkNetwork(name, args, ctx),
-    checkDestroyers(name, args, ctx),
-    checkGit(name, args, ctx, checkArgv),
-    checkEmbedded(name, args, ctx, checkArgv),
-    checkReader(name, args, ctx, checkArgv),
-  ].some(Boolean);
-  const allowlisted = ctx.policy.allowlist.has(name);
-  if (allowlisted && !handled) checkCustomReader(name, args, ctx);
-  if (!allowlisted) {
-    ctx.findings.confirm(`\`${name}\` is not on the read-only allowlist; it needs confirmation.`);
-  } else if (program.hasPath) {
+  const network = checkNetworkNeed(name, args, ctx);
+  const handled =
+    checkShell(name, args, ctx) ||
+    checkGit(name, args, ctx) ||
+    checkReader(name, args, ctx, checkArgv);
+  const allowlisted = ctx.policy.allowlist.has(name) || name === "git";
+  if (ctx.policy.allowlist.has(name) && !handled) checkCustomReader(name, args, ctx);
+  if (!allowlisted)
     ctx.findings.confirm(
-      `\`${first.raw}\` names the program by path; only bare names of allowlisted programs run unasked.`,
+      `\`${name}\` is not a read-only program this check knows; it runs in the sandbox.`,
     );
-  }
-  if (!handled && !denied && !allowlisted && !DATA_PROGRAMS.has(name)) scanEmbedded(args, ctx);
-}
-
-/** The allowlist and the programs of the user's denylist: names a glob is tried against. */
-function knownNames(ctx: ArgvContext): ReadonlySet<string> {
-  const names = new Set(ctx.policy.allowlist);
-  for (const entry of ctx.policy.userDenylist) if (entry[0] !== undefined) names.add(entry[0]);
-  return names;
+  else if (program.hasPath)
+    ctx.findings.confirm(
+      `\`${first.raw}\` names the program by path; only bare names run directly, others in the sandbox.`,
+    );
+  if (!handled && !network) checkUnknownArguments(name, args, ctx);
 }
 
 /**
- * Checks a command whose program name is computed (`$X`, `$(printf rm)`, `/???/r?`): the
- * best guess of the name gets every rule, a glob every known name it matches, and an
- * unknown name the catastrophic rules of `rm`, `chmod`, `dd`, `find`.
+ * Checks a command whose program name is computed (`$X`, `$(printf rm)`, `/???/r?`): what
+ * runs cannot be known, so it runs in the sandbox; the best guess of the name is checked
+ * too, so a guess that is forbidden or needs the network says so.
  */
 export function checkComputedProgram(
   names: readonly string[],
   rest: readonly Arg[],
   raw: string,
-  glob: boolean,
   ctx: ArgvContext,
 ): void {
   ctx.findings.confirm(
-    `The program name \`${raw}\` is computed by the shell, so what runs cannot be known in advance; it needs confirmation.`,
+    `The program name \`${raw}\` is computed by the shell, so what runs cannot be known in advance; it runs in the sandbox.`,
   );
-  if (glob || names[0] === undefined || names[0] === "") ctx.findings.program(raw);
   const guessed = names[0];
-  if (glob) {
-    const matches = new Findings();
-    for (const candidate of globCandidates(raw, knownNames(ctx))) {
-      checkArgv([literalArg(candidate), ...rest], { ...ctx, findings: matches });
-    }
-    ctx.findings.merge(matches, { blocksOnly: true, programs: false });
-  } else if (guessed !== undefined && guessed !== "") {
-    const guess = new Findings();
-    const argv = [{ ...literalArg(guessed), exact: false, raw }, ...names.slice(1).map(literalArg)];
-    checkArgv([...argv, ...rest], { ...ctx, findings: guess });
-    ctx.findings.merge(guess, { blocksOnly: true });
+  if (guessed === undefined || guessed === "") {
+    ctx.findings.program(raw);
+    return;
   }
-  const candidates = new Findings();
-  for (const candidate of CATASTROPHIC_CANDIDATES) {
-    checkArgv([literalArg(candidate), ...rest], { ...ctx, findings: candidates, embedded: true });
-  }
-  ctx.findings.merge(candidates, { blocksOnly: true, programs: false });
+  const argv = [{ ...literalArg(guessed), exact: false, raw }, ...names.slice(1).map(literalArg)];
+  checkArgv([...argv, ...rest], ctx);
 }

@@ -1,28 +1,21 @@
-import { checkAssignment } from "./assignments.js";
 import { checkArgv, checkComputedProgram } from "./check-argv.js";
-import { checkIndirectProgram } from "./code-expansions.js";
-import { literalArg, type Arg, type StdinInfo } from "./context.js";
-import { printedText } from "./escapes.js";
+import { literalArg, type Arg } from "./context.js";
 import { REDIRECT_TYPES, checkRedirect } from "./redirects.js";
 import type { SyntaxNode } from "./syntax-node.js";
-import {
-  argvContext,
-  toArgs,
-  wordScope,
-  type Stage,
-  type WalkHooks,
-  type WalkScope,
-} from "./walk-scope.js";
+import { argvContext, toArgs, wordScope, type WalkHooks, type WalkScope } from "./walk-scope.js";
 import { evaluateWord, type WordInfo } from "./words.js";
 import { changeDirectory, trackPhysicalOption } from "./working-directory.js";
 
-/** Checks a `NAME=VALUE` node (a prefix or a statement) and returns its name and value guess. */
+/** Records a `NAME=VALUE` node (a prefix or a statement) and returns its name and value guess. */
 export function visitAssignment(
   node: SyntaxNode,
   scope: WalkScope,
   hooks: WalkHooks,
 ): { name: string; value: string } {
   hooks.visitNested(node, scope);
+  scope.findings.confirm(
+    `The command sets a variable (\`${node.text.slice(0, 60)}\`); it runs in the sandbox.`,
+  );
   const target = node.children.find(
     (child) => child.type === "variable_name" || child.type === "subscript",
   );
@@ -39,7 +32,6 @@ export function visitAssignment(
     valueNode === undefined
       ? ""
       : evaluateWord(valueNode, wordScope(scope), { assignment: true }).guesses.join(" ");
-  checkAssignment(name, value, argvContext(scope), valueNode?.text ?? "");
   return { name, value };
 }
 
@@ -60,67 +52,61 @@ function trackShellState(argv: readonly Arg[], scope: WalkScope): void {
 
 /**
  * Checks one simple command node: its prefix assignments, redirects and words (evaluated
- * statically, substitutions walked), then the program rules on the resulting argv.
+ * statically, substitutions walked), then the program rules on the resulting argv. Returns
+ * the argv when every word is plain, for the second lexer's cross-check.
  */
 export function visitCommand(
   node: SyntaxNode,
   scope: WalkScope,
-  stdin: StdinInfo,
   hooks: WalkHooks,
-): Stage {
+): readonly string[] | null {
   let plain = true;
-  let input = stdin;
   const words: SyntaxNode[] = [];
   for (const child of node.children) {
     if (child.type === "variable_assignment") {
       visitAssignment(child, scope, hooks);
       plain = false;
     } else if (REDIRECT_TYPES.has(child.type)) {
-      input = checkRedirect(child, scope, hooks) ?? input;
-      plain = false;
+      checkRedirect(child, scope, hooks);
     } else if (child.type === "command_name") {
       words.push(child.children[0] ?? child);
     } else if (child.named && child.type !== "comment") {
       words.push(child);
     } else if (!child.named) {
       scope.findings.confirm(
-        `The command uses \`${child.text}\` in a way that is not a plain word; it needs confirmation.`,
+        `The command uses \`${child.text}\` in a way that is not a plain word; it runs in the sandbox.`,
       );
       plain = false;
     }
   }
   const infos: WordInfo[] = words.map((word) => evaluateWord(word, wordScope(scope)));
-  for (const info of infos) {
+  for (const info of infos)
     if (info.note !== null)
-      scope.findings.confirm(`In this command, ${info.note}; it needs confirmation.`);
-  }
+      scope.findings.confirm(`In this command, ${info.note}; it runs in the sandbox.`);
   for (const word of words) hooks.visitNode(word, scope);
   const [nameInfo, ...argInfos] = infos;
-  if (nameInfo === undefined) return { output: null, argv: null };
-  if (words[0] !== undefined) checkIndirectProgram(words[0], scope.findings);
+  if (nameInfo === undefined) return null;
   const rest: Arg[] = argInfos.flatMap(toArgs);
-  const ctx = argvContext(scope, input);
+  const ctx = argvContext(scope);
   if (nameInfo.exact) checkArgv([...toArgs(nameInfo), ...rest], ctx);
-  else checkComputedProgram(nameInfo.guesses, rest, nameInfo.raw, nameInfo.glob, ctx);
-  const guessed = [...nameInfo.guesses, ...rest.map((arg) => arg.value)];
+  else checkComputedProgram(nameInfo.guesses, rest, nameInfo.raw, ctx);
   trackShellState([...toArgs(nameInfo).slice(0, 1), ...rest], scope);
   plain &&= infos.every((info) => info.plain);
-  return { output: printedText(guessed), argv: plain ? guessed : null };
+  return plain ? [...nameInfo.guesses, ...rest.map((arg) => arg.value)] : null;
 }
 
 /**
  * Checks `declare`, `typeset`, `local`, `export`, `readonly` and `unset` statements as the
- * builtins they are: their flags and their non-assignment words (`export -f f`,
- * `declare "a[$(id)]=1"`, `unset 'a[$(id)]'`). Assignments inside are walked as statements.
+ * builtins they are: they change the shell's state, so the command runs in the sandbox.
  */
 export function visitDeclaration(node: SyntaxNode, scope: WalkScope): void {
   const keyword = node.children.find((child) => !child.named)?.text ?? "";
+  scope.findings.confirm(
+    `The command uses \`${keyword}\`, which changes the shell's variables; it runs in the sandbox.`,
+  );
   const words = node.children.filter(
     (child) => child.named && child.type !== "variable_assignment" && child.type !== "comment",
   );
   const args = words.flatMap((word) => toArgs(evaluateWord(word, wordScope(scope))));
-  const assignments = node.children
-    .filter((child) => child.type === "variable_assignment")
-    .map((child) => ({ ...literalArg(child.text), exact: false }));
-  checkArgv([literalArg(keyword), ...args, ...assignments], argvContext(scope));
+  checkArgv([literalArg(keyword), ...args], argvContext(scope));
 }

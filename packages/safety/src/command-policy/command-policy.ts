@@ -1,36 +1,51 @@
 import { homedir } from "node:os";
-import { DEFAULT_ALLOWLIST } from "./default-allowlist.js";
-import { parseUserDenylist } from "./user-denylist.js";
 import { analyzeText } from "./analyze-text.js";
 import type { PolicyContext } from "./context.js";
-import { refused } from "./denylist.js";
-import { scanRawText } from "./fallback-scan.js";
+import { DEFAULT_ALLOWLIST } from "./default-allowlist.js";
 import { Findings } from "./findings.js";
+import { loadForbiddenRules } from "./forbidden-rules.js";
 import { createBashParser } from "./parse-command.js";
 import { checkPaths } from "./path-arguments.js";
-import { lexPlainCommand } from "./strict-lexer.js";
+import { lexPlainCommands } from "./strict-lexer.js";
 import type {
   CommandCheckOptions,
   CommandDecision,
   CommandPolicy,
   CommandPolicyOptions,
+  Escalation,
 } from "./types.js";
+import { parseUserDenylist } from "./user-denylist.js";
 import { resolveStartDirectory } from "./working-directory.js";
 
-const DEFAULT_MAX_SEGMENTS = 16;
+const DEFAULT_MAX_SEGMENTS = 64;
 const DEFAULT_PARSE_TIMEOUT_MS = 50;
-/** Longer commands are not parsed: they need confirmation (after a raw scan for blocks). */
+/** Longer commands are not parsed: a person decides. */
 const MAX_COMMAND_LENGTH = 32_768;
-/** At most this many nested scripts (`bash -c`, strings in interpreter code) per command. */
+/** At most this many nested scripts (`bash -c`, `eval`) per command. */
 const MAX_NESTED_SCRIPTS = 128;
 
-function sameWords(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((word, index) => word === b[index]);
+function sameCommands(
+  a: readonly (readonly string[])[],
+  b: readonly (readonly string[] | null)[],
+): boolean {
+  return (
+    a.length === b.length &&
+    a.every((words, index) => {
+      const other = b[index];
+      return (
+        other !== null &&
+        other !== undefined &&
+        words.length === other.length &&
+        words.every((word, at) => word === other[at])
+      );
+    })
+  );
 }
 
 /** The command policy itself; see {@link createCommandPolicy}, which loads this module. */
 export async function buildCommandPolicy(options: CommandPolicyOptions): Promise<CommandPolicy> {
   const parser = await createBashParser();
+  const forbiddenRules = loadForbiddenRules();
   const guard = options.pathGuard;
   const maxSegments = options.maxSegments ?? DEFAULT_MAX_SEGMENTS;
   // Counts the nested scripts of the command being analysed; the analysis is synchronous,
@@ -41,72 +56,81 @@ export async function buildCommandPolicy(options: CommandPolicyOptions): Promise
     home: homedir(),
     allowlist: new Set(options.allowlist ?? DEFAULT_ALLOWLIST),
     userDenylist: parseUserDenylist(options.denylist ?? []),
+    forbiddenRules,
     parser,
     parseTimeoutMs: options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS,
-    nested: (text, depth, mode, positional, cwd) => {
+    nested: (text, depth, positional, cwd) => {
       nestedScripts += 1;
-      if (nestedScripts <= MAX_NESTED_SCRIPTS) {
-        return analyzeText(text, policy, depth, mode === "literal", positional, cwd ?? null)
-          .findings;
-      }
+      if (nestedScripts <= MAX_NESTED_SCRIPTS)
+        return analyzeText(text, policy, depth, positional, cwd ?? null).findings;
       const findings = new Findings();
       findings.incomplete(
-        `The command holds more than ${String(MAX_NESTED_SCRIPTS)} nested scripts; it needs confirmation.`,
+        `The command holds more than ${String(MAX_NESTED_SCRIPTS)} nested scripts, too many to analyse; a person decides.`,
       );
       return findings;
     },
   };
 
   function decision(findings: Findings): CommandDecision {
-    const program = findings.programs[0] ?? "";
-    const { verdict, reason } = findings.decide(
-      `\`${program}\` is a read-only program on the allowlist and every argument is a plain word inside the workspace, so it runs without asking.`,
-    );
-    return {
-      verdict,
-      reason,
-      programs: [...findings.programs],
-      ...(findings.sensitive ? { readsSecrets: true } : {}),
-      ...(findings.unanalysed && verdict !== "block" ? { unanalysed: true } : {}),
-    };
+    const programs = [...findings.programs];
+    const worst = findings.worst();
+    if (worst === undefined) {
+      const shown = programs.map((name) => `\`${name}\``).join(", ");
+      return {
+        outcome: "direct",
+        reason: `${shown} ${programs.length === 1 ? "is a read-only program" : "are read-only programs"} and every argument is a plain word inside the workspace, so it runs without asking.`,
+        programs,
+        escalations: [],
+      };
+    }
+    if (worst.severity === "forbidden")
+      return { outcome: "forbidden", reason: worst.reason, programs, escalations: [] };
+    if (worst.severity === "sandbox")
+      return { outcome: "sandbox", reason: worst.reason, programs, escalations: [] };
+    const escalations: Escalation[] = [];
+    for (const item of findings.items)
+      if (item.severity === "escalate" && item.kind !== undefined)
+        if (!escalations.some((known) => known.reason === item.reason))
+          escalations.push({ kind: item.kind, reason: item.reason });
+    return { outcome: "escalate", reason: worst.reason, programs, escalations };
   }
 
   async function classify(command: string, options: CommandCheckOptions): Promise<CommandDecision> {
     const findings = new Findings();
     const start = await resolveStartDirectory(options.cwd, guard);
-    if (start.problem !== null) findings.incomplete(start.problem);
+    if (start.problem !== null) findings.escalate("outside", start.problem);
     const cwd = start.path === guard.root ? null : start.path;
     if (command.includes("\0")) {
-      findings.block(refused("command", "contains a NUL byte, which truncates what programs see"));
+      findings.incomplete(
+        "The command contains a NUL byte, which truncates what programs see; a person decides.",
+      );
       return decision(findings);
     }
     if (command.trim() === "") {
-      findings.confirm("The command is empty; it needs confirmation.");
+      findings.confirm("The command is empty.");
       return decision(findings);
     }
     if (command.length > MAX_COMMAND_LENGTH) {
       findings.incomplete(
-        `The command is longer than ${String(MAX_COMMAND_LENGTH)} characters, too long to check; it needs confirmation.`,
+        `The command is longer than ${String(MAX_COMMAND_LENGTH)} characters, too long to analyse; a person decides.`,
       );
-      scanRawText(command, policy, 0, findings);
       return decision(findings);
     }
     nestedScripts = 0;
-    const analysis = analyzeText(command, policy, 0, false, [], cwd);
+    const argvs: (readonly string[] | null)[] = [];
+    const analysis = analyzeText(command, { ...policy, collect: argvs }, 0, [], cwd);
     findings.merge(analysis.findings);
-    if (analysis.segments > maxSegments) {
-      findings.confirm(
-        `The command has ${String(analysis.segments)} simple commands, over the cap of ${String(maxSegments)}; it needs confirmation.`,
+    if (analysis.segments > maxSegments)
+      findings.incomplete(
+        `The command has ${String(analysis.segments)} simple commands, over the cap of ${String(maxSegments)}; a person decides.`,
       );
-    }
     await checkPaths(findings, guard);
-    if (findings.items.length === 0 && start.problem === null) {
-      const lexed = lexPlainCommand(command);
-      if (analysis.argv === null || lexed === null || !sameWords(lexed, analysis.argv)) {
+    if (findings.items.length === 0) {
+      const lexed = lexPlainCommands(command);
+      if (lexed === null || !sameCommands(lexed, argvs))
         findings.confirm(
-          "The command is not provably one program with plain words (quoting or syntax a second check does not accept); it needs confirmation.",
+          "The command is not provably plain words joined by `|`, `&&`, `||` or `;` (a second check reads it differently); it runs in the sandbox.",
         );
-      }
     }
     return decision(findings);
   }
@@ -117,10 +141,10 @@ export async function buildCommandPolicy(options: CommandPolicyOptions): Promise
         return await classify(String(command), options ?? {});
       } catch {
         return {
-          verdict: "confirm",
-          reason: "The command could not be analysed, so it fails closed; it needs confirmation.",
+          outcome: "escalate",
+          reason: "The command could not be analysed, so it fails closed; a person decides.",
           programs: [],
-          unanalysed: true,
+          escalations: [{ kind: "unanalysed", reason: "The command could not be analysed." }],
         };
       }
     },

@@ -1,12 +1,6 @@
 import type { Findings } from "./findings.js";
+import type { ForbiddenRule } from "./forbidden-rules.js";
 import type { BashParser } from "./parse-command.js";
-
-/** How a script found inside another command is analysed. */
-export type NestedMode =
-  /** A real script (`bash -c`, `git -c core.pager=…`): every finding counts. */
-  | "script"
-  /** Text that may be a command (a string in interpreter code): only clear blocks count. */
-  | "literal";
 
 /** What every rule may consult: the policy's configuration and its parser. */
 export interface PolicyContext {
@@ -17,7 +11,14 @@ export interface PolicyContext {
   readonly allowlist: ReadonlySet<string>;
   /** The user's denylist entries, split into words (see `CommandPolicyOptions.denylist`). */
   readonly userDenylist: readonly (readonly string[])[];
+  /** The forbidden rules, loaded and checked against their examples. */
+  readonly forbiddenRules: readonly ForbiddenRule[];
   readonly parser: BashParser;
+  /**
+   * Receives the argv of every simple command of the command as given (not of nested
+   * scripts), in order, null for one that is not plain words: the second lexer's check.
+   */
+  readonly collect?: (readonly string[] | null)[];
   readonly parseTimeoutMs: number;
   /**
    * Analyses a script found inside another command, `depth` levels down; `positional`
@@ -27,7 +28,6 @@ export interface PolicyContext {
   readonly nested: (
     text: string,
     depth: number,
-    mode: NestedMode,
     positional?: readonly string[],
     cwd?: string | null,
   ) => Findings;
@@ -52,45 +52,19 @@ export interface Arg {
   readonly opaque?: boolean;
 }
 
-/** Where a command's standard input comes from. */
-export interface StdinInfo {
-  readonly kind: "none" | "pipe" | "file" | "heredoc" | "herestring";
-  /** Programs earlier in the pipeline. */
-  readonly upstream: readonly string[];
-  /** The input text when it is known statically (`echo / | …`, `<<< 'text'`). */
-  readonly text: string | null;
-  /** The input is downloaded or decoded (a fetcher or decoder upstream) or comes from a substitution. */
-  readonly computed: boolean;
-  /** The input text is entirely a value the check cannot know (`<<< "$x"`). */
-  readonly opaque?: boolean;
-  /** The file it is read from (`< f`), when `kind` is `file`. */
-  readonly source?: string;
-}
-
-/** No standard input worth knowing about. */
-export const NO_STDIN: StdinInfo = { kind: "none", upstream: [], text: null, computed: false };
-
 /** Everything a program rule needs besides the argv. */
 export interface ArgvContext {
   readonly policy: PolicyContext;
   readonly findings: Findings;
   /** How many scripts deep this command is (0 for the command as given). */
   readonly depth: number;
-  readonly stdin: StdinInfo;
-  /** Wrappers already unwrapped around this argv (`env`, `timeout`, `sudo`, …). */
+  /** Wrappers already unwrapped around this argv (`env`, `timeout`, `nice`, …). */
   readonly wrappers: readonly string[];
-  /**
-   * The argv was found inside data (arguments of an unknown program, interpreter strings,
-   * unparsable text): only clear blocks count and no path is checked.
-   */
-  readonly embedded: boolean;
   /**
    * The directory relative paths resolve against when it is not the workspace root (the
    * check's `cwd` option, or `cd /` in the script); null for the root.
    */
   readonly cwd: string | null;
-  /** Files the script downloaded so far (`curl -o`, `wget`, `curl … > f`): running one blocks. */
-  readonly downloads: Set<string>;
 }
 
 /** An argument built from text that is known exactly. */

@@ -37,7 +37,7 @@ const ONE_ARGUMENT = new Set([
   "-context",
 ]);
 /** Primaries whose argument is a file that is read. */
-const PATH_ARGUMENT = new Set(["-samefile", "-newer", "-anewer", "-cnewer", "-files0-from"]);
+const PATH_ARGUMENT = new Set(["-samefile", "-newer", "-anewer", "-cnewer"]);
 /** Primaries whose argument is a file that is written. */
 const WRITE_ARGUMENT = new Set(["-fprint", "-fprint0", "-fls"]);
 const NO_ARGUMENT = new Set([

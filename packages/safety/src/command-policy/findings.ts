@@ -1,12 +1,18 @@
-import type { CommandVerdict } from "./types.js";
+import type { EscalationKind } from "./types.js";
 
-/** How bad one finding is. */
-export type Severity = "confirm" | "block";
+/**
+ * How far one finding moves a command from running directly: `sandbox` (not provably
+ * read-only: it runs inside the sandbox), `escalate` (it needs something the sandbox does
+ * not give: a person decides), `forbidden` (a forbidden rule matched: it never runs).
+ */
+export type Severity = "sandbox" | "escalate" | "forbidden";
 
-/** One reason the command is not plain (`confirm`) or must never run (`block`). */
+/** One reason a command does not run directly. */
 export interface Finding {
   readonly severity: Severity;
   readonly reason: string;
+  /** What the command needs, for an escalation. */
+  readonly kind?: EscalationKind;
 }
 
 /** How a program uses a path argument. */
@@ -21,41 +27,43 @@ export interface PathRequest {
   readonly access: PathAccess;
   /** The program (or redirect) that uses it, for the reason. */
   readonly program: string;
-  /** False when the path was computed (expansion, substitution, glob): then only its escapes matter. */
+  /** False when the path was computed (expansion, substitution, glob): the sandbox judges it. */
   readonly exact: boolean;
-  /** The verdict when the path leaves the workspace. */
-  readonly outside: Severity;
   /** Every file below the path is read (`grep -r`): secrets and hard links below count too. */
   readonly recursive?: boolean;
-  /** The verdict when the path holds secrets (default `confirm`; `block` when it is sent on). */
-  readonly secret?: Severity;
+  /**
+   * The program is not known to read or write it: the word only looks like a path
+   * (`make -C /srv`). Outside the workspace it still escalates; a secret name too.
+   */
+  readonly guessed?: boolean;
 }
+
+const RANK: Readonly<Record<Severity, number>> = { sandbox: 1, escalate: 2, forbidden: 3 };
 
 /** Collects findings, path checks and programs while a command is analysed. */
 export class Findings {
   readonly items: Finding[] = [];
   readonly paths: PathRequest[] = [];
   readonly programs: string[] = [];
-  /** A path the command reads looks secret or may be outside (a hard link). */
-  sensitive = false;
-  /**
-   * Part of the command was not analysed (a parse error, the parse deadline, a length or
-   * nesting cap, a working directory that does not resolve): nobody knows what it reads.
-   */
-  unanalysed = false;
 
-  block(reason: string): void {
-    this.items.push({ severity: "block", reason });
-  }
-
+  /** The command is not provably read-only: it runs in the sandbox. */
   confirm(reason: string): void {
-    this.items.push({ severity: "confirm", reason });
+    this.items.push({ severity: "sandbox", reason });
   }
 
-  /** A confirm for text that could not be analysed: only a person may let it run. */
+  /** The command needs what the sandbox does not give (`kind`): a person decides. */
+  escalate(kind: EscalationKind, reason: string): void {
+    this.items.push({ severity: "escalate", reason, kind });
+  }
+
+  /** A forbidden rule matched: it never runs. */
+  forbid(reason: string): void {
+    this.items.push({ severity: "forbidden", reason });
+  }
+
+  /** Text that could not be analysed: nobody knows what it does, so a person decides. */
   incomplete(reason: string): void {
-    this.confirm(reason);
-    this.unanalysed = true;
+    this.escalate("unanalysed", reason);
   }
 
   path(request: PathRequest): void {
@@ -66,33 +74,22 @@ export class Findings {
     if (name !== "" && !this.programs.includes(name)) this.programs.push(name);
   }
 
-  get blocked(): boolean {
-    return this.items.some((item) => item.severity === "block");
+  get forbidden(): boolean {
+    return this.items.some((item) => item.severity === "forbidden");
   }
 
-  /**
-   * Takes over `other`: everything, or (`blocksOnly`) its blocks and path checks with
-   * `note` as the one confirm that stands for the rest. Programs are taken unless
-   * `programs` is false (candidates tried for a computed name are not programs found).
-   */
-  merge(
-    other: Findings,
-    options: { blocksOnly?: boolean; note?: string; programs?: boolean } = {},
-  ): void {
-    if (options.note !== undefined) this.confirm(options.note);
-    for (const item of other.items)
-      if (options.blocksOnly !== true || item.severity === "block") this.items.push(item);
+  /** Takes over everything `other` found; its programs too unless `programs` is false. */
+  merge(other: Findings, options: { programs?: boolean } = {}): void {
+    this.items.push(...other.items);
     this.paths.push(...other.paths);
-    if (other.unanalysed) this.unanalysed = true;
     if (options.programs !== false) for (const name of other.programs) this.program(name);
   }
 
-  /** The verdict and reason these findings add up to; `allow` with `allowReason` when empty. */
-  decide(allowReason: string): { verdict: CommandVerdict; reason: string } {
-    const block = this.items.find((item) => item.severity === "block");
-    if (block !== undefined) return { verdict: "block", reason: block.reason };
-    const confirm = this.items[0];
-    if (confirm !== undefined) return { verdict: "confirm", reason: confirm.reason };
-    return { verdict: "allow", reason: allowReason };
+  /** The worst finding, or undefined when there is none (the command runs directly). */
+  worst(): Finding | undefined {
+    let worst: Finding | undefined;
+    for (const item of this.items)
+      if (worst === undefined || RANK[item.severity] > RANK[worst.severity]) worst = item;
+    return worst;
   }
 }

@@ -1,25 +1,71 @@
-import type { Arg, ArgvContext, RunArgv } from "./context.js";
+import type { Arg, ArgvContext } from "./context.js";
 import { literalArg } from "./context.js";
-import { refused } from "./denylist.js";
+import { NETWORK_SUBCOMMANDS } from "./network-needs.data.js";
 import { requestPath } from "./path-arguments.js";
-import { checkGitConfig, checkGitTemplate } from "./config-writes.js";
-import { analyzeNestedScript } from "./shells.js";
 
-/** Configuration keys whose value git runs as a command, or that redirect where git runs code from. */
-const EXEC_KEYS = [
-  /^core\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy)$/,
-  /^(?:sequence\.editor|diff\.external|credential\.helper|gpg\.program|gpg\.\w+\.program|web\.browser)$/,
-  /^(?:pager|alias)\./,
-  /^include\.path$|^includeif\..*\.path$/,
-  /^remote\..*\.(?:uploadpack|receivepack|vcs)$/,
-  /^url\..*\.(?:insteadof|pushinsteadof)$/,
-  /\.(?:command|cmd|helper|program|textconv|clean|smudge|process|driver|tool|packobjectshook)$/,
-];
+/** Subcommands that only read the repository, whatever their arguments (options aside). */
+const READ_ONLY = new Set([
+  "status",
+  "log",
+  "diff",
+  "show",
+  "blame",
+  "annotate",
+  "shortlog",
+  "describe",
+  "rev-parse",
+  "rev-list",
+  "ls-files",
+  "ls-tree",
+  "cat-file",
+  "diff-tree",
+  "diff-index",
+  "diff-files",
+  "merge-base",
+  "name-rev",
+  "grep",
+  "reflog",
+  "whatchanged",
+  "count-objects",
+  "check-ignore",
+  "check-attr",
+  "show-ref",
+  "for-each-ref",
+  "range-diff",
+  "version",
+  "help",
+]);
 
-function isExecKey(key: string): boolean {
-  const lower = key.toLowerCase();
-  return EXEC_KEYS.some((pattern) => pattern.test(lower));
-}
+/** Subcommands that only read when given one of these first arguments (or none, `""`). */
+const READ_ONLY_FORMS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  [
+    "branch",
+    new Set([
+      "",
+      "-a",
+      "-r",
+      "-v",
+      "-vv",
+      "--all",
+      "--list",
+      "-l",
+      "--show-current",
+      "--contains",
+      "--merged",
+      "--no-merged",
+    ]),
+  ],
+  ["tag", new Set(["", "-l", "--list", "-n", "--contains", "--points-at"])],
+  ["stash", new Set(["list", "show"])],
+  ["remote", new Set(["", "-v", "--verbose", "get-url"])],
+  ["submodule", new Set(["", "status", "summary"])],
+  ["worktree", new Set(["list"])],
+  ["notes", new Set(["", "list", "show"])],
+]);
+
+/** Options with which a reading subcommand writes a file or runs a program. */
+const NOT_READ_ONLY_OPTIONS =
+  /^(?:--output(?:=|$)|--output-directory|-O|--open-files-in-pager|--ext-diff|--exec|--upload-pack|--receive-pack|--run|--edit-description|-[dDmMcC]$|--delete|--move|--copy|--set-upstream)/;
 
 const GLOBAL_VALUE_OPTIONS = new Set([
   "-C",
@@ -32,105 +78,88 @@ const GLOBAL_VALUE_OPTIONS = new Set([
   "--super-prefix",
 ]);
 
-function checkConfigOverride(setting: string, ctx: ArgvContext): void {
-  const equals = setting.indexOf("=");
-  const key = equals === -1 ? setting : setting.slice(0, equals);
-  const value = equals === -1 ? "" : setting.slice(equals + 1);
-  ctx.findings.confirm(
-    `\`git -c ${key}\` overrides git configuration, and keys such as core.pager or core.sshCommand run commands; it needs confirmation.`,
-  );
-  if (isExecKey(key) && value.trim() !== "") analyzeNestedScript(value.replace(/^!/, ""), ctx);
-}
-
-/** `git clone -c core.fsmonitor=…`: settings written into the new repository's config. */
-function checkPersistedOverrides(rest: readonly Arg[], ctx: ArgvContext): void {
-  rest.forEach((arg, index) => {
-    const inline = /^(?:-c|--config=?)(.+)$/.exec(arg.value);
-    const setting =
-      inline?.[1] ?? (["-c", "--config"].includes(arg.value) ? rest[index + 1]?.value : undefined);
-    const key = setting?.split("=")[0] ?? "";
-    if (setting !== undefined && isExecKey(key))
-      ctx.findings.block(
-        refused(
-          `git clone -c ${key}`,
-          "writes a command-running key into the new repository's config",
-        ),
-      );
-  });
-}
-
-function checkSubcommand(
-  subcommand: string,
-  rest: readonly Arg[],
-  ctx: ArgvContext,
-  run: RunArgv,
-): void {
-  const values = rest.map((arg) => arg.value);
-  if (subcommand === "config") checkGitConfig(rest, ctx);
-  checkGitTemplate(subcommand, rest, ctx);
-  if (subcommand === "clone" || subcommand === "submodule") checkPersistedOverrides(rest, ctx);
-  rest.forEach((arg, index) => {
-    const value = arg.value;
-    const next = values[index + 1] ?? "";
-    if (subcommand === "rebase" && (value === "-x" || value === "--exec"))
-      analyzeNestedScript(next, ctx);
-    if (subcommand === "rebase" && value.startsWith("--exec="))
-      analyzeNestedScript(value.slice(7), ctx);
-    if (subcommand === "filter-branch" && /^--\w+-filter$/.test(value))
-      analyzeNestedScript(next, ctx);
-    if (["difftool", "mergetool"].includes(subcommand) && (value === "-x" || value === "--extcmd"))
-      analyzeNestedScript(next, ctx);
-  });
-  if (subcommand === "bisect" && values[0] === "run")
-    run(rest.slice(1), { ...ctx, wrappers: [...ctx.wrappers, "git bisect run"] });
-  if (subcommand === "submodule" && values.includes("foreach")) {
-    analyzeNestedScript(
-      values
-        .slice(values.indexOf("foreach") + 1)
-        .filter((value) => !value.startsWith("--"))
-        .join(" "),
-      ctx,
+/** Whether `subcommand` with `rest` only reads the repository. */
+function readsOnly(subcommand: string, rest: readonly Arg[]): boolean {
+  if (rest.some((arg) => NOT_READ_ONLY_OPTIONS.test(arg.value))) return false;
+  if (READ_ONLY.has(subcommand)) return true;
+  // `git apply --check` (or `--stat`) only reads the patch and the tree.
+  if (subcommand === "apply")
+    return (
+      rest.some((arg) => /^--(?:check|stat|numstat|summary)$/.test(arg.value)) &&
+      !rest.some((arg) => /^--(?:apply|index|cached|3way)$/.test(arg.value))
     );
-  }
+  const forms = READ_ONLY_FORMS.get(subcommand);
+  if (forms === undefined) return false;
+  const first = rest[0]?.value ?? "";
+  if (!forms.has(first)) return false;
+  // `git branch --list pattern` reads; `git branch name` (no option first) creates.
+  return first !== "" || rest.length === 0;
 }
 
 /**
- * Rules for git: `-c` overrides need confirmation (and command-valued keys are checked as
- * scripts), `git config` changes, hook templates and command-running keys written by
- * `clone -c` block, `-C` and `--git-dir` must stay inside the workspace. Returns whether
- * `name` is git.
+ * Rules for git. Global options: `-C`, `--git-dir` and `--work-tree` are paths (outside the
+ * workspace escalates), `-c` and the others change how git runs (never direct). A reading
+ * subcommand runs directly when nothing else is wrong, and each of its operands is checked as
+ * a path (`HEAD:.env` reads `.env` from history: a secret). A fetching subcommand is left to
+ * the network rule; any other subcommand writes `.git` and escalates. Returns whether `name`
+ * is git.
  */
-export function checkGit(
-  name: string,
-  args: readonly Arg[],
-  ctx: ArgvContext,
-  run: RunArgv,
-): boolean {
+export function checkGit(name: string, args: readonly Arg[], ctx: ArgvContext): boolean {
   if (name !== "git") return false;
   let i = 1;
   for (; i < args.length; i++) {
     const arg = args[i];
     if (arg === undefined || !arg.value.startsWith("-")) break;
+    if (arg.value === "--no-pager" || arg.value === "-P" || arg.value === "--no-optional-locks")
+      continue;
     const [flag = "", inline] = arg.value.startsWith("--")
       ? arg.value.split(/=(.*)/s)
       : [arg.value.slice(0, 2), arg.value.slice(2) || undefined];
-    if (!GLOBAL_VALUE_OPTIONS.has(flag)) continue;
-    const value = inline ?? args[++i]?.value ?? "";
-    if (flag === "-c") checkConfigOverride(value, ctx);
-    else if (flag === "-C" || flag === "--git-dir" || flag === "--work-tree")
-      requestPath(ctx, { ...(args[i] ?? literalArg(value)), value }, "write", `git ${flag}`);
+    if (!GLOBAL_VALUE_OPTIONS.has(flag)) {
+      ctx.findings.confirm(
+        `\`git ${arg.raw}\` is an option this check does not know; it runs in the sandbox.`,
+      );
+      continue;
+    }
+    const valueArg = inline === undefined ? args[++i] : { ...arg, value: inline };
+    const value = valueArg ?? literalArg("");
+    if (flag === "-C" || flag === "--git-dir" || flag === "--work-tree")
+      requestPath(ctx, value, "read", `git ${flag}`);
     else
       ctx.findings.confirm(
-        `\`git ${flag}\` changes where git finds its programs or configuration; it needs confirmation.`,
+        `\`git ${flag}\` changes how git runs or what it reads; it runs in the sandbox.`,
       );
   }
-  const subcommand = args[i]?.value;
-  if (subcommand !== undefined) checkSubcommand(subcommand, args.slice(i + 1), ctx, run);
-  // The ext:: remote helper runs its argument as a command (`git clone 'ext::sh -c id'`).
-  const external = args.find((arg) => /^ext::/i.test(arg.value) || /=ext::/i.test(arg.value));
-  if (external !== undefined)
-    ctx.findings.block(
-      refused(`git ${external.raw}`, "uses the ext:: transport, which runs a command"),
+  const subcommand = args[i]?.value ?? "";
+  const rest = args.slice(i + 1);
+  if (!(args[i]?.exact ?? true)) {
+    ctx.findings.confirm("The git subcommand is computed; it runs in the sandbox.");
+    return true;
+  }
+  if (NETWORK_SUBCOMMANDS.get("git")?.has(subcommand) === true && !readsOnly(subcommand, rest))
+    return true;
+  const fetching = /^(?:update|show|prune|sync|add)$/.test(rest[0]?.value ?? "");
+  if (
+    (subcommand === "remote" || subcommand === "submodule" || subcommand === "archive") &&
+    fetching
+  ) {
+    ctx.findings.escalate(
+      "network",
+      `\`git ${subcommand} ${rest[0]?.value ?? ""}\` may reach a remote, which needs the network; a person decides.`,
     );
+  }
+  if (!readsOnly(subcommand, rest)) {
+    ctx.findings.escalate(
+      "git-write",
+      `\`git ${subcommand}\` may write .git (refs, index, config), which the sandbox keeps read-only; a person decides.`,
+    );
+    return true;
+  }
+  for (const arg of rest) {
+    if (arg.value.startsWith("-")) continue;
+    const colon = arg.value.indexOf(":");
+    const target = colon === -1 ? arg : { ...arg, value: arg.value.slice(colon + 1) };
+    if (target.value !== "") requestPath(ctx, target, "read", "git", { guessed: true });
+  }
   return true;
 }

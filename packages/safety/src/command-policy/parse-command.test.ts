@@ -42,7 +42,7 @@ describe("loading the grammar", () => {
       import { createCommandPolicy, createPathGuard } from ${JSON.stringify(path.join(packageRoot, "dist", "index.js"))};
       const policy = await createCommandPolicy({ pathGuard: createPathGuard({ root: process.cwd() }) });
       const decision = await policy.check("ls -la");
-      process.stdout.write(JSON.stringify({ verdict: decision.verdict }));
+      process.stdout.write(JSON.stringify({ outcome: decision.outcome }));
     `;
     const child = spawnSync(
       process.execPath,
@@ -50,7 +50,7 @@ describe("loading the grammar", () => {
       { cwd: packageRoot, encoding: "utf8" },
     );
     expect(child.stderr).not.toMatch(/unsettled top-level await/);
-    expect(child.stdout).toBe('{"verdict":"allow"}');
+    expect(child.stdout).toBe('{"outcome":"direct"}');
     expect(child.status).toBe(0);
   });
 });

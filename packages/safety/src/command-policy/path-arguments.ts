@@ -4,7 +4,8 @@ import { PathOutsideWorkspaceError, PathProtectedError } from "../path-guard-err
 import type { PathGuard } from "../path-guard.js";
 import { isSecretFileName } from "../protected-paths.js";
 import type { Arg, ArgvContext } from "./context.js";
-import type { Findings, PathAccess, PathRequest, Severity } from "./findings.js";
+import type { Findings, PathAccess, PathRequest } from "./findings.js";
+import type { EscalationKind } from "./types.js";
 import { hasParentStep, physicalPath } from "./physical-path.js";
 import { scanTree } from "./tree-scan.js";
 import { isUnknownLocation } from "./working-directory.js";
@@ -35,33 +36,29 @@ export function againstCwd(ctx: ArgvContext, value: string): string {
   return ctx.cwd === null || value.startsWith("/") ? value : `${ctx.cwd}/${value}`;
 }
 
-/** Records that the script downloaded the file `value`. */
-export function markDownloaded(ctx: ArgvContext, value: string): void {
-  if (value !== "" && value !== "-")
-    ctx.downloads.add(path.posix.normalize(againstCwd(ctx, value)));
+/** Options of {@link requestPath}. */
+export interface PathRequestOptions {
+  /** Every file below the path is read (`grep -r`). */
+  readonly recursive?: boolean;
+  /** The word only looks like a path (an unknown program's argument). */
+  readonly guessed?: boolean;
 }
 
-/** Whether the script downloaded the file `value` earlier: running it is download-and-execute. */
-export function isDownloaded(ctx: ArgvContext, value: string): boolean {
-  return ctx.downloads.has(path.posix.normalize(againstCwd(ctx, value)));
-}
-
-/** Queues a path argument of `program` for the workspace check. Embedded argv are not checked. */
+/** Queues a path argument of `program` for the workspace check. */
 export function requestPath(
   ctx: ArgvContext,
   arg: Arg,
   access: PathAccess,
   program: string,
-  outside: Severity = "block",
-  recursive = false,
-  secret: Severity = "confirm",
+  options: PathRequestOptions = {},
 ): void {
-  if (ctx.embedded) return;
   if (arg.exact && arg.value === "") {
-    ctx.findings.confirm(`\`${program}\` is given an empty path argument; it needs confirmation.`);
+    ctx.findings.confirm(`\`${program}\` is given an empty path argument; it runs in the sandbox.`);
     return;
   }
-  const computed = !arg.exact || arg.glob;
+  // A value the walk knows (a tilde, a brace, a variable the script set) is judged as
+  // exactly; one it cannot know (a substitution, an unset variable, a glob) is the sandbox's.
+  const computed = arg.glob || arg.substituted || arg.unknown === true || arg.opaque === true;
   const target = againstCwd(ctx, arg.glob ? globBase(arg.value) : arg.value);
   if (computed && target === "") return;
   ctx.findings.path({
@@ -70,14 +67,45 @@ export function requestPath(
     access,
     program,
     exact: !computed,
-    outside,
-    recursive,
-    secret,
+    ...(options.recursive === true ? { recursive: true } : {}),
+    ...(options.guessed === true ? { guessed: true } : {}),
   });
 }
 
 function verb(access: PathAccess): string {
   return access === "read" ? "reads" : "writes";
+}
+
+/**
+ * Places outside the workspace that the sandbox shows (the system, read-only, with
+ * credentials masked) or gives each command privately (`/tmp`): naming one is no reason to
+ * ask, but it is not provably read-only inside the workspace either.
+ */
+const SANDBOX_VISIBLE = [
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/etc",
+  "/tmp",
+  "/var/tmp",
+  "/dev/null",
+  "/dev/zero",
+  "/dev/random",
+  "/dev/urandom",
+  "/dev/stdin",
+  "/dev/stdout",
+  "/dev/stderr",
+  "/dev/fd",
+  "/proc/self",
+];
+
+function sandboxShows(target: string): boolean {
+  const normal = path.posix.normalize(target);
+  return SANDBOX_VISIBLE.some((place) => normal === place || normal.startsWith(`${place}/`));
 }
 
 async function isHardLinkedFile(real: string): Promise<boolean> {
@@ -96,21 +124,14 @@ function describe(request: PathRequest): string {
     : `\`${written}\` (\`${request.path}\`)`;
 }
 
-/** `sensitive`: the path looks secret or may be a file outside (a hard link). */
-type Result = { severity: Severity; reason: string; sensitive?: boolean } | null;
+/** What one path adds: it keeps the command from running directly, or it escalates. */
+type Result =
+  | { readonly severity: "sandbox"; readonly reason: string }
+  | { readonly severity: "escalate"; readonly kind: EscalationKind; readonly reason: string }
+  | null;
 
-/**
- * A path below a directory the check cannot know (`~-`, `$OLDPWD`, after `cd "$dir"`):
- * judged like a path outside the workspace, as `$UNSET/x` is (`/x`).
- */
-function unknownLocation(request: PathRequest, shown: string): Result {
-  const severity = request.outside;
-  const tail = severity === "block" ? "it is refused in every mode" : "it needs confirmation";
-  return {
-    severity,
-    reason: `\`${request.program}\` ${verb(request.access)} ${shown} in a directory the check cannot know (\`$OLDPWD\`, \`~-\`, or a \`cd\` to a computed place), which may be outside the workspace; ${tail}.`,
-  };
-}
+const IN_SANDBOX = "it runs in the sandbox";
+const A_PERSON = "a person decides";
 
 async function checkResolved(
   request: PathRequest,
@@ -124,67 +145,81 @@ async function checkResolved(
     real = access === "write" ? await guard.resolveForWrite(target) : await guard.resolve(target);
   } catch (error) {
     if (error instanceof PathProtectedError) {
-      return {
-        severity: "block",
-        reason: `\`${program}\` writes ${shown}, which is protected (git hooks or config, editor tasks, shell startup files run code later); it is refused in every mode.`,
-      };
+      return request.exact
+        ? {
+            severity: "escalate",
+            kind: "protected",
+            reason: `\`${program}\` writes ${shown}, which is protected (git internals, or a file that makes another program run code); ${A_PERSON}.`,
+          }
+        : {
+            severity: "sandbox",
+            reason: `\`${program}\` may write a protected path; ${IN_SANDBOX}, which keeps it.`,
+          };
     }
     if (error instanceof PathOutsideWorkspaceError) {
+      if (!request.exact || sandboxShows(target))
+        return {
+          severity: "sandbox",
+          reason: `\`${program}\` ${verb(access)} ${shown}, outside the workspace; ${IN_SANDBOX}.`,
+        };
       const why =
         error.refusal === "invalid-path"
           ? "which is not a valid path"
           : "which is outside the workspace";
-      const tail =
-        request.outside === "block" ? "it is refused in every mode" : "it needs confirmation";
       return {
-        severity: request.outside,
-        reason: `\`${program}\` ${verb(access)} ${shown}, ${why}; ${tail}.`,
+        severity: "escalate",
+        kind: "outside",
+        reason: `\`${program}\` ${verb(access)} ${shown}, ${why} and hidden from the sandbox; ${A_PERSON}.`,
       };
     }
     return {
-      severity: "confirm",
-      reason: `${shown} could not be checked against the workspace; it needs confirmation.`,
+      severity: "sandbox",
+      reason: `${shown} could not be checked against the workspace; ${IN_SANDBOX}.`,
     };
   }
   if (access === "write" && guard.isProtected(real)) {
-    return {
-      severity: "block",
-      reason: `\`${program}\` writes ${shown}, a file that makes another program run code or changes what an agent does (editor, agent, direnv, package-manager, git or hook settings, shell startup files); it is refused in every mode.`,
-    };
+    return request.exact
+      ? {
+          severity: "escalate",
+          kind: "protected",
+          reason: `\`${program}\` writes ${shown}, a file that makes another program run code or changes what an agent does; ${A_PERSON}.`,
+        }
+      : {
+          severity: "sandbox",
+          reason: `\`${program}\` may write a protected path; ${IN_SANDBOX}, which keeps it.`,
+        };
   }
   if (!request.exact) return null;
   if (isSecretFileName(target) || isSecretFileName(real)) {
-    const severity = request.secret ?? "confirm";
     return {
-      severity,
-      sensitive: true,
-      reason: `\`${program}\` ${verb(access)} ${shown}, a file that holds secrets; ${severity === "block" ? "it is refused in every mode" : "it needs confirmation"}.`,
+      severity: "escalate",
+      kind: "secret",
+      reason: `\`${program}\` ${verb(access)} ${shown}, a file that holds secrets; ${A_PERSON}.`,
     };
   }
   if (access === "read" && (await isHardLinkedFile(real))) {
     return {
-      severity: "confirm",
-      sensitive: true,
-      reason: `${shown} is a hard link (more than one name for the file), so it may be a file outside the workspace; it needs confirmation.`,
+      severity: "escalate",
+      kind: "secret",
+      reason: `${shown} is a hard link (more than one name for the file), so it may be a file outside the workspace; ${A_PERSON}.`,
     };
   }
   if (request.recursive === true) {
     const problem = await scanTree(real);
-    if (problem?.kind === "too-large") {
+    if (problem?.kind === "too-large")
       return {
-        severity: "confirm",
-        reason: `\`${program}\` reads every file below ${shown}, too many to check for secrets and hard links; it needs confirmation.`,
+        severity: "sandbox",
+        reason: `\`${program}\` reads every file below ${shown}, too many to check for secrets; ${IN_SANDBOX}, which hides them.`,
       };
-    }
     if (problem !== null) {
       const what =
         problem.kind === "secret"
           ? "a file that holds secrets"
           : "a hard link that may be a file outside the workspace";
       return {
-        severity: "confirm",
-        sensitive: true,
-        reason: `\`${program}\` reads every file below ${shown}, including \`${path.relative(guard.root, problem.path)}\`, ${what}; it needs confirmation.`,
+        severity: "escalate",
+        kind: "secret",
+        reason: `\`${program}\` reads every file below ${shown}, including \`${path.relative(guard.root, problem.path)}\`, ${what}; ${A_PERSON}.`,
       };
     }
   }
@@ -201,12 +236,17 @@ async function checkOne(request: PathRequest, guard: PathGuard): Promise<Result>
   const shown = describe(request);
   if (/^\/dev\/(?:tcp|udp)\//.test(target)) {
     return {
-      severity: "block",
-      reason: `\`${program}\` opens ${shown}, a network connection (reverse shell or exfiltration); it is refused in every mode.`,
+      severity: "escalate",
+      kind: "network",
+      reason: `\`${program}\` opens ${shown}, a network connection; ${A_PERSON}.`,
     };
   }
   if (access === "write" && WRITE_SINKS.has(path.posix.normalize(target))) return null;
-  if (isUnknownLocation(target)) return unknownLocation(request, shown);
+  if (isUnknownLocation(target))
+    return {
+      severity: "sandbox",
+      reason: `\`${program}\` ${verb(access)} ${shown} in a directory the check cannot know; ${IN_SANDBOX}.`,
+    };
   const candidates = [target];
   const absolute = target.startsWith("/") ? target : `${guard.root}/${target}`;
   if (hasParentStep(absolute)) {
@@ -215,15 +255,15 @@ async function checkOne(request: PathRequest, guard: PathGuard): Promise<Result>
       if (physical !== path.posix.normalize(absolute)) candidates.push(physical);
     } catch {
       return {
-        severity: "confirm",
-        reason: `${shown} goes through too many symlinks to check; it needs confirmation.`,
+        severity: "sandbox",
+        reason: `${shown} goes through too many symlinks to check; ${IN_SANDBOX}.`,
       };
     }
   }
   let worst: Result = null;
   for (const candidate of candidates) {
     const result = await checkResolved(request, candidate, guard);
-    if (result !== null && (worst === null || result.severity === "block")) worst = result;
+    if (result !== null && (worst === null || result.severity === "escalate")) worst = result;
   }
   return worst;
 }
@@ -231,17 +271,15 @@ async function checkOne(request: PathRequest, guard: PathGuard): Promise<Result>
 /** Resolves every queued path through the guard and records what it finds, in order. */
 export async function checkPaths(findings: Findings, guard: PathGuard): Promise<void> {
   const requests = findings.paths.slice(0, MAX_PATH_CHECKS);
-  if (findings.paths.length > MAX_PATH_CHECKS) {
-    findings.confirm(
-      `The command has more than ${String(MAX_PATH_CHECKS)} path arguments, too many to check; it needs confirmation.`,
+  if (findings.paths.length > MAX_PATH_CHECKS)
+    findings.incomplete(
+      `The command has more than ${String(MAX_PATH_CHECKS)} path arguments, too many to check; ${A_PERSON}.`,
     );
-  }
   const recursive = requests.filter((request) => request.recursive === true);
-  if (recursive.length > MAX_TREE_SCANS) {
+  if (recursive.length > MAX_TREE_SCANS)
     findings.confirm(
-      `The command reads more than ${String(MAX_TREE_SCANS)} directory trees, too many to check; it needs confirmation.`,
+      `The command reads more than ${String(MAX_TREE_SCANS)} directory trees, too many to check; ${IN_SANDBOX}.`,
     );
-  }
   const scanned = new Set(recursive.slice(0, MAX_TREE_SCANS));
   const results = await Promise.all(
     requests.map((request) =>
@@ -255,8 +293,7 @@ export async function checkPaths(findings: Findings, guard: PathGuard): Promise<
   );
   for (const result of results) {
     if (result === null) continue;
-    if (result.sensitive === true) findings.sensitive = true;
-    if (result.severity === "block") findings.block(result.reason);
+    if (result.severity === "escalate") findings.escalate(result.kind, result.reason);
     else findings.confirm(result.reason);
   }
 }

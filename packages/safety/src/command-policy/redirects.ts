@@ -1,11 +1,7 @@
-import type { StdinInfo } from "./context.js";
 import { requestPath } from "./path-arguments.js";
-import { containsType, type SyntaxNode } from "./syntax-node.js";
+import type { SyntaxNode } from "./syntax-node.js";
 import { argvContext, toArgs, wordScope, type WalkHooks, type WalkScope } from "./walk-scope.js";
 import { evaluateWord } from "./words.js";
-
-const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
-const EXPANSIONS = new Set(["simple_expansion", "expansion"]);
 
 /** The node types that are redirects. */
 export const REDIRECT_TYPES: ReadonlySet<string> = new Set([
@@ -14,17 +10,15 @@ export const REDIRECT_TYPES: ReadonlySet<string> = new Set([
   "herestring_redirect",
 ]);
 
-function fileRedirect(node: SyntaxNode, scope: WalkScope): StdinInfo | null {
+/** Output that goes nowhere: a read-only command may still send its errors there. */
+const DISCARDED = /^\/dev\/null$/;
+
+function fileRedirect(node: SyntaxNode, scope: WalkScope): void {
   const operator = node.children.find((child) => !child.named)?.type ?? ">";
   const input = operator === "<" || operator === "<&";
-  let stdin: StdinInfo | null = null;
   for (const target of node.children.filter((child) => child.field === "destination")) {
-    if ((operator === ">&" || operator === "<&") && /^(?:\d+|-)$/.test(target.text)) {
-      scope.findings.confirm(
-        `The command redirects file descriptors (\`${node.text}\`); it needs confirmation.`,
-      );
-      continue;
-    }
+    // `2>&1`, `>&2`: one of the command's own descriptors onto another.
+    if ((operator === ">&" || operator === "<&") && /^\d+$/.test(target.text)) continue;
     const info = evaluateWord(target, wordScope(scope));
     const arg = toArgs(info)[0] ?? {
       value: "",
@@ -36,86 +30,36 @@ function fileRedirect(node: SyntaxNode, scope: WalkScope): StdinInfo | null {
     };
     const ctx = argvContext(scope);
     if (input) {
-      scope.findings.confirm(
-        `The command reads its input from \`${target.text}\`; it needs confirmation.`,
-      );
       requestPath(ctx, arg, "read", operator);
-      stdin = {
-        kind: "file",
-        upstream: [],
-        text: null,
-        computed: info.substituted,
-        source: arg.value,
-      };
-    } else {
-      scope.findings.confirm(
-        `The command redirects output to \`${target.text}\`; it needs confirmation.`,
-      );
-      requestPath(ctx, arg, "write", operator);
+      if (!info.plain)
+        scope.findings.confirm(
+          `The command reads from a computed place (\`${target.text}\`); it runs in the sandbox.`,
+        );
+      continue;
     }
+    requestPath(ctx, arg, "write", operator);
+    if (!(info.plain && DISCARDED.test(arg.value)))
+      scope.findings.confirm(`The command writes to \`${target.text}\`; it runs in the sandbox.`);
   }
-  return stdin;
-}
-
-function heredoc(node: SyntaxNode, scope: WalkScope, hooks: WalkHooks): StdinInfo {
-  scope.findings.confirm("The command feeds a here-document; it needs confirmation.");
-  const body = node.children.find((child) => child.type === "heredoc_body");
-  const expansions = body?.children.filter((child) => EXPANSIONS.has(child.type)) ?? [];
-  const stdin: StdinInfo = {
-    kind: "heredoc",
-    upstream: [],
-    text: body?.text ?? "",
-    computed: body !== undefined && containsType(body, SUBSTITUTIONS),
-    // `<<EOF` with nothing but `$x` in it: the text is a value the check cannot know.
-    opaque:
-      expansions.length > 0 &&
-      expansions.every((child) => evaluateWord(child, wordScope(scope)).unknown) &&
-      expansions.reduce((text, child) => text.replace(child.text, ""), body?.text ?? "").trim() ===
-        "",
-  };
-  if (body !== undefined) hooks.visitNested(body, scope);
-  // `cat <<EOF | sh` parses with the pipeline inside the redirect: it reads what the command prints.
-  for (const child of node.children.filter(
-    (part) => part.named && !part.type.startsWith("heredoc_"),
-  )) {
-    hooks.visitStatement(child, scope, { ...stdin, kind: "pipe", upstream: ["here-document"] });
-  }
-  return stdin;
-}
-
-/** The files a redirect writes (`> f`, `>> f`, `&> f`), as guesses. */
-export function outputTargets(node: SyntaxNode, scope: WalkScope): string[] {
-  if (node.type !== "file_redirect") return [];
-  const operator = node.children.find((child) => !child.named)?.type ?? ">";
-  if (operator === "<" || operator === "<&") return [];
-  return node.children
-    .filter((child) => child.field === "destination" && !/^(?:\d+|-)$/.test(child.text))
-    .flatMap((target) => evaluateWord(target, wordScope(scope)).guesses.slice(0, 1));
 }
 
 /**
- * Checks one redirect: output targets are queued as writes (protected files, devices and
- * places outside the workspace block), input files as reads, `/dev/tcp` blocks, and any
- * redirect needs confirmation. Returns the standard input it gives the command, if any.
+ * Checks one redirect: output targets are queued as writes (protected files and places
+ * outside the workspace escalate), input files as reads. Output to anything but `/dev/null`
+ * and here-documents keep the command from running directly; substitutions inside are walked.
  */
-export function checkRedirect(
-  node: SyntaxNode,
-  scope: WalkScope,
-  hooks: WalkHooks,
-): StdinInfo | null {
-  if (node.type === "heredoc_redirect") return heredoc(node, scope, hooks);
+export function checkRedirect(node: SyntaxNode, scope: WalkScope, hooks: WalkHooks): void {
   hooks.visitNested(node, scope);
-  if (node.type === "file_redirect") return fileRedirect(node, scope);
-  const word = node.children.find((child) => child.named);
-  const info = word === undefined ? null : evaluateWord(word, wordScope(scope));
+  if (node.type === "file_redirect") {
+    fileRedirect(node, scope);
+    return;
+  }
   scope.findings.confirm(
-    `The command feeds a here-string (\`${node.text}\`); it needs confirmation.`,
+    `The command feeds text to a program (\`${node.text.slice(0, 60)}\`); it runs in the sandbox.`,
   );
-  return {
-    kind: "herestring",
-    upstream: [],
-    text: info?.guesses.join(" ") ?? "",
-    computed: info?.substituted ?? false,
-    opaque: info?.opaque ?? false,
-  };
+  // `cat <<EOF | sh` parses with the pipeline inside the redirect.
+  for (const child of node.children.filter(
+    (part) => part.named && !part.type.startsWith("heredoc_"),
+  ))
+    hooks.visitStatement(child, scope);
 }

@@ -2,6 +2,10 @@ import { hasInvisibleCharacter } from "./normalize-program.js";
 
 /** Characters a plain unquoted word may hold (no `~`, `#`, `!`, globs, braces or operators). */
 const SAFE = /^[A-Za-z0-9_\-./:=+,%@^]$|^[\p{L}\p{N}]$/u;
+/** Operators that join simple commands without changing what each one does. */
+const JOINERS = ["&&", "||", "|", ";"] as const;
+/** Redirects a read-only command may carry: errors or output discarded, or one stream onto another. */
+const DISCARDS = /^(?:[12]?>>?\/dev\/null|&>\/dev\/null|[12]?>&[12])(?=[ \t]|$|[;&|])/;
 
 function printableText(text: string): boolean {
   // eslint-disable-next-line no-control-regex -- control characters are refused
@@ -9,22 +13,46 @@ function printableText(text: string): boolean {
 }
 
 /**
- * An independent second lexer for the `allow` verdict: splits `text` into words when it
- * is one simple command made only of plain words (safe characters, single quotes, double
- * quotes without `$`, backtick or backslash, and backslash escapes), else returns null.
- * A command is allowed only when this and the tree-sitter parse agree word for word, so a
- * difference between tree-sitter and bash cannot turn into an `allow`.
+ * An independent second lexer for the `direct` outcome: splits `text` into simple commands
+ * of words when it is only plain words (safe characters, single quotes, double quotes without
+ * `$`, backtick or backslash, and backslash escapes) joined by `|`, `&&`, `||` and `;`, each
+ * command optionally discarding output (`2>/dev/null`, `2>&1`); else returns null. A command
+ * runs directly only when this and the tree-sitter analysis agree command for command and
+ * word for word, so a difference between tree-sitter and bash cannot make a command direct.
  */
-export function lexPlainCommand(text: string): string[] | null {
+export function lexPlainCommands(text: string): string[][] | null {
   const trimmed = text.replace(/^[ \t]+/, "").replace(/[ \t\n]+$/, "");
-  if (/^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(trimmed)) return null;
-  const words: string[] = [];
+  const commands: string[][] = [];
+  let words: string[] = [];
   let current: string | null = null;
+  const endWord = () => {
+    if (current !== null) words.push(current);
+    current = null;
+  };
+  const endCommand = (): boolean => {
+    endWord();
+    if (words.length === 0) return false;
+    if (/^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(words[0] ?? "")) return false;
+    commands.push(words);
+    words = [];
+    return true;
+  };
   for (let i = 0; i < trimmed.length; i++) {
     const c = trimmed.charAt(i);
-    if (c === " " || c === "\t") {
-      if (current !== null) words.push(current);
+    const rest = trimmed.slice(i);
+    const joiner = JOINERS.find((operator) => rest.startsWith(operator));
+    const discard =
+      current === null || /^\d$/.test(current)
+        ? DISCARDS.exec(current === null ? rest : `${current}${rest}`)
+        : null;
+    if (discard !== null) {
+      i += discard[0].length - (current?.length ?? 0) - 1;
       current = null;
+    } else if (joiner !== undefined) {
+      if (!endCommand()) return null;
+      i += joiner.length - 1;
+    } else if (c === " " || c === "\t") {
+      endWord();
     } else if (c === "'" || c === '"') {
       const end = trimmed.indexOf(c, i + 1);
       if (end === -1) return null;
@@ -37,12 +65,12 @@ export function lexPlainCommand(text: string): string[] | null {
       if (!/^[\x20-\x7e]$/.test(next)) return null;
       current = (current ?? "") + next;
       i += 1;
-    } else if (SAFE.test(c)) {
+    } else if (SAFE.test(c) || (c === "~" && /[A-Za-z0-9_]$/.test(current ?? ""))) {
+      // `~` only inside a word (`HEAD~1`), where bash never expands it.
       current = (current ?? "") + c;
     } else {
       return null;
     }
   }
-  if (current !== null) words.push(current);
-  return words.length > 0 ? words : null;
+  return endCommand() ? commands : null;
 }

@@ -1,5 +1,4 @@
 import type { Arg, ArgvContext } from "./context.js";
-import { refused } from "./denylist.js";
 import { normalizeProgram } from "./normalize-program.js";
 
 /**
@@ -28,15 +27,15 @@ function inOrder(words: readonly string[], args: readonly Arg[]): boolean {
 }
 
 /**
- * Blocks a simple command that matches one of the user's denylist entries. Runs for every
+ * Forbids a simple command that matches one of the user's denylist entries. Runs for every
  * argv the policy checks, so wrappers (`env git push`), nested scripts (`sh -c 'git push'`)
- * and computed names whose guess matches are caught as well. True when it blocked.
+ * and computed names whose guess matches are caught as well. True when it matched.
  */
 export function checkUserDenylist(name: string, args: readonly Arg[], ctx: ArgvContext): boolean {
   for (const entry of ctx.policy.userDenylist) {
     if (entry[0] !== name || !inOrder(entry.slice(1), args.slice(1))) continue;
-    ctx.findings.block(
-      refused(entry.join(" "), "is on your denylist (agent.terminal.custom_denylist)"),
+    ctx.findings.forbid(
+      `\`${entry.join(" ")}\` is on your deny list (agent.terminal.custom_denylist); it never runs.`,
     );
     return true;
   }

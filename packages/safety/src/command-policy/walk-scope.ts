@@ -1,10 +1,4 @@
-import {
-  NO_STDIN,
-  type Arg,
-  type ArgvContext,
-  type PolicyContext,
-  type StdinInfo,
-} from "./context.js";
+import type { Arg, ArgvContext, PolicyContext } from "./context.js";
 import type { Findings } from "./findings.js";
 import type { SyntaxNode } from "./syntax-node.js";
 import type { WordInfo, WordScope } from "./words.js";
@@ -15,23 +9,9 @@ export interface WalkScope {
   readonly policy: PolicyContext;
   readonly findings: Findings;
   readonly depth: number;
-  readonly embedded: boolean;
   /** Variables the script assigned so far (best guesses), in script order. */
   readonly env: Map<string, string>;
-  /** Files the script downloaded so far. */
-  readonly downloads: Set<string>;
 }
-
-/** What one statement contributed, for the pipeline stage after it and for the allow check. */
-export interface Stage {
-  /** What it prints, when that is known statically (`echo /`). */
-  readonly output: string | null;
-  /** Its argv when it is exactly one simple command of plain words, else null. */
-  readonly argv: readonly string[] | null;
-}
-
-/** A statement that contributes nothing. */
-export const EMPTY_STAGE: Stage = { output: null, argv: null };
 
 /** Callbacks the walker hands to the command and redirect handlers. */
 export interface WalkHooks {
@@ -39,8 +19,8 @@ export interface WalkHooks {
   visitNested(node: SyntaxNode, scope: WalkScope): void;
   /** Like `visitNested`, for `node` itself too (a word that is a substitution). */
   visitNode(node: SyntaxNode, scope: WalkScope): void;
-  /** Walks one statement with the given standard input. */
-  visitStatement(node: SyntaxNode, scope: WalkScope, stdin: StdinInfo): Stage;
+  /** Walks one statement; returns its argv when it is one simple command of plain words. */
+  visitStatement(node: SyntaxNode, scope: WalkScope): readonly string[] | null;
 }
 
 /** Variables whose value is known without the script setting them (the shell runs as bash). */
@@ -81,16 +61,13 @@ export function currentDirectory(scope: WalkScope): string | null {
 }
 
 /** The context program rules get for a command walked in `scope`. */
-export function argvContext(scope: WalkScope, stdin: StdinInfo = NO_STDIN): ArgvContext {
+export function argvContext(scope: WalkScope): ArgvContext {
   return {
     policy: scope.policy,
     findings: scope.findings,
     depth: scope.depth,
-    stdin,
     wrappers: [],
-    embedded: scope.embedded,
     cwd: currentDirectory(scope),
-    downloads: scope.downloads,
   };
 }
 

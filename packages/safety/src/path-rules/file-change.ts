@@ -21,6 +21,8 @@ export interface FileChangeOptions extends PathEnvironment {
   readonly newMode?: number;
   /** Absolute real paths no tool writes, with everything below (XZatoma's own files). */
   readonly protectedPaths?: readonly string[];
+  /** Directory listings shared by a batch of paths judged together (a whole tree). */
+  readonly listings?: Map<string, Set<string>>;
 }
 
 /**
@@ -103,7 +105,7 @@ export function judgeFileChange(
   const absolute = path.join(root, relativePath);
   const named = protectionOf(root, absolute, options.protectedPaths ?? [], options);
   if (named?.protection === "never") return named;
-  if (touchesGitDirectory(root, absolute)) {
+  if (touchesGitDirectory(root, absolute, options.listings)) {
     return {
       protection: "never",
       reason:

@@ -1,0 +1,176 @@
+// Ctrl-C and Ctrl-D at an approval question, in a real terminal: `xzatoma chat` runs inside
+// tmux against the scripted Ollama server. Either key refuses the call; Ctrl-C cancels the
+// turn and keeps the session, Ctrl-D ends the session cleanly; the conversation is saved.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  startScriptedOllama,
+  type OllamaChatRequest,
+  type ScriptedOllama,
+  type ScriptedTurn,
+} from "@xzatoma/scripted-servers/ollama";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./cli.test-support.js";
+
+const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
+
+function scenario(request: OllamaChatRequest): ScriptedTurn {
+  const last = request.messages.at(-1);
+  if (last?.role === "tool") return { content: `Tool said: ${last.content.split("\n")[0] ?? ""}` };
+  const text = request.messages.findLast((message) => message.role === "user")?.content ?? "";
+  if (text.startsWith("make a file"))
+    return { toolCalls: [{ name: "terminal", arguments: { command: "echo made > out.txt" } }] };
+  return { content: "Hello from the scripted model." };
+}
+
+let base: string;
+let workspace: string;
+let home: string;
+let server: ScriptedOllama;
+let session: string | undefined;
+let sessions = 0;
+
+function tmux(...args: string[]): string {
+  return execFileSync("tmux", args, { encoding: "utf8" });
+}
+
+function screen(): string {
+  return tmux("capture-pane", "-p", "-J", "-t", session ?? "", "-S", "-300");
+}
+
+async function waitFor(predicate: (text: string) => boolean, what: string): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const text = screen();
+    if (predicate(text)) return text;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function type(text: string): void {
+  tmux("send-keys", "-t", session ?? "", "-l", text);
+  tmux("send-keys", "-t", session ?? "", "Enter");
+}
+
+/** Starts `xzatoma chat --mode write` in a new tmux session and waits for its prompt. */
+async function startChat(): Promise<void> {
+  sessions += 1;
+  session = `xz-approval-keys-${process.pid}-${sessions}`;
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    session,
+    "-x",
+    "160",
+    "-y",
+    "50",
+    "env",
+    "-i",
+    `HOME=${home}`,
+    `PATH=${process.env["PATH"] ?? ""}`,
+    "TERM=xterm-256color",
+    "NO_COLOR=1",
+    process.execPath,
+    BIN,
+    "chat",
+    "--mode",
+    "write",
+    "--host",
+    server.url,
+    "-w",
+    workspace,
+  );
+  tmux("set-option", "-t", session, "remain-on-exit", "on");
+  await waitFor((text) => text.includes(">>>"), "the prompt");
+}
+
+/** Asks for a command that needs a yes and waits for the question. */
+async function askForApproval(): Promise<void> {
+  type("make a file");
+  await waitFor(
+    (text) => text.includes("terminal wants to: echo made > out.txt") && text.includes("[r]eject?"),
+    "the approval question",
+  );
+}
+
+async function savedConversations(): Promise<string[]> {
+  const listed = await runCli(["history", "list", "--json"], {
+    cwd: workspace,
+    env: { HOME: home, PATH: process.env["PATH"] ?? "" },
+  });
+  expect(listed.code).toBe(0);
+  return (JSON.parse(listed.stdout) as { id: string }[]).map((entry) => entry.id);
+}
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-approval-keys-")));
+  workspace = path.join(base, "project");
+  home = path.join(base, "home");
+  await mkdir(workspace, { recursive: true });
+  await mkdir(home, { recursive: true });
+  server = await startScriptedOllama({ scenario });
+});
+
+afterEach(() => {
+  try {
+    if (session) tmux("kill-session", "-t", session);
+  } catch {
+    // Already gone.
+  }
+  session = undefined;
+});
+
+afterAll(async () => {
+  await server.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+describe("keys at an approval question", () => {
+  it("Ctrl-C refuses the call, cancels the turn and keeps the session", async () => {
+    await startChat();
+    await askForApproval();
+    tmux("send-keys", "-t", session ?? "", "C-c");
+    await waitFor((text) => text.includes("(cancelled)"), "the cancelled turn");
+    expect(existsSync(path.join(workspace, "out.txt"))).toBe(false);
+    type("hello there");
+    await waitFor((text) => text.includes("Hello from the scripted model."), "the next answer");
+    type("exit");
+    const final = await waitFor((text) => text.includes("Conversation saved:"), "the goodbye");
+    const id = /Conversation saved: ([0-9A-Z]{26})/.exec(final)?.[1] ?? "";
+    expect(await savedConversations()).toContain(id);
+  });
+
+  it("Ctrl-D refuses the call and ends the session cleanly, the conversation saved", async () => {
+    await startChat();
+    await askForApproval();
+    tmux("send-keys", "-t", session ?? "", "C-d");
+    const final = await waitFor(
+      (text) => text.includes("Conversation saved:"),
+      "the session's end",
+    );
+    await waitFor(
+      () => tmux("display-message", "-p", "-t", session ?? "", "#{pane_dead}").trim() === "1",
+      "the process to exit",
+    );
+    expect(tmux("display-message", "-p", "-t", session ?? "", "#{pane_dead_status}").trim()).toBe(
+      "0",
+    );
+    expect(final).not.toContain("ERR_");
+    expect(final).not.toMatch(/error/i);
+    expect(existsSync(path.join(workspace, "out.txt"))).toBe(false);
+    const id = /Conversation saved: ([0-9A-Z]{26})/.exec(final)?.[1] ?? "";
+    expect(await savedConversations()).toContain(id);
+    const shown = await runCli(["history", "show", id], {
+      cwd: workspace,
+      env: { HOME: home, PATH: process.env["PATH"] ?? "" },
+    });
+    expect(shown.stdout).toContain("make a file");
+  });
+});

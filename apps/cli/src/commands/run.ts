@@ -15,6 +15,7 @@ import { createPlanProgressTool } from "@xzatoma/tools";
 import { pickExplicitFlags, type CommandOptionSource } from "../config/flag-mapping.js";
 import { presentError } from "../error-table.js";
 import { exitCodeForStop } from "../exit-codes.js";
+import { parseMentions } from "../mentions/parse-mentions.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { shouldUseColor } from "../render/color.js";
 import { createJsonRenderer } from "../render/json-renderer.js";
@@ -62,9 +63,14 @@ function describeStop(result: AgentResult, limits: AgentLimits): string | undefi
   }
 }
 
-async function taskFrom(
-  options: RunCommandOptions,
-): Promise<{ text: string; maxTurns?: number; label: string; progress?: PlanProgress }> {
+async function taskFrom(options: RunCommandOptions): Promise<{
+  text: string;
+  maxTurns?: number;
+  label: string;
+  progress?: PlanProgress;
+  /** Read from standard input: someone else may have written it (`git log -1 | xzatoma run`). */
+  fromStdin?: true;
+}> {
   if (options.plan) {
     let text: string;
     try {
@@ -91,7 +97,7 @@ async function taskFrom(
         ? "standard input held no prompt; give the prompt as words, --prompt TEXT or --plan FILE."
         : 'give a prompt (xzatoma run "TEXT", --prompt TEXT or - for standard input) or --plan FILE.',
     );
-  return { text: prompt, label: prompt };
+  return { text: prompt, label: prompt, ...(fromStdin ? { fromStdin: true as const } : {}) };
 }
 
 /** Reads the whole of standard input as text. */
@@ -156,7 +162,13 @@ export async function runCommand(
   process.once("SIGINT", onInterrupt);
   let result: AgentResult;
   try {
-    if (!options.plan) {
+    // Only mentions the person typed are expanded: piped text (a commit message, a file) was
+    // written by whoever wrote it, and an @mention there would load what they chose.
+    if (task.fromStdin && !options.json && parseMentions(task.text).length > 0)
+      stderr(
+        "xzatoma: @mentions in standard input are not expanded; only those typed in the prompt are.\n",
+      );
+    if (!options.plan && !task.fromStdin) {
       const expanded = await prepared.mentions.load(task.text);
       prompt = expanded.prompt;
       if (!options.json) {

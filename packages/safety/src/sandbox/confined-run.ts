@@ -7,7 +7,7 @@ import {
   findSystemEntries,
   type SystemEntry,
 } from "./bwrap-arguments.js";
-import { startEgress, type EgressRun } from "./egress/egress-run.js";
+import type { EgressRun } from "./egress/egress-run.js";
 import { findEtcMasks, type EtcMasks } from "./etc-masks.js";
 import { findProgram } from "./find-program.js";
 import {
@@ -251,7 +251,11 @@ export async function confineRun(
     if (!machine.tools.unprivileged) {
       await chown(directory.upper, workspaceStats.uid, workspaceStats.gid);
     }
-    if (run.egress !== undefined) egress = await startEgress(run.egress, directory.root);
+    if (run.egress !== undefined) {
+      // Loaded on the first command that asks for egress: most never do.
+      const { startEgress } = await import("./egress/egress-run.js");
+      egress = await startEgress(run.egress, directory.root);
+    }
     const seccompFd = 3;
     const infoFd = 4;
     const bwrapArguments = buildBwrapArguments({

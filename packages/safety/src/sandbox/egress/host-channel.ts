@@ -25,12 +25,13 @@ export class ChannelStream extends Duplex {
   private endReceived = false;
   private endSent = false;
   private resetReceived = false;
+  private readonly channel: HostChannel;
+  readonly id: number;
 
-  constructor(
-    private readonly channel: HostChannel,
-    readonly id: number,
-  ) {
+  constructor(channel: HostChannel, id: number) {
     super({ allowHalfOpen: true, highWaterMark: MAX_FRAME_PAYLOAD });
+    this.channel = channel;
+    this.id = id;
   }
 
   /** @internal A frame for this connection arrived. */
@@ -118,12 +119,18 @@ export class HostChannel {
   private drained = true;
   private drainWaiters: (() => void)[] = [];
   private closed = false;
+  private readonly ends: ChannelEnds;
+  private readonly onStream: (stream: ChannelStream) => void;
+  private readonly onBroken: (reason: string) => void;
 
   constructor(
-    private readonly ends: ChannelEnds,
-    private readonly onStream: (stream: ChannelStream) => void,
-    private readonly onBroken: (reason: string) => void = () => undefined,
+    ends: ChannelEnds,
+    onStream: (stream: ChannelStream) => void,
+    onBroken: (reason: string) => void = () => undefined,
   ) {
+    this.ends = ends;
+    this.onStream = onStream;
+    this.onBroken = onBroken;
     ends.input.on("data", (chunk: Buffer) => this.receive(chunk));
     ends.input.on("error", () => this.close());
     ends.output.on("error", () => this.close());

@@ -58,7 +58,7 @@ function type(text: string): void {
   tmux("send-keys", "-t", session ?? "", "Enter");
 }
 
-/** Starts `xzatoma chat --mode write` in a new tmux session and waits for its prompt. */
+/** Starts `xzatoma chat --mode write --approval untrusted` in a new tmux session and waits for its prompt. */
 async function startChat(): Promise<void> {
   sessions += 1;
   session = `xz-approval-keys-${process.pid}-${sessions}`;
@@ -82,6 +82,9 @@ async function startChat(): Promise<void> {
     "chat",
     "--mode",
     "write",
+    // Ask before every change, so the command below waits for a person.
+    "--approval",
+    "untrusted",
     "--host",
     server.url,
     "-w",
@@ -106,7 +109,7 @@ async function savedConversations(): Promise<string[]> {
     env: { HOME: home, PATH: process.env["PATH"] ?? "" },
   });
   expect(listed.code).toBe(0);
-  return (JSON.parse(listed.stdout) as { id: string }[]).map((entry) => entry.id);
+  return (JSON.parse(listed.stdout) as { items: { id: string }[] }).items.map((entry) => entry.id);
 }
 
 beforeAll(async () => {

@@ -88,6 +88,8 @@ export function createStandardTools(
       maxStdoutBytes: terminal.max_stdout_bytes,
       maxStderrBytes: terminal.max_stderr_bytes,
       network: terminal.network,
+      egressHosts: terminal.egress_hosts,
+      egressUnattended: terminal.egress_unattended,
       allowUnattendedGitWrites: terminal.allow_unattended_git_writes,
       onSandboxWarning: (warning) => {
         if (!dependencies.warnedAtStart) dependencies.warn?.(warning);

@@ -5,7 +5,13 @@ import {
   type Tool,
   type ToolAssessment,
 } from "@xzatoma/core";
-import type { AuditLog, Sandbox } from "@xzatoma/safety";
+import {
+  createAllowance,
+  createEgressHostMatcher,
+  type AuditLog,
+  type Sandbox,
+  type SandboxEgress,
+} from "@xzatoma/safety";
 import { lstat } from "node:fs/promises";
 import { z } from "zod";
 import { collectProcess } from "./collect-process.js";
@@ -13,7 +19,7 @@ import { TERMINAL_DESCRIPTION } from "./descriptions/terminal.js";
 import { createAssessmentMemo } from "./file-targets.js";
 import { describeSandboxOutcome, judgeSandboxChange, protectedEntries } from "./sandbox-rules.js";
 import { guardPath } from "./tool-paths.js";
-import type { WorkspaceContext } from "./workspace-context.js";
+import { withWorkspaceLock, type WorkspaceContext } from "./workspace-context.js";
 import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
 /** Judges a command: the command policy of `@xzatoma/safety` fits this shape. */
@@ -49,6 +55,16 @@ export interface TerminalToolOptions {
    * only with a person's yes.
    */
   readonly network?: boolean;
+  /**
+   * Hosts a command that needs the network may reach, through the sandbox's egress proxy
+   * (`host`, `host:port`, `*.domain`); such a command gets them with a person's yes.
+   */
+  readonly egressHosts?: readonly string[];
+  /**
+   * A command whose only escalation is the network reaches {@link egressHosts} unasked,
+   * unless the session already read something secret. Default false.
+   */
+  readonly egressUnattended?: boolean;
   /** Existing paths that stay read-only inside the sandbox (added to the workspace's protected ones). */
   readonly readOnlyPaths?: readonly string[];
   /**
@@ -139,6 +155,17 @@ function escalationReason(
   return reasons.join(" ");
 }
 
+/** What a person approving a command that needs the network should know. */
+function networkNote(hosts: readonly string[], exposed: boolean): string {
+  const where =
+    hosts.length === 0
+      ? " No hosts are allowed for commands (agent.terminal.egress_hosts), so even with a yes it runs without network."
+      : ` With a yes it reaches only ${hosts.join(", ")} (agent.terminal.egress_hosts), through XZatoma's egress proxy.`;
+  return exposed
+    ? `${where} Something secret was read in this session, so only a person may let it reach the network.`
+    : where;
+}
+
 function section(name: string, text: string, truncated: boolean, limit: number): string {
   if (text === "" && !truncated) return "";
   const note = truncated ? `\n[${name} cut at ${limit} bytes]` : "";
@@ -161,6 +188,17 @@ export function createTerminalTool(
   let warned = false;
   // What assess found out about a call, for its execution.
   const judged = createAssessmentMemo<Judgement>();
+  const egressHosts = options.egressHosts ?? [];
+  const egress: SandboxEgress | undefined =
+    egressHosts.length === 0
+      ? undefined
+      : {
+          allowHost: createEgressHostMatcher(egressHosts),
+          // A host the user named may be on this machine or the private network.
+          addresses: createAllowance({
+            allowHosts: egressHosts.filter((host) => !host.startsWith("*.")),
+          }),
+        };
 
   return defineTool({
     name: "terminal",
@@ -179,10 +217,13 @@ export function createTerminalTool(
       const confined = options.sandbox.kind !== "none";
       const kinds = new Set((decision.escalations ?? []).map((escalation) => escalation.kind));
       const only = (kind: string) => kinds.size === 1 && kinds.has(kind);
+      const networkGranted =
+        options.network === true ||
+        (egress !== undefined && options.egressUnattended === true && !workspace.exposure.exposed);
       const granted =
         confined &&
         ((only("git-write") && options.allowUnattendedGitWrites === true) ||
-          (only("network") && options.network === true));
+          (only("network") && networkGranted));
       judged.remember(input, {
         outcome: decision.outcome,
         kinds,
@@ -206,7 +247,7 @@ export function createTerminalTool(
       return {
         verdict: "confirm",
         requiresPerson: true,
-        reason: escalationReason(decision, confined, options.sandbox.warning),
+        reason: `${escalationReason(decision, confined, options.sandbox.warning)}${kinds.has("network") ? networkNote(egressHosts, workspace.exposure.exposed) : ""}`,
         summary,
       };
     },
@@ -224,7 +265,13 @@ export function createTerminalTool(
       const byPerson = context.approvedByPerson === true;
       const writableGit =
         judgement?.gitWrite === true && (byPerson || options.allowUnattendedGitWrites === true);
-      const network = options.network === true || (judgement?.network === true && byPerson);
+      const network = options.network === true;
+      // Network that was asked for and granted goes through the egress proxy only.
+      const egressed =
+        !network &&
+        egress !== undefined &&
+        judgement?.network === true &&
+        (byPerson || (options.egressUnattended === true && !workspace.exposure.exposed));
       // The text was parsed and judged by the command policy before it gets here.
       const run = await options.sandbox.prepare(
         ["/bin/bash", "--noprofile", "--norc", "-c", input.command],
@@ -236,6 +283,7 @@ export function createTerminalTool(
             ...(options.readOnlyPaths ?? []),
           ],
           network,
+          ...(egressed ? { egress } : {}),
           writableGit,
           judge: (relative, _change, judgeContext) =>
             judgeSandboxChange(workspace, relative, judgeContext.writableGit),
@@ -271,7 +319,9 @@ export function createTerminalTool(
         killGroup(subprocess.pid);
       }
       // Only now do the command's file changes reach the workspace, each judged again.
-      const outcome = await run.finish();
+      // Serialised with the file tools' writes and other commands' applies (parallel subagents).
+      const outcome = await withWorkspaceLock(workspace, () => run.finish());
+      const refusedHosts = run.egress?.refused ?? [];
       // What a command printed may hold a secret when it ran unconfined (the sandbox masks
       // secrets) or a person let it read one.
       const unconfined = options.sandbox.kind === "none" && judgement?.outcome !== "direct";
@@ -298,7 +348,12 @@ export function createTerminalTool(
       const body =
         section("stdout", stdout, stdoutCut, maxStdout) +
         section("stderr", stderr, stderrCut, maxStderr) +
-        describeSandboxOutcome(outcome);
+        describeSandboxOutcome(outcome) +
+        (refusedHosts.length === 0
+          ? ""
+          : `--- network refused by the egress proxy ---\n${refusedHosts
+              .map((refusal) => `- ${refusal.host}:${String(refusal.port)}: ${refusal.reason}`)
+              .join("\n")}\n`);
       const metadata = {
         exitCode: exitCode ?? -1,
         durationMs,

@@ -30,7 +30,16 @@ export const terminalConfigShape = {
   /** Programs (with optional words that follow them) the command policy always blocks. */
   custom_denylist: textList().default([]),
   sandbox: flag().default(true),
+  /** Full host network for every sandboxed command, unasked (prefer `egress_hosts`). */
   network: flag().default(false),
+  /**
+   * Hosts a command that needs the network may reach through XZatoma's egress proxy:
+   * `host`, `host:port`, `*.domain`. With a person's yes per command, or unasked with
+   * `egress_unattended`.
+   */
+  egress_hosts: textList().default([]),
+  /** Commands that need the network reach `egress_hosts` unasked (never after a secret was read). */
+  egress_unattended: flag().default(false),
   allow_unattended_git_writes: flag().default(false),
 };
 

@@ -63,6 +63,8 @@ export async function checkCommandCommand(
     commandPolicy: policy,
     sandbox,
     network: terminal.network,
+    egressHosts: terminal.egress_hosts,
+    egressUnattended: terminal.egress_unattended,
     allowUnattendedGitWrites: terminal.allow_unattended_git_writes,
   });
   const decision = await policy.check(command);

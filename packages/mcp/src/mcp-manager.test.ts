@@ -1,6 +1,6 @@
 // The manager against real MCP servers: the reference servers over stdio, the fixture server
 // over stdio and over streamable HTTP on 127.0.0.1. Each server starts once for the file.
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,9 +26,10 @@ const call = (toolName: string, input: unknown, signal = new AbortController().s
     { toolCallId: `call-${toolName}`, toolName, input: JSON.stringify(input) },
     {
       signal,
+      // A person answers yes to everything asked here.
       approve: (request) => {
         approvals.push(request);
-        return { approved: true };
+        return { approved: true, byPerson: true };
       },
     },
   );
@@ -122,15 +123,35 @@ describe("MCP servers from configuration", () => {
     expect(image.output).toMatch(/\[image image\/png, \d+ bytes, not shown\]/);
   });
 
-  it("reads a file through server-filesystem, and asks before every call unless the tool is trusted", async () => {
+  it("reads a file through server-filesystem, and needs a person for every call unless the tool is trusted", async () => {
     approvals.length = 0;
     const read = await call("files__read_text_file", { path: path.join(workspace, "notes.txt") });
     expect(read.output).toContain("the notes of the test");
-    expect(approvals.map((request) => [request.access, request.verdict])).toEqual([
-      ["write", "confirm"],
-    ]);
+    expect(
+      approvals.map((request) => [request.access, request.verdict, request.requiresPerson]),
+    ).toEqual([["write", "confirm", true]]);
     await call("fixture__add", { a: 2, b: 3 });
     expect(approvals[1]).toMatchObject({ toolName: "fixture__add", verdict: "allow" });
+  });
+
+  it("refuses an untrusted tool that a mode, not a person, approves: server-filesystem cannot write .git/config", async () => {
+    mkdirSync(path.join(workspace, ".git"), { recursive: true });
+    writeFileSync(path.join(workspace, ".git", "config"), "[core]\n");
+    // What full autonomous mode gives: an approval without a person behind it.
+    const result = await registry.execute(
+      {
+        toolCallId: "call-unattended-write",
+        toolName: "files__write_file",
+        input: JSON.stringify({
+          path: path.join(workspace, ".git", "config"),
+          content: "[core]\n\tfsmonitor = touch pwned\n",
+        }),
+      },
+      { signal: new AbortController().signal, approve: () => ({ approved: true }) },
+    );
+    expect(result.success).toBe(false);
+    expect(result.error).toContain("only a person's explicit yes can allow it");
+    expect(readFileSync(path.join(workspace, ".git", "config"), "utf8")).toBe("[core]\n");
   });
 
   it("talks streamable HTTP with the configured headers, the environment filled in", async () => {

@@ -94,9 +94,10 @@ export function isToolIncluded(config: McpServerConfig, tool: string): boolean {
 
 /**
  * The registry tools of one connected server: named `<server>__<tool>`, described by the
- * server, with its JSON Schema. They are `write` tools that ask before each call (planning
- * mode does not offer them; restricted autonomous mode refuses them) unless the server is
- * `trusted` or the tool is in `trusted_tools`, and they stop at the server's `timeout_seconds`.
+ * server, with its JSON Schema. They are `write` tools whose every call needs a person's
+ * yes (`requiresPerson`: asked in chat, refused where no one is asked, full autonomous mode
+ * included; planning mode does not offer them) unless the server is `trusted` or the tool is
+ * in `trusted_tools`, and they stop at the server's `timeout_seconds`.
  */
 export function createMcpTools(context: McpToolsContext, listed: readonly McpToolInfo[]): Tool[] {
   const { connection, config } = context;
@@ -114,13 +115,24 @@ export function createMcpTools(context: McpToolsContext, listed: readonly McpToo
         inputSchema: passThroughSchema(info.inputSchema),
         access: "write",
         timeoutMs,
-        assess: (input) => ({
-          verdict: trusted ? "allow" : "confirm",
-          reason: trusted
-            ? `${server}/${info.name} is trusted in the configuration (mcp.servers.${server})`
-            : `${server}/${info.name} is a tool of the MCP server '${server}', and what it does is up to that server`,
-          summary: `MCP ${server}/${info.name} ${JSON.stringify(input).slice(0, 400)}`,
-        }),
+        // XZatoma cannot see what a server does with its arguments (the filesystem server
+        // writes `.git/config` if its directory holds one), so no path rule can judge the
+        // call: only a person may allow an untrusted tool, in every mode.
+        assess: (input) => {
+          const summary = `MCP ${server}/${info.name} ${JSON.stringify(input).slice(0, 400)}`;
+          return trusted
+            ? {
+                verdict: "allow",
+                reason: `${server}/${info.name} is trusted in the configuration (mcp.servers.${server})`,
+                summary,
+              }
+            : {
+                verdict: "confirm",
+                requiresPerson: true,
+                reason: `${server}/${info.name} is a tool of the MCP server '${server}', and what it does (files it writes, programs it runs) is up to that server, out of reach of XZatoma's path rules`,
+                summary,
+              };
+        },
         async execute(input, toolContext) {
           let result: McpCallResult;
           try {

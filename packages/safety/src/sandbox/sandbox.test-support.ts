@@ -43,6 +43,8 @@ export async function runConfined(
   options: {
     readonly onStart?: (pid: number) => Promise<void>;
     readonly timeoutMs?: number;
+    /** More of the command's environment. */
+    readonly env?: Readonly<Record<string, string>>;
   } = {},
 ): Promise<ConfinedResult> {
   const prepared = await sandbox.prepare(["/bin/bash", "--noprofile", "--norc", "-c", command], {
@@ -51,7 +53,7 @@ export async function runConfined(
   });
   const child = spawn(prepared.file, prepared.args, {
     cwd: run.cwd ?? run.workspace,
-    env: { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C", ...prepared.env },
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C", ...options.env, ...prepared.env },
     stdio: prepared.stdio,
     detached: true,
   });

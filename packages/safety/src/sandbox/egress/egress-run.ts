@@ -1,6 +1,7 @@
 // One command's egress: the pipes, the proxy behind them, and the forwarder's command
 // line. Started by `prepare` only when the run asks for egress; stopped by `finish`.
 import { realpath } from "node:fs/promises";
+import { findProgram } from "../find-program.js";
 import { createAllowance } from "../../url-guard/allowance.js";
 import { systemLookup } from "../../url-guard/guarded-lookup.js";
 import { createEgressRecorder, type EgressReport, type SandboxEgress } from "./egress-report.js";
@@ -32,6 +33,8 @@ export interface EgressRun {
  */
 export async function startEgress(egress: SandboxEgress, directory: string): Promise<EgressRun> {
   const node = await realpath(process.execPath);
+  const shell = findProgram("sh", ["/bin/sh", "/usr/bin/sh"], undefined);
+  if (shell === undefined) throw new Error("the sandbox's network needs /bin/sh, which is missing");
   const pipes = await createPipePair(directory);
   const recorder = createEgressRecorder(egress.onRefused);
   const policy: EgressPolicy = {
@@ -47,7 +50,7 @@ export async function startEgress(egress: SandboxEgress, directory: string): Pro
     childDescriptors: [pipes.childRead, pipes.childWrite],
     report: recorder.report,
     wrap: (command, [fromProxy, toProxy]) =>
-      forwarderArguments(node, { fromProxy, toProxy }, command),
+      forwarderArguments({ shell, node }, { fromProxy, toProxy }, command),
     stop() {
       channel.close();
       pipes.closeChildEnds();

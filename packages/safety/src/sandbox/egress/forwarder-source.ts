@@ -155,6 +155,8 @@ function run(port) {
   for (const name of PROXY) env[name] = url;
   for (const name of NO_PROXY) env[name] = "";
   env.NODE_USE_ENV_PROXY = "1";
+  if (env.XZATOMA_NODE_OPTIONS !== undefined) env.NODE_OPTIONS = env.XZATOMA_NODE_OPTIONS;
+  delete env.XZATOMA_NODE_OPTIONS;
   if (command.length === 0) fail("no command to run", 2);
   const child = spawn(command[0], command.slice(1), { stdio: "inherit", env });
   child.on("error", (error) =>
@@ -174,18 +176,31 @@ server.on("error", (error) =>
 server.listen(0, "127.0.0.1", () => run(server.address().port));
 `;
 
+// The command's NODE_OPTIONS (a `--require` of a workspace file, say) must not run in the
+// forwarder, which is started before the command: the shell moves it aside and the
+// forwarder gives it back to the command.
+const SET_NODE_OPTIONS_ASIDE = [
+  'if [ -n "${NODE_OPTIONS+set}" ]; then',
+  "XZATOMA_NODE_OPTIONS=$NODE_OPTIONS; export XZATOMA_NODE_OPTIONS; unset NODE_OPTIONS; fi",
+  'exec "$@"',
+].join("\n");
+
 /**
- * The argv that runs `command` under the forwarder: `node -e SOURCE -- IN OUT command...`,
- * where IN and OUT are the descriptor numbers the sandbox inherits (read from the proxy,
- * write to it).
+ * The argv that runs `command` under the forwarder: `sh -c … node -e SOURCE -- IN OUT
+ * command...`, where IN and OUT are the descriptor numbers the sandbox inherits (read
+ * from the proxy, write to it).
  */
 export function forwarderArguments(
-  node: string,
+  programs: { readonly shell: string; readonly node: string },
   descriptors: { readonly fromProxy: number; readonly toProxy: number },
   command: readonly string[],
 ): string[] {
   return [
-    node,
+    programs.shell,
+    "-c",
+    SET_NODE_OPTIONS_ASIDE,
+    "xzatoma-forwarder",
+    programs.node,
     "-e",
     FORWARDER_SOURCE,
     "--",

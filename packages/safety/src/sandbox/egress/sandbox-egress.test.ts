@@ -261,6 +261,31 @@ describe("a sandboxed command with egress", () => {
   );
 
   it(
+    "keeps the command's NODE_OPTIONS out of the forwarder and hands them to the command",
+    async () => {
+      const result = await runConfined(
+        sandbox,
+        `echo "$NODE_OPTIONS"; env | grep -c XZATOMA_; NODE_OPTIONS= curl -sS --fail http://origin.test:${port}/options`,
+        {
+          workspace,
+          egress: {
+            allowHost: onlyOrigin,
+            lookup,
+            addresses: createAllowance({ allowHosts: [`origin.test:${port}`] }),
+          },
+        },
+        // A preload that does not exist: Node would stop at once if the forwarder loaded it.
+        { env: { NODE_OPTIONS: "--require /nonexistent/preload.js" } },
+      );
+      expect(result.stdout).toBe(
+        `--require /nonexistent/preload.js\n0\nhello origin.test:${port}\n`,
+      );
+      expect(result.code).toBe(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
     "writes reach the workspace through the overlay as without egress",
     async () => {
       const result = await runConfined(

@@ -5,9 +5,10 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { INERT_HIDDEN_NAMES } from "@xzatoma/safety";
+import { HomeWorkspaceError, INERT_HIDDEN_NAMES } from "@xzatoma/safety";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "./file-tools.test-support.js";
+import { createWorkspaceContext } from "./workspace-context.js";
 
 let ws: TestWorkspace;
 
@@ -253,4 +254,19 @@ describe("named entries hold in every spelling", () => {
       }
     },
   );
+});
+
+describe("a workspace that is or holds the home directory", () => {
+  it("is refused for a run without a person, and allowed with one", () => {
+    expect(() =>
+      createWorkspaceContext({ root: ws.root, unattended: true, home: ws.at("me") }),
+    ).toThrow(HomeWorkspaceError);
+    expect(() =>
+      createWorkspaceContext({ root: ws.root, unattended: true, home: ws.root }),
+    ).toThrow(/holds every startup file/);
+    expect(() => createWorkspaceContext({ root: ws.root, home: ws.root })).not.toThrow();
+    expect(() =>
+      createWorkspaceContext({ root: ws.at("src"), unattended: true, home: ws.root }),
+    ).not.toThrow();
+  });
 });

@@ -1,4 +1,5 @@
 import {
+  assertUnattendedWorkspace,
   createPathGuard,
   createSecretExposure,
   type PathGuard,
@@ -60,6 +61,15 @@ export interface WorkspaceContextOptions {
    * by default.
    */
   readonly lock?: WorkspaceLock;
+  /**
+   * The run has no person to ask (`run`, an unattended `xzatoma agent`, the watcher). Then a
+   * root that is, or holds, the user's home directory (`home`, default `os.homedir()`) is
+   * refused with `HomeWorkspaceError` (code `INVALID_ARGUMENT`): it holds every user startup
+   * file, and nobody would see a change to one before the next shell runs it.
+   */
+  readonly unattended?: boolean;
+  /** The user's home directory, for `unattended`. Default `os.homedir()`. */
+  readonly home?: string;
 }
 
 /**
@@ -67,6 +77,7 @@ export interface WorkspaceContextOptions {
  * two workspaces in one process each get their own.
  */
 export function createWorkspaceContext(options: WorkspaceContextOptions): WorkspaceContext {
+  if (options.unattended === true) assertUnattendedWorkspace(options.root, options.home);
   const pathGuard = createPathGuard({
     root: options.root,
     ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "@xzatoma/safety";
 import { watcherConfigSchema, type WatcherConfig } from "@xzatoma/watcher";
 import { judgeEventFile, VERDICT_WORDS } from "./judge-event-file.js";
 import { loadWatcherConfigFile } from "./watcher-config-file.js";
@@ -35,7 +36,9 @@ export async function checkEvent(
   try {
     bytes = await readFile(file);
   } catch (error) {
-    process.stderr.write(`error: cannot read '${file}': ${(error as Error).message}\n`);
+    process.stderr.write(
+      `error: cannot read '${toTerminalSafeLine(file)}': ${toTerminalSafe((error as Error).message)}\n`,
+    );
     return 1;
   }
   let watcher: WatcherConfig;
@@ -62,15 +65,16 @@ export async function checkEvent(
     judgement = judgeEventFile(bytes, watcher);
   } catch (error) {
     // A filter or match that is not valid: the service would refuse to start.
-    process.stderr.write(`error: ${(error as Error).message}\n`);
+    process.stderr.write(`error: ${toTerminalSafe((error as Error).message)}\n`);
     return 2;
   }
   const accepted = judgement.verdict === "run";
   const type = judgement.trigger?.type;
   const reason = judgement.verdict === "run" ? undefined : judgement.reason;
   if (values.json) {
+    // The type, id, source and reason come from the event: escaped, as JSON and as text.
     process.stdout.write(
-      `${JSON.stringify({
+      `${toTerminalSafeJson({
         file,
         accepted,
         verdict: judgement.verdict,
@@ -87,8 +91,8 @@ export async function checkEvent(
   } else {
     process.stdout.write(
       accepted
-        ? `accepted: ${file} (${type ?? ""})\n`
-        : `${VERDICT_WORDS[judgement.verdict]}: ${file}: ${reason ?? ""}\n`,
+        ? `accepted: ${toTerminalSafeLine(file)} (${toTerminalSafeLine(type ?? "")})\n`
+        : `${VERDICT_WORDS[judgement.verdict]}: ${toTerminalSafeLine(file)}: ${toTerminalSafeLine(reason ?? "")}\n`,
     );
   }
   return accepted ? 0 : 1;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
+import { toTerminalSafeJson, toTerminalSafeLine } from "@xzatoma/safety";
 import { watcherTopics } from "@xzatoma/watcher";
 import { parseResultEvent, type InboundMessage, type ResultEvent } from "@xzatoma/xzepr";
 import {
@@ -9,18 +10,22 @@ import {
   withBrokers,
 } from "./watcher-config-file.js";
 
-/** A result as `xzatoma-watcher results` prints it without `--json`. */
+/**
+ * A result as `xzatoma-watcher results` prints it without `--json`. Every field came off a
+ * topic (an event's ids, the model's answer), so each is escaped for the terminal.
+ */
 export function formatResult(event: ResultEvent): string {
   const { data } = event;
+  const safe = toTerminalSafeLine;
   const seconds = (data.durationMs / 1000).toFixed(1);
   const lines = [
-    `${data.status.padEnd(9)} ${data.trigger.id}  ${data.trigger.type} from ${data.trigger.source}  (${seconds} s, ${data.stopReason}, ${data.usage.totalTokens} tokens)`,
-    `  ${data.summary}`,
+    `${safe(data.status).padEnd(9)} ${safe(data.trigger.id)}  ${safe(data.trigger.type)} from ${safe(data.trigger.source)}  (${seconds} s, ${safe(data.stopReason)}, ${data.usage.totalTokens} tokens)`,
+    `  ${safe(data.summary)}`,
   ];
-  if (data.error) lines.push(`  error: ${data.error.message}`);
+  if (data.error) lines.push(`  error: ${safe(data.error.message)}`);
   if (data.answer) {
     const answer = data.answer.trim().split("\n");
-    const shown = answer.slice(0, 12).map((line) => `  | ${line}`);
+    const shown = answer.slice(0, 12).map((line) => `  | ${safe(line)}`);
     if (answer.length > 12) shown.push(`  | … ${answer.length - 12} more lines (--json shows all)`);
     lines.push(...shown);
   }
@@ -92,13 +97,13 @@ export async function readResults(
     const parsed = parseResultEvent(message);
     if (parsed.kind !== "result") {
       process.stderr.write(
-        `xzatoma-watcher: skipped ${message.topic}/${message.partition}@${message.offset}: ${parsed.reason}\n`,
+        `xzatoma-watcher: skipped ${message.topic}/${message.partition}@${message.offset}: ${toTerminalSafeLine(parsed.reason)}\n`,
       );
       return;
     }
     seen += 1;
     process.stdout.write(
-      values.json ? `${JSON.stringify(parsed.event)}\n` : formatResult(parsed.event),
+      values.json ? `${toTerminalSafeJson(parsed.event)}\n` : formatResult(parsed.event),
     );
     if (count !== undefined && seen >= count) finish("count");
   };

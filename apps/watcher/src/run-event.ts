@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { isLimitStop, isXzatomaError } from "@xzatoma/core";
 import { watcherConfigSchema } from "@xzatoma/watcher";
 import { createAgentRuntime, loadConfig } from "@xzatoma/runtime";
+import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "@xzatoma/safety";
 import { judgeEventFile, VERDICT_WORDS } from "./judge-event-file.js";
 import { startTelemetry } from "./telemetry/index.js";
 
@@ -41,7 +42,7 @@ export async function runEvent(args: string[]): Promise<number> {
     bytes = await readFile(file);
   } catch (error) {
     process.stderr.write(
-      `error: ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
+      `error: ${toTerminalSafeLine(file)}: ${toTerminalSafe(error instanceof Error ? error.message : String(error))}\n`,
     );
     return 1;
   }
@@ -60,7 +61,7 @@ export async function runEvent(args: string[]): Promise<number> {
   const judgement = judgeEventFile(bytes, config.watcher ?? watcherConfigSchema.parse({}));
   if (judgement.verdict !== "run") {
     process.stderr.write(
-      `error: ${file}: not run: the watcher would have ${VERDICT_WORDS[judgement.verdict]} it: ${judgement.reason}\n`,
+      `error: ${toTerminalSafeLine(file)}: not run: the watcher would have ${VERDICT_WORDS[judgement.verdict]} it: ${toTerminalSafeLine(judgement.reason)}\n`,
     );
     return 1;
   }
@@ -75,7 +76,7 @@ export async function runEvent(args: string[]): Promise<number> {
     runtime = await createAgentRuntime(
       config,
       {
-        warn: (message) => process.stderr.write(`xzatoma-watcher: ${message}\n`),
+        warn: (message) => process.stderr.write(`xzatoma-watcher: ${toTerminalSafe(message)}\n`),
       },
       {
         workspace: path.resolve(values.workspace),
@@ -104,14 +105,17 @@ export async function runEvent(args: string[]): Promise<number> {
       ...(runtime.conversationId ? { conversationId: runtime.conversationId } : {}),
       ...(result.error ? { error: result.error } : {}),
     };
+    // The answer was written by a model that read the event: escaped, as every field is.
     process.stdout.write(
-      values.json ? `${JSON.stringify(summary)}\n` : `${result.stopReason}: ${result.text}\n`,
+      values.json
+        ? `${toTerminalSafeJson(summary)}\n`
+        : `${result.stopReason}: ${toTerminalSafe(result.text)}\n`,
     );
     if (result.stopReason === "completed") return 0;
     return isLimitStop(result.stopReason) ? 3 : 1;
   } catch (error) {
     if (isXzatomaError(error)) {
-      process.stderr.write(`error [${error.code}]: ${error.message}\n`);
+      process.stderr.write(`error [${error.code}]: ${toTerminalSafe(error.message)}\n`);
       return 1;
     }
     throw error;

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { exitCodeForStop } from "./exit-codes.js";
+import { exitCodeForSignal, exitCodeForStop } from "./exit-codes.js";
 
 it("maps every stop reason to the documented exit code", () => {
   expect(exitCodeForStop("completed")).toBe(0);
@@ -16,4 +16,10 @@ it("maps every stop reason to the documented exit code", () => {
     expect(exitCodeForStop(reason)).toBe(3);
   }
   expect(exitCodeForStop("aborted")).toBe(130);
+});
+
+it("maps a signal that interrupts a run to 128 + its number, as shells do", () => {
+  expect(exitCodeForSignal("SIGINT")).toBe(130);
+  expect(exitCodeForSignal("SIGTERM")).toBe(143);
+  expect(exitCodeForSignal("SIGHUP")).toBe(129);
 });

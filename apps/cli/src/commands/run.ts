@@ -14,7 +14,12 @@ import { conversationTitle } from "@xzatoma/runtime";
 import { createPlanProgressTool } from "@xzatoma/tools";
 import { pickExplicitFlags, type CommandOptionSource } from "../config/flag-mapping.js";
 import { presentError } from "../error-table.js";
-import { exitCodeForStop } from "../exit-codes.js";
+import {
+  exitCodeForSignal,
+  exitCodeForStop,
+  STOP_SIGNALS,
+  type StopSignal,
+} from "../exit-codes.js";
 import { parseMentions } from "../mentions/parse-mentions.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { shouldUseColor } from "../render/color.js";
@@ -158,8 +163,14 @@ export async function runCommand(
   const { runtime } = prepared;
   let prompt = task.text;
   const controller = new AbortController();
-  const onInterrupt = () => controller.abort();
-  process.once("SIGINT", onInterrupt);
+  // SIGTERM and SIGHUP (`kill`, `timeout`, a closed terminal) stop the run as Ctrl-C does:
+  // it is recorded as interrupted, and the exit code is 128 + the signal's number.
+  let stoppedBy: StopSignal | undefined;
+  const onInterrupt = (signal: StopSignal) => {
+    stoppedBy ??= signal;
+    controller.abort();
+  };
+  for (const signal of STOP_SIGNALS) process.once(signal, onInterrupt);
   let result: AgentResult;
   try {
     // Only mentions the person typed are expanded: piped text (a commit message, a file) was
@@ -187,7 +198,7 @@ export async function runCommand(
     }
     throw error;
   } finally {
-    process.off("SIGINT", onInterrupt);
+    for (const signal of STOP_SIGNALS) process.off(signal, onInterrupt);
     await runtime.close();
     await telemetry?.shutdown();
   }
@@ -209,5 +220,7 @@ export async function runCommand(
       if (message) stderr(`xzatoma: ${message}\n`);
     }
   }
-  return exitCodeForStop(result.stopReason);
+  return result.stopReason === "aborted" && stoppedBy
+    ? exitCodeForSignal(stoppedBy)
+    : exitCodeForStop(result.stopReason);
 }

@@ -64,7 +64,11 @@ describe("OAuth for streamable HTTP servers", () => {
       expect(shown).toEqual(["remote"]);
       const sum = await registry.execute(
         { toolCallId: "1", toolName: "remote__add", input: '{"a":1,"b":2}' },
-        { signal: new AbortController().signal, approve: () => ({ approved: true }) },
+        // The server is not trusted: the call needs a person's yes, given here.
+        {
+          signal: new AbortController().signal,
+          approve: () => ({ approved: true, byPerson: true }),
+        },
       );
       expect(sum).toMatchObject({ success: true, output: "3" });
     } finally {

@@ -96,10 +96,10 @@ describe("MCP tools in the runtime", () => {
     expect(warnings.filter((warning) => warning.includes("'broken'"))).toHaveLength(1);
   });
 
-  it("runs a trusted tool in restricted autonomous mode and refuses the others, in the audit log", async () => {
+  it("runs a trusted tool where no one is asked and refuses the others, which only a person may allow, in the audit log", async () => {
     expect((await runtime.run("add")).text).toContain("Result: 5");
     const refused = await runtime.run("fail");
-    expect(refused.text).toContain("restricted autonomous mode has no one to ask");
+    expect(refused.text).toContain("Only a person's yes can allow this");
     expect(refused.text).not.toContain("failed because");
     const audit = await readFile(path.join(home, "data", "audit.log"), "utf8");
     expect(audit).toContain("fixture__add");

@@ -67,7 +67,7 @@ const telemetry = await startSdk(
     metricExportIntervalMs: 60000,
     warnings: [],
   },
-  { serviceVersion: "1.0.0", scope: "bundle-test" },
+  { serviceVersion: "1.0.0", scope: "bundle-test", redact: (text) => text },
 );
 telemetry.tracer.startSpan("work").end();
 `);

@@ -11,7 +11,11 @@ describe("startSdk", () => {
         { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
         { serviceName: "otel-test" },
       );
-      const telemetry = await startSdk(settings, { serviceVersion: "9.9.9", scope: "otel-test" });
+      const telemetry = await startSdk(settings, {
+        serviceVersion: "9.9.9",
+        scope: "otel-test",
+        redact: (text) => text,
+      });
       telemetry.tracer.startSpan("work").end();
       telemetry.meter.createCounter("work_done").add(3, { kind: "test" });
       await telemetry.shutdown();

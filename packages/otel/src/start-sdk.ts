@@ -1,6 +1,7 @@
 import type { Meter, Tracer } from "@opentelemetry/api";
 import type { IMetricReader } from "@opentelemetry/sdk-metrics";
 import type { TelemetrySettings } from "@xzatoma/core";
+import { redactingExporter } from "./redacting-exporter.js";
 
 /** A running OpenTelemetry SDK: what the agent runtime records into. */
 export interface Telemetry {
@@ -33,6 +34,12 @@ export interface SdkOptions {
   readonly extraReaders?: readonly MetricReaderLike[];
   /** Told about the first export failure, once. */
   readonly warn?: (message: string) => void;
+  /**
+   * Applied to every text a span carries on its way out (name, status message, string
+   * attributes, event and link attributes): `redactSecrets` of `@xzatoma/safety`.
+   * Required, so that no caller exports a failed command's output as it is.
+   */
+  readonly redact: (text: string) => string;
 }
 
 /**
@@ -98,11 +105,14 @@ export async function startSdk(
       import("@opentelemetry/sdk-trace"),
       import("@opentelemetry/exporter-trace-otlp-http"),
     ]);
-    const exporter = new OTLPTraceExporter({
-      url: settings.traces.url,
-      headers: { ...settings.traces.headers },
-      timeoutMillis: settings.traces.timeoutMs,
-    });
+    const exporter = redactingExporter(
+      new OTLPTraceExporter({
+        url: settings.traces.url,
+        headers: { ...settings.traces.headers },
+        timeoutMillis: settings.traces.timeoutMs,
+      }),
+      options.redact,
+    );
     const provider = new TracerProvider({
       resource,
       spanProcessors: [

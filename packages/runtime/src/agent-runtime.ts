@@ -22,6 +22,7 @@ import {
   createAuditLog,
   createSandbox,
   isToolAvailable,
+  redactSecrets,
   type ChatMode,
   type ApprovalPolicy,
 } from "@xzatoma/safety";
@@ -41,6 +42,7 @@ import { createMcpSecretStore } from "./mcp/mcp-secret-store.js";
 import { openRuntimeHistory } from "./open-history.js";
 import { loadProjectInstructions } from "./project-instructions.js";
 import type { RuntimeIO } from "./runtime-io.js";
+import { bwrapPathOf } from "./sandbox-binary.js";
 import type { SessionModes } from "./session-modes.js";
 import { createQuota } from "./subagents/quota.js";
 import type { QuotaConfig } from "./subagents/subagent-config.js";
@@ -223,7 +225,11 @@ export async function createAgentRuntime(
     ],
     ...(options.fileAccess ? { files: options.fileAccess } : {}),
   });
-  const sandbox = createSandbox({ disabled: !config.agent.terminal.sandbox, env });
+  const sandbox = createSandbox({
+    disabled: !config.agent.terminal.sandbox,
+    env,
+    ...bwrapPathOf(env),
+  });
   if (sandbox.warning) io.warn(sandbox.warning);
   const standard = createStandardTools(
     workspace,
@@ -459,7 +465,12 @@ export async function createAgentRuntime(
       quota = createQuota(quotaOf(config));
       turn = 0;
       const telemetry = options.telemetry
-        ? createRunTelemetry({ ...options.telemetry, provider: provider.name, model })
+        ? createRunTelemetry({
+            ...options.telemetry,
+            provider: provider.name,
+            model,
+            redact: (text) => redactSecrets(text),
+          })
         : undefined;
       runTelemetry = telemetry;
       const controller = new AbortController();

@@ -18,6 +18,11 @@ export {
   type RuntimeStatus,
 } from "./agent-runtime.js";
 export { openRuntimeHistory } from "./open-history.js";
+/**
+ * The one redactor (`@xzatoma/safety`), for front ends that record or send what a runtime
+ * produced (telemetry exporters, logs) without depending on the safety package themselves.
+ */
+export { redactSecrets } from "@xzatoma/safety";
 export { createMcpSecretStore } from "./mcp/mcp-secret-store.js";
 export { mcpWorkingDirectory } from "./mcp/mcp-working-directory.js";
 export {
@@ -27,6 +32,7 @@ export {
   type McpServerState,
 } from "@xzatoma/mcp";
 export type { RuntimeIO } from "./runtime-io.js";
+export { BWRAP_VARIABLE, bwrapPathOf } from "./sandbox-binary.js";
 export { resolveRuntimeConfig, type ResolveRuntimeConfigOptions } from "./resolve-config.js";
 export {
   ConfigError,

@@ -70,6 +70,7 @@ export {
   createRedactor,
   REDACTED,
   redactSecrets,
+  redactValue,
   type Redact,
   type RedactorOptions,
 } from "./redaction/index.js";

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { AgentEvent, ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
+import { redactValue } from "@xzatoma/safety";
 import { runRepl } from "../chat/repl.js";
 import { pickExplicitFlags, type CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
@@ -72,7 +73,8 @@ export async function chatCommand(
   const logFile = chatLogFile(config);
   mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
   trace = (event: AgentEvent) => {
-    const line = `${toTerminalSafeJson({ time: new Date().toISOString(), ...event })}\n`;
+    // The trace persists tool output and the user's words: secrets are redacted first.
+    const line = `${toTerminalSafeJson(redactValue({ time: new Date().toISOString(), ...event }))}\n`;
     appendFileSync(logFile, line, { mode: 0o600 });
     if (options.verbose) process.stderr.write(line);
   };

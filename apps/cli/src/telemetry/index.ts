@@ -1,4 +1,5 @@
 import { telemetrySettingsFromEnv } from "@xzatoma/core";
+import { redactSecrets } from "@xzatoma/safety";
 import { version } from "../version.js";
 import { startSdk, type Telemetry } from "@xzatoma/otel";
 
@@ -34,6 +35,7 @@ export async function startTelemetry(
   return startSdk(settings, {
     serviceVersion: version,
     scope: "xzatoma",
+    redact: (text) => redactSecrets(text),
     ...(options.warn ? { warn: options.warn } : {}),
   });
 }

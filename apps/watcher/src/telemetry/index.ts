@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import type { MetricReader } from "@opentelemetry/sdk-metrics";
 import { telemetrySettingsFromEnv } from "@xzatoma/core";
 import { startSdk, type Telemetry } from "@xzatoma/otel";
+import { redactSecrets } from "@xzatoma/runtime";
 
 export type { Telemetry } from "@xzatoma/otel";
 
@@ -133,6 +134,7 @@ export async function startTelemetry(
   const telemetry = await startSdk(settings, {
     serviceVersion: watcherVersion(),
     scope: "xzatoma-watcher",
+    redact: (text) => redactSecrets(text),
     extraReaders,
     ...(options.warn ? { warn: options.warn } : {}),
   });

@@ -105,6 +105,12 @@ export interface RunTelemetryOptions {
   readonly depth?: number;
   /** `gen_ai.agent.name`, also in the run span's name (`invoke_agent <name>`): a subagent's label. */
   readonly agentName?: string;
+  /**
+   * Applied to the text spans carry (status messages: a failed tool's error, which may
+   * quote a command's output; a subagent's label): `redactSecrets` of `@xzatoma/safety`,
+   * as XZatoma's runtime passes it. Subagents inherit it. Default: the text as it is.
+   */
+  readonly redact?: (text: string) => string;
 }
 
 /** Which subagent a {@link RunTelemetry.subagent} call is for: the fields of its `subagent-started` event. */
@@ -236,6 +242,7 @@ class RunTelemetryImpl implements RunTelemetry {
   readonly #parentContext: Context | undefined;
   readonly #agentName: string | undefined;
   readonly #tree: Tree;
+  readonly #redact: (text: string) => string;
   readonly depth: number;
   /** Labels of model-request and token metrics. */
   readonly #modelLabels: Attributes;
@@ -254,6 +261,7 @@ class RunTelemetryImpl implements RunTelemetry {
     this.#provider = options.provider;
     this.#model = options.model;
     this.#parentContext = options.parentContext;
+    this.#redact = options.redact ?? ((text) => text);
     this.#agentName = options.agentName;
     this.depth = options.depth ?? 0;
     this.#tree = tree;
@@ -373,6 +381,7 @@ class RunTelemetryImpl implements RunTelemetry {
         model: info.model ?? this.#model,
         depth: info.depth,
         agentName: info.label,
+        redact: this.#redact,
         ...(parentContext ? { parentContext } : {}),
       },
       this.#tree,
@@ -391,10 +400,12 @@ class RunTelemetryImpl implements RunTelemetry {
       [A.model]: this.#model,
       "xzatoma.agent.depth": this.depth,
     };
-    if (this.#agentName !== undefined) attributes[A.agentName] = this.#agentName;
+    if (this.#agentName !== undefined) attributes[A.agentName] = this.#redact(this.#agentName);
     const parent = this.#parentContext ?? ROOT_CONTEXT;
     const span = this.#tracer.startSpan(
-      this.#agentName === undefined ? "invoke_agent" : `invoke_agent ${this.#agentName}`,
+      this.#agentName === undefined
+        ? "invoke_agent"
+        : `invoke_agent ${this.#redact(this.#agentName)}`,
       { kind: KIND_INTERNAL, attributes },
       parent,
     );
@@ -448,7 +459,7 @@ class RunTelemetryImpl implements RunTelemetry {
     for (const [turn, chat] of this.#chats) {
       this.#chats.delete(turn);
       chat.span.setAttribute(A.errorType, errorType);
-      chat.span.setStatus({ code: STATUS_ERROR, message });
+      chat.span.setStatus({ code: STATUS_ERROR, message: this.#redact(message) });
       chat.span.end();
       this.#metrics.modelRequests.add(1, { ...this.#modelLabels, outcome: "error" });
       this.#metrics.operationDuration.record((performance.now() - chat.startedAt) / 1000, {
@@ -512,7 +523,7 @@ class RunTelemetryImpl implements RunTelemetry {
         call.span.setAttribute(A.errorType, outcome);
         call.span.setStatus({
           code: STATUS_ERROR,
-          message: (result.error ?? outcome).slice(0, 300),
+          message: this.#redact(result.error ?? outcome).slice(0, 300),
         });
       }
       call.span.end();
@@ -527,7 +538,7 @@ class RunTelemetryImpl implements RunTelemetry {
     const span = this.#run?.span;
     if (!span) return;
     span.setAttribute(A.errorType, code);
-    span.setStatus({ code: STATUS_ERROR, message });
+    span.setStatus({ code: STATUS_ERROR, message: this.#redact(message) });
   }
 
   #finish(event: Extract<AgentEvent, { type: "finished" }>): void {
@@ -578,7 +589,7 @@ class RunTelemetryImpl implements RunTelemetry {
     const starter = findStarter(this.#tree, event);
     const call = starter?.callSpan(event.toolCallId);
     call?.addEvent("subagent started", {
-      "xzatoma.subagent.label": event.label,
+      "xzatoma.subagent.label": this.#redact(event.label),
       "xzatoma.subagent.depth": event.depth,
     });
   }
@@ -596,7 +607,7 @@ class RunTelemetryImpl implements RunTelemetry {
       metrics.subagentErrors.add(1, { depth, error_type: subagentErrorType(status) });
     const starter = findStarter(this.#tree, event);
     starter?.callSpan(event.toolCallId)?.addEvent("subagent finished", {
-      "xzatoma.subagent.label": event.label,
+      "xzatoma.subagent.label": this.#redact(event.label),
       "xzatoma.subagent.depth": depth,
       "xzatoma.subagent.stop_reason": status,
       "xzatoma.subagent.turns": event.turns,
@@ -610,7 +621,7 @@ class RunTelemetryImpl implements RunTelemetry {
     findStarter(this.#tree, event)
       ?.callSpan(event.toolCallId)
       ?.addEvent("subagent refused", {
-        "xzatoma.subagent.label": event.label,
+        "xzatoma.subagent.label": this.#redact(event.label),
         "xzatoma.subagent.depth": event.depth,
         [A.errorType]: event.errorType,
       });

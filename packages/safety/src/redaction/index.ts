@@ -1,2 +1,3 @@
 export { REDACTED } from "./secret-span.js";
 export { createRedactor, redactSecrets, type Redact, type RedactorOptions } from "./redactor.js";
+export { redactValue } from "./redact-value.js";

@@ -215,6 +215,8 @@ export async function createAgentRuntime(
   const dbPath = config.persistence.db_path;
   const workspace = createWorkspaceContext({
     root: options.workspace,
+    // Nobody to ask: a workspace that is or holds $HOME is refused.
+    unattended: modes.approvalPolicy === "never",
     protectedPaths: [
       auditLog.path,
       dbPath,

@@ -17,7 +17,13 @@ import { z } from "zod";
 import { collectProcess } from "./collect-process.js";
 import { TERMINAL_DESCRIPTION } from "./descriptions/terminal.js";
 import { createAssessmentMemo } from "./file-targets.js";
-import { describeSandboxOutcome, judgeSandboxChange, protectedEntries } from "./sandbox-rules.js";
+import {
+  describeSandboxOutcome,
+  describeSandboxReport,
+  judgeSandboxChange,
+  protectedEntries,
+  sandboxReport,
+} from "./sandbox-rules.js";
 import { guardPath } from "./tool-paths.js";
 import { withWorkspaceLock, type WorkspaceContext } from "./workspace-context.js";
 import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
@@ -142,15 +148,18 @@ function escalationReason(
   confined: boolean,
   warning: string | undefined,
 ): string {
-  const needs = (decision.escalations ?? []).map((escalation) => escalation.reason);
-  const reasons = needs.length > 0 ? needs : [decision.reason];
+  const reasons = (decision.escalations ?? []).map((escalation) => escalation.reason);
+  if (reasons.length === 0 && decision.outcome !== "sandbox") reasons.push(decision.reason);
   if (!confined) {
-    const why = warning ?? "The sandbox is not available.";
-    const unconfined =
+    const why = (warning ?? "The sandbox is not available.").replace(/\.?\s*$/, ".");
+    const what = decision.reason
+      .replace(/[;,]?\s*it runs in the sandbox[^.]*\.?\s*$/, "")
+      .replace(/\.\s*$/, "");
+    reasons.push(
       decision.outcome === "sandbox"
-        ? `It is not provably read-only (${decision.reason.replace(/[.;]?\s*$/, "")}), and there is no working sandbox to run it in: ${why}`
-        : `It would also run without a sandbox: ${why}`;
-    reasons.push(`${unconfined} ${NO_SANDBOX_FIX}`);
+        ? `It is not provably read-only (${what}), and there is no working sandbox to run it in. ${why} ${NO_SANDBOX_FIX}`
+        : `It would also run without a sandbox. ${why} ${NO_SANDBOX_FIX}`,
+    );
   }
   return reasons.join(" ");
 }
@@ -285,8 +294,8 @@ export function createTerminalTool(
           network,
           ...(egressed ? { egress } : {}),
           writableGit,
-          judge: (relative, _change, judgeContext) =>
-            judgeSandboxChange(workspace, relative, judgeContext.writableGit),
+          judge: (relative, change, judgeContext) =>
+            judgeSandboxChange(workspace, relative, judgeContext.writableGit, change),
         },
       );
       if (options.sandbox.kind === "none" && options.sandbox.warning && !warned) {
@@ -349,12 +358,16 @@ export function createTerminalTool(
         section("stdout", stdout, stdoutCut, maxStdout) +
         section("stderr", stderr, stderrCut, maxStderr) +
         describeSandboxOutcome(outcome) +
+        describeSandboxReport(workspace, outcome) +
         (refusedHosts.length === 0
           ? ""
           : `--- network refused by the egress proxy ---\n${refusedHosts
               .map((refusal) => `- ${refusal.host}:${String(refusal.port)}: ${refusal.reason}`)
               .join("\n")}\n`);
+      const created = sandboxReport(workspace, outcome);
       const metadata = {
+        // Hidden paths and executables the command created: named in the output, counted here.
+        ...(created.length > 0 ? { reportedChanges: created.length } : {}),
         exitCode: exitCode ?? -1,
         durationMs,
         sandboxed: options.sandbox.kind !== "none",

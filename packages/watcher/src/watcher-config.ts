@@ -128,7 +128,10 @@ const genericMatchSchema = z.strictObject({
 });
 
 const executionSchema = z.strictObject({
-  /** Lets a plan's `allow_dangerous: true` run unattended in full autonomous mode. */
+  /**
+   * Deprecated, no effect: a plan's runs never ask anyone (approval policy `never`), so a
+   * command that escalates is refused and every other command runs in the sandbox.
+   */
   allow_dangerous: flag().default(false),
   /** Partitions executed at once (order is kept within a partition). */
   max_concurrent_executions: positiveInteger(256).default(1),

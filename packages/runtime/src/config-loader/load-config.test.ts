@@ -92,6 +92,8 @@ describe("defaults", () => {
           custom_denylist: [],
           sandbox: true,
           network: false,
+          egress_hosts: [],
+          egress_unattended: false,
           allow_unattended_git_writes: false,
         },
         fetch: {

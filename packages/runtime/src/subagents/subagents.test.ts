@@ -211,7 +211,7 @@ describe("subagent", () => {
     ).rejects.toThrow();
   });
 
-  it("sends a child's calls through the parent's approvals: refused in restricted mode, asked in chat", async () => {
+  it("sends a child's calls through the parent's approvals: refused when no one is asked, asked in chat", async () => {
     const scenario: ChatScenario = (request) => {
       if (depthOf(request) === 1) {
         return hasToolResult(request)
@@ -228,7 +228,7 @@ describe("subagent", () => {
     };
     const restricted = await start(scenario);
     const refused = await restricted.run("delegate");
-    expect(refused.text).toContain("restricted autonomous mode has no one to ask");
+    expect(refused.text).toContain("no one is asked here");
     const fs = await import("node:fs/promises");
     await expect(fs.stat(path.join(workspace, "made.txt"))).rejects.toThrow();
     await restricted.close();

@@ -174,7 +174,7 @@ describe("startWatcher", () => {
     );
   });
 
-  it("gives a payload's allow_dangerous no effect unless the configuration allows it", async () => {
+  it("gives a payload's allow_dangerous no effect, whatever the configuration allows", async () => {
     const plan = {
       name: "touch",
       tasks: [{ id: "t1", description: "Create made-by-plan.txt" }],
@@ -196,10 +196,12 @@ describe("startWatcher", () => {
       watcher: { execution: { allow_dangerous: true } },
     });
     // Another event: the ledger already holds the first one, which must not run again.
+    // Nobody is asked in the watcher and this configuration has no sandbox: a command that
+    // is not provably read-only needs a person, whatever the plan or the configuration say.
     const second = withPlan(plan, "01JXZEPR0BUILD0DEMO000002");
     await allowed.transport.publish({ topic: "xzepr.events", records: [{ value: second }] });
     await allowed.transport.drained();
-    expect(existsSync(path.join(workspace, "made-by-plan.txt"))).toBe(true);
+    expect(existsSync(path.join(workspace, "made-by-plan.txt"))).toBe(false);
   });
 
   it("reports each result to XZepr under its receiver when report_results is on", async () => {

@@ -65,6 +65,8 @@ export const ECOSYSTEM_ENV_MAPPINGS: readonly EnvMapping[] = [
 export const NON_KEY_VARIABLES: readonly string[] = [
   /** The config file itself, like `--config`. */
   "XZATOMA_CONFIG",
+  /** The bubblewrap binary the sandbox uses (`bwrapPathOf`). */
+  "XZATOMA_BWRAP",
 ];
 
 function derivedMappings(): EnvMapping[] {

@@ -9,6 +9,7 @@ import {
   type ApprovalPolicy,
   type CommandDecision,
 } from "@xzatoma/safety";
+import { bwrapPathOf } from "@xzatoma/runtime";
 import { createTerminalTool, createWorkspaceContext } from "@xzatoma/tools";
 import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
@@ -58,7 +59,11 @@ export async function checkCommandCommand(
     allowlist: [...DEFAULT_ALLOWLIST, ...terminal.allowlist],
     denylist: terminal.custom_denylist,
   });
-  const sandbox = createSandbox({ disabled: options.sandbox === false || !terminal.sandbox });
+  const sandbox = createSandbox({
+    disabled: options.sandbox === false || !terminal.sandbox,
+    env: process.env,
+    ...bwrapPathOf(process.env),
+  });
   const tool = createTerminalTool(workspace, {
     commandPolicy: policy,
     sandbox,

@@ -80,11 +80,17 @@ const PLACES_HOME_MAY_NOT_BE = [
 /** Finds bwrap and its helpers, or says which is missing. */
 export function findSandboxTools(options: SandboxOptions): SandboxTools | string {
   const searchPath = options.env?.["PATH"];
-  const bwrap = options.bwrapPath
-    ? findProgram("bwrap", [options.bwrapPath], undefined)
-    : findProgram("bwrap", ["/usr/bin/bwrap", "/usr/local/bin/bwrap"], searchPath);
+  // A given path is the only place looked at, and only when it is absolute.
+  const given = options.bwrapPath;
+  const bwrap =
+    given === undefined
+      ? findProgram("bwrap", ["/usr/bin/bwrap", "/usr/local/bin/bwrap"], searchPath)
+      : path.isAbsolute(given)
+        ? findProgram("bwrap", [given], undefined)
+        : undefined;
   if (bwrap === undefined) {
-    return "bubblewrap (bwrap) is not installed, so terminal commands run without a sandbox, guarded by the command policy alone. Install it with 'apt-get install bubblewrap'.";
+    const where = given === undefined ? "is not installed" : `is not at ${JSON.stringify(given)}`;
+    return `bubblewrap (bwrap) ${where}, so terminal commands cannot run in the sandbox and only provably read-only ones run without a person's yes. Install it with 'apt-get install bubblewrap'.`;
   }
   const unshare = findProgram("unshare", ["/usr/bin/unshare", "/bin/unshare"], searchPath);
   const mount = findProgram("mount", ["/usr/bin/mount", "/bin/mount"], searchPath);
@@ -95,7 +101,7 @@ export function findSandboxTools(options: SandboxOptions): SandboxTools | string
     shell ? undefined : "sh",
   ].filter(Boolean);
   if (!unshare || !mount || !shell) {
-    return `The sandbox needs ${missing.join(", ")} (from util-linux), which this machine lacks, so terminal commands run without it, guarded by the command policy alone.`;
+    return `The sandbox needs ${missing.join(", ")} (from util-linux), which this machine lacks, so terminal commands cannot run in it and only provably read-only ones run without a person's yes.`;
   }
   const unprivileged = process.getuid?.() !== 0;
   return { bwrap, unshare, mount, shell, unprivileged };

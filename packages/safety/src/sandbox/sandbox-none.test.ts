@@ -13,8 +13,11 @@ describe("without a usable sandbox", () => {
   afterAll(() => rm(directory, { recursive: true, force: true }));
 
   it("says why when bwrap is missing, and runs commands as they are", async () => {
-    const sandbox = createSandbox({ bwrapPath: path.join(directory, "no-bwrap") });
+    const missing = path.join(directory, "no-bwrap");
+    const sandbox = createSandbox({ bwrapPath: missing });
     expect(sandbox.kind).toBe("none");
+    expect(sandbox.warning).toContain(`is not at ${JSON.stringify(missing)}`);
+    expect(sandbox.warning).toContain("only provably read-only ones run without a person's yes");
     expect(sandbox.warning).toContain("apt-get install bubblewrap");
     const run = await sandbox.prepare(["ls", "-la"], { workspace: "/w", cwd: "/w" });
     expect(run).toMatchObject({
@@ -25,6 +28,12 @@ describe("without a usable sandbox", () => {
     });
     expect(await run.finish()).toEqual({ applied: [], discarded: [] });
     await expect(sandbox.prepare([], { workspace: "/w", cwd: "/w" })).rejects.toThrow(/empty/);
+  });
+
+  it("looks nowhere else when the path it was given is relative, even where bwrap is", () => {
+    const sandbox = createSandbox({ bwrapPath: "bwrap", env: { PATH: "/usr/bin:/bin" } });
+    expect(sandbox.kind).toBe("none");
+    expect(sandbox.warning).toContain('is not at "bwrap"');
   });
 
   it("says so when it is turned off", async () => {
@@ -48,7 +57,7 @@ describe("without a usable sandbox", () => {
       await sandbox.probe();
       expect(sandbox.kind).toBe("none");
       expect(sandbox.warning).toBe(
-        "The bubblewrap sandbox cannot run on this machine, so terminal commands run without it, guarded by the command policy alone: a test command failed (exit 1): bwrap: Creating new namespace failed: Operation not permitted.",
+        "The bubblewrap sandbox cannot run on this machine, so only provably read-only terminal commands run without a person's yes: a test command failed (exit 1): bwrap: Creating new namespace failed: Operation not permitted.",
       );
       const run = await sandbox.prepare(["echo", "hi"], { workspace: "/w", cwd: "/w" });
       expect([run.file, ...run.args]).toEqual(["echo", "hi"]);

@@ -23,7 +23,7 @@ function firstLine(text: string): string {
  */
 export async function probeSandbox(machine: MachineView): Promise<string | undefined> {
   const prefix =
-    "The bubblewrap sandbox cannot run on this machine, so terminal commands run without it, guarded by the command policy alone";
+    "The bubblewrap sandbox cannot run on this machine, so only provably read-only terminal commands run without a person's yes";
   let workspace: string | undefined;
   try {
     const scratch = await realpath(machine.scratchCandidates[0] ?? "/tmp");

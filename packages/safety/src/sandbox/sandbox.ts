@@ -111,9 +111,12 @@ export interface PreparedRun {
 
 /** Options of {@link createSandbox}. */
 export interface SandboxOptions {
-  /** Where bwrap is. Default: `/usr/bin/bwrap`, `/usr/local/bin/bwrap`, then PATH. */
+  /**
+   * Where bwrap is: an absolute path, the only place looked at (a relative path or one with
+   * no bwrap means no sandbox). Default: `/usr/bin/bwrap`, `/usr/local/bin/bwrap`, then PATH.
+   */
   readonly bwrapPath?: string;
-  /** Turn the sandbox off (the command policy alone). */
+  /** Turn the sandbox off (only provably read-only commands then run without a person). */
   readonly disabled?: boolean;
   /** Where PATH is read from to find bwrap, unshare and mount. */
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -133,7 +136,8 @@ export interface SandboxOptions {
   readonly secretScan?: Partial<SecretScanBounds>;
 }
 
-const TURNED_OFF = "The sandbox is turned off; only the command policy protects this machine.";
+const TURNED_OFF =
+  "The sandbox is turned off, so only provably read-only terminal commands run without a person's yes.";
 
 function unconfined(argv: readonly string[]): PreparedRun {
   const [file, ...args] = argv;

@@ -223,7 +223,6 @@ describe("xzatoma usage", () => {
       "--workspace: 'no/such/dir' is not a directory.",
     ],
     [["launch"], "unknown command 'launch'"],
-    [[], "no command given"],
   ])("%j is a usage error with exit 2", async (args, message) => {
     const outcome = await xzatoma(args);
     expect(outcome.code).toBe(2);
@@ -455,36 +454,56 @@ describe("history survives a crash", () => {
 
 describe("xzatoma policy", () => {
   it.each([
-    ["rm -rf /", "block"],
-    ["ls -la", "allow"],
-    ["npm test", "confirm"],
-  ])("check-command %j prints the verdict %s", async (command, verdict) => {
-    const outcome = await xzatoma(["policy", "check-command", command, "--json"]);
-    expect(outcome.code).toBe(0);
-    expect(JSON.parse(outcome.stdout)).toMatchObject({ command, verdict, mode: "restricted" });
+    ["sudo rm -rf /", "forbidden"],
+    ["ls -la", "direct"],
+    ["git status && ls | wc -l", "direct"],
+    ["npm test", "sandbox"],
+    ["curl https://example.com", "escalate"],
+  ])("check-command %j is %s", async (command, outcome) => {
+    const result = await xzatoma(["policy", "check-command", command, "--json"]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ command, outcome, approvalPolicy: "never" });
   });
 
-  it.each([
-    ["full", "allow"],
-    ["restricted", "block"],
-    ["interactive", "confirm"],
-  ])("judges for the execution mode --mode %s names: npm test is %s", async (mode, decision) => {
-    const outcome = await xzatoma([
+  it("names what escalates, and what each approval policy makes of it", async () => {
+    const result = await xzatoma(["policy", "check-command", "curl https://example.com", "--json"]);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      escalations: [{ kind: "network" }],
+      decision: "block",
+      decisions: { untrusted: "confirm", "on-escalation": "confirm", never: "block" },
+    });
+  });
+
+  it("without a sandbox, a command that is not provably read-only needs a person", async () => {
+    const result = await xzatoma(["policy", "check-command", "npm test", "--no-sandbox", "--json"]);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      outcome: "sandbox",
+      sandbox: "none",
+      decisions: { untrusted: "confirm", "on-escalation": "confirm", never: "block" },
+    });
+  });
+
+  it("still takes the old --mode, with a notice", async () => {
+    const result = await xzatoma([
       "policy",
       "check-command",
       "--mode",
-      mode,
+      "interactive",
       "npm test",
       "--json",
     ]);
-    expect(outcome.stderr).toBe("");
-    expect(outcome.code).toBe(0);
-    expect(JSON.parse(outcome.stdout)).toMatchObject({ mode, verdict: "confirm", decision });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("--mode is deprecated");
+    expect(JSON.parse(result.stdout)).toMatchObject({ approvalPolicy: "untrusted" });
   });
 
-  it("says what restricted mode makes of a command that needs a yes", async () => {
-    const outcome = await xzatoma(["policy", "check-command", "npm test"]);
-    expect(outcome.stdout).toMatch(/^confirm: .+\nin restricted mode: block \(no one to ask\)\n/);
+  it("says in text what happens and what each approval policy makes of it", async () => {
+    const result = await xzatoma(["policy", "check-command", "curl https://example.com"]);
+    expect(result.stdout).toMatch(
+      /^escalate: needs a person \(an escalation\)\n {2}`curl` needs the network/,
+    );
+    expect(result.stdout).toMatch(/\* approval never +refused/);
+    expect(result.stdout).toMatch(/ {2}approval on-escalation +asks the person/);
   });
 
   it.each([

@@ -274,28 +274,34 @@ describe("data files are private", () => {
 });
 
 describe("refusals", () => {
-  it("reads as sentences when restricted autonomous mode refuses a call that needs a yes", async () => {
+  it("reads as sentences when a run refuses a call that needs a person", async () => {
+    // Deleting an agent's instruction file needs a person; nobody is asked in `run`.
+    await writeFile(path.join(workspace, "AGENTS.md"), "# agents\n");
     const deleter = await startScriptedOllama({
       scenario: (request) =>
         request.messages.some((message) => message.role === "tool")
           ? { content: "Left it." }
-          : { toolCalls: [{ name: "delete_path", arguments: { path: "README.md" } }] },
+          : { toolCalls: [{ name: "delete_path", arguments: { path: "AGENTS.md" } }] },
     });
     try {
       const outcome = await xzatoma([
         "run",
         "--prompt",
-        "delete the readme",
+        "delete the agents file",
         "--mode",
         "write",
         "--host",
         deleter.url,
       ]);
       expect(outcome.code).toBe(0);
-      expect(outcome.stderr).toContain(
-        "  ✗ The call to 'delete_path' was not approved: deleting cannot be undone. It needs a person's approval, and restricted autonomous mode has no one to ask; do it another way, or the user can allow it by running in full autonomous mode. Do not retry it; continue another way or explain what you need.\n",
+      const line = outcome.stderr.split("\n").find((text) => text.includes("delete_path"));
+      expect(line).toMatch(/^ {2}✗ The call to 'delete_path' was not approved: [A-Z`].*\.$/);
+      expect(line).toContain(
+        "Only a person's yes can allow this, and no one is asked here (approval policy: never); do it another way, or ask the user to do it. Do not retry it; continue another way or explain what you need.",
       );
-      expect(existsSync(path.join(workspace, "README.md"))).toBe(true);
+      expect(line).not.toMatch(/\.\s*\./);
+      expect(outcome.stderr).not.toContain("--allow-dangerous");
+      expect(existsSync(path.join(workspace, "AGENTS.md"))).toBe(true);
     } finally {
       await deleter.close();
     }

@@ -19,6 +19,7 @@ import {
   usableTracestate,
 } from "./trace-context.js";
 import { deadLetterRecord, resultRecord, type Trigger } from "./wire.js";
+import { keepText, redactRecord, type Redact } from "./redact-record.js";
 import { watcherTopics, type WatcherConfig } from "./watcher-config.js";
 import type { WatcherLogger } from "./watcher-logger.js";
 import type { EventDisposition, WatcherMetrics } from "./watcher-metrics.js";
@@ -34,6 +35,12 @@ export interface MessageHandlerOptions {
   readonly instance: string;
   /** Parse, filter and match, but run nothing and publish nothing. */
   readonly dryRun?: boolean;
+  /**
+   * Applied to every record before it is published or stored in the ledger (result events,
+   * dead letters, results published again): `redactSecrets` of `@xzatoma/safety`, as the
+   * runtime passes it. Default: records as they are.
+   */
+  readonly redact?: Redact;
   /** Told about each result after it is built (XZepr reporting); failures are logged only. */
   readonly onResult?: (result: HandledResult) => Promise<void>;
   readonly now?: () => number;
@@ -94,6 +101,12 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
   const generic = config.watcher_type === "generic";
   const judge = createMessageJudge(config);
   const inFlight = new Set<string>();
+  const redact = options.redact ?? keepText;
+  const redacted = (publish: readonly TopicRecords[]): TopicRecords[] =>
+    publish.map(({ topic, records }) => ({
+      topic,
+      records: records.map((record) => redactRecord(record, redact)),
+    }));
 
   const done = (disposition: EventDisposition, outcome: MessageOutcome = NOTHING) => {
     metrics.handled(disposition);
@@ -109,7 +122,9 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
     });
     if (options.dryRun) return done("dead_lettered");
     return done("dead_lettered", {
-      publish: [{ topic: topics.deadLetter, records: [deadLetterRecord(message, reason)] }],
+      publish: redacted([
+        { topic: topics.deadLetter, records: [deadLetterRecord(message, reason)] },
+      ]),
     });
   };
 
@@ -236,7 +251,9 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
         // This very message again: its result may not have reached the topic. Nothing runs,
         // so it is not counted as executed or failed a second time.
         logger.info("publishing the stored result again", { ...at, event: trigger.id });
-        return done("republished", { publish: JSON.parse(entry.result) as TopicRecords[] });
+        // Redacted again: an entry stored by an older version may hold a secret.
+        const stored = JSON.parse(entry.result) as TopicRecords[];
+        return done("republished", { publish: redacted(stored) });
       }
       logger.info("skipped an event already handled", { ...at, event: trigger.id });
       return done("duplicate");
@@ -313,7 +330,7 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
         span.setStatus({ code: SpanStatusCode.ERROR, message: summary });
         span.setAttribute("error.type", report.stopReason);
       }
-      const publish: TopicRecords[] = [{ topic: topics.output, records: [record] }];
+      const publish = redacted([{ topic: topics.output, records: [record] }]);
       ledger.record(key, {
         outcome: status,
         delivery,

@@ -1,4 +1,5 @@
 import { appendFileSync } from "node:fs";
+import { redactStrings, type Redact } from "./redact-record.js";
 
 /** Log levels, least severe first. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -25,6 +26,11 @@ export interface WatcherLoggerOptions {
   readonly write?: (line: string) => void;
   /** Also append every line to this file. */
   readonly filePath?: string;
+  /**
+   * Applied to the message and every string of the fields before a line is written:
+   * `redactSecrets` of `@xzatoma/safety`, as the runtime passes it. Default: as they are.
+   */
+  readonly redact?: Redact;
   readonly now?: () => Date;
 }
 
@@ -38,8 +44,11 @@ export function createWatcherLogger(options: WatcherLoggerOptions): WatcherLogge
   const threshold = LOG_LEVELS.indexOf(options.level);
   const write = options.write ?? ((line: string) => process.stderr.write(line));
   const now = options.now ?? (() => new Date());
-  const log = (level: LogLevel, message: string, fields: LogFields = {}) => {
+  const redact = options.redact;
+  const log = (level: LogLevel, rawMessage: string, rawFields: LogFields = {}) => {
     if (LOG_LEVELS.indexOf(level) < threshold) return;
+    const message = redact ? redact(rawMessage) : rawMessage;
+    const fields = redact ? (redactStrings(rawFields, redact) as LogFields) : rawFields;
     const time = now().toISOString();
     const line = options.json
       ? `${JSON.stringify({ time, level, msg: message, ...fields })}\n`

@@ -7,6 +7,7 @@ import type { PlanExecutor } from "./plan-executor.js";
 import { watcherTopics, type WatcherConfig } from "./watcher-config.js";
 import { createWatcherLogger, type WatcherLogger } from "./watcher-logger.js";
 import { createWatcherMetrics, type WatcherCounts } from "./watcher-metrics.js";
+import type { Redact } from "./redact-record.js";
 
 /** What {@link createWatcherService} needs. */
 export interface WatcherServiceOptions {
@@ -29,6 +30,12 @@ export interface WatcherServiceOptions {
    * consumer group (`<group_id>.dry-run`), so the real group's offsets are left alone.
    */
   readonly dryRun?: boolean;
+  /**
+   * Applied to everything the watcher publishes, stores in its ledger and logs (results,
+   * dead letters, log lines): `redactSecrets` of `@xzatoma/safety`, as the runtime passes
+   * it. Default: as they are.
+   */
+  readonly redact?: Redact;
   readonly onResult?: (result: HandledResult) => Promise<void>;
   /** Called once when the consumer stops for good (authentication refused, topic gone). */
   readonly onFatal?: (error: Error) => void;
@@ -69,6 +76,7 @@ export function createWatcherService(options: WatcherServiceOptions): WatcherSer
       level: config.logging.level,
       json: config.logging.json_format,
       ...(config.logging.file_path !== undefined ? { filePath: config.logging.file_path } : {}),
+      ...(options.redact ? { redact: options.redact } : {}),
     });
   const metrics = createWatcherMetrics(options.meter);
   const instance = options.instance ?? `xzatoma-watcher://${hostname()}/${process.pid}`;
@@ -82,6 +90,7 @@ export function createWatcherService(options: WatcherServiceOptions): WatcherSer
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(options.onResult ? { onResult: options.onResult } : {}),
     ...(options.tracer ? { tracer: options.tracer } : {}),
+    ...(options.redact ? { redact: options.redact } : {}),
   });
   let ready = false;
   let live = true;

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { Meter } from "@opentelemetry/api";
 import { XzatomaError } from "@xzatoma/core";
+import { redactSecrets } from "@xzatoma/safety";
 import {
   createMemoryLedger,
   createWatcherLogger,
@@ -75,6 +76,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Starte
     json: watcher.logging.json_format,
     ...(watcher.logging.file_path !== undefined ? { filePath: watcher.logging.file_path } : {}),
     ...(options.write ? { write: options.write } : {}),
+    redact: (text) => redactSecrets(text),
   });
   const transport = options.transport ?? createWatcherTransport(watcher, { env, logger });
   // Commits reach the disk at checkpoints, not per event: what the service finished is on
@@ -110,6 +112,8 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Starte
     ledger,
     logger,
     instance: `xzatoma-watcher://${hostname()}/${process.pid}`,
+    // Results, dead letters and the ledger's copies of them never hold a secret.
+    redact: (text) => redactSecrets(text),
     ...(options.telemetry?.meter !== undefined ? { meter: options.telemetry.meter } : {}),
     ...(options.telemetry?.tracer !== undefined ? { tracer: options.telemetry.tracer } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),

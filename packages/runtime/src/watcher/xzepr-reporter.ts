@@ -1,6 +1,7 @@
 import type { HandledResult } from "@xzatoma/watcher";
 import watcherManifest from "@xzatoma/watcher/package.json" with { type: "json" };
 import type { XzeprConfig } from "@xzatoma/xzepr/config";
+import { redactSecrets } from "@xzatoma/safety";
 import { createXzeprClient, type XzeprClientOptions } from "@xzatoma/xzepr";
 
 /** Posts each result to XZepr. */
@@ -20,15 +21,15 @@ export function watcherPackageVersion(): string {
  * found by name and type on the first report, created when missing): the run's status as
  * `success`, the summary as `description`, and the trigger, stop reason, duration, usage and
  * answer in `payload`, and `release` (the front end's version, default
- * {@link watcherPackageVersion}). The watcher logs a report that fails; the result event on
- * Kafka is the record that counts.
+ * {@link watcherPackageVersion}). Every string sent is redacted (`redactSecrets`). The
+ * watcher logs a report that fails; the result event on Kafka is the record that counts.
  */
 export function createXzeprReporter(
   config: XzeprConfig,
   client: XzeprClientOptions,
   release: string = watcherPackageVersion(),
 ): XzeprReporter {
-  const xzepr = createXzeprClient(client);
+  const xzepr = createXzeprClient({ redact: (text) => redactSecrets(text), ...client });
   let receiver: Promise<string> | undefined;
   const receiverId = () => {
     receiver ??= xzepr

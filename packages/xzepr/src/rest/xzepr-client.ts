@@ -34,6 +34,12 @@ export interface XzeprClientOptions {
   readonly fetch?: typeof fetch;
   /** Longest wait for one call, answer body included. Default 10 000 ms. */
   readonly timeoutMs?: number;
+  /**
+   * Applied to every string of a request body before it is sent, and to what an error
+   * quotes of the server's answer: `redactSecrets` of `@xzatoma/safety`, as XZatoma's
+   * watcher passes it (this package depends on no redactor itself). Default: as they are.
+   */
+  readonly redact?: (text: string) => string;
 }
 
 /** Per-call options. */
@@ -106,6 +112,18 @@ interface Call<T> {
   readonly options?: XzeprCallOptions;
 }
 
+/** A copy of a JSON value with every string redacted; object keys are kept. */
+function redactStrings(value: unknown, redact: (text: string) => string, depth = 0): unknown {
+  if (typeof value === "string") return redact(value);
+  if (value === null || typeof value !== "object") return value;
+  if (depth > 64) return redact(JSON.stringify(value));
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value))
+    copy[key] = redactStrings(item, redact, depth + 1);
+  return copy;
+}
+
 /** The URL without user name or password, for messages. */
 function displayedOrigin(baseUrl: string): string {
   try {
@@ -134,10 +152,11 @@ export function createXzeprClient(clientOptions: XzeprClientOptions): XzeprClien
   const token = clientOptions.token === "" ? undefined : clientOptions.token;
   const fetchImpl = clientOptions.fetch ?? globalThis.fetch;
   const timeoutMs = clientOptions.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const redact = clientOptions.redact ?? ((text: string) => text);
 
   /** Text from the server or the network, safe to show: the token cut out, length bounded. */
   function safe(text: string): string {
-    const redacted = token === undefined ? text : text.split(token).join("[redacted]");
+    const redacted = redact(token === undefined ? text : text.split(token).join("[redacted]"));
     return redacted.length > QUOTED ? `${redacted.slice(0, QUOTED)}…` : redacted;
   }
 
@@ -185,7 +204,9 @@ export function createXzeprClient(clientOptions: XzeprClientOptions): XzeprClien
         method,
         headers,
         signal,
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        ...(request.body === undefined
+          ? {}
+          : { body: JSON.stringify(redactStrings(request.body, redact)) }),
       });
       status = response.status;
       text = await response.text();

@@ -3,6 +3,7 @@ import { runEvent } from "./run-event.js";
 import { publishEvents } from "./publish-events.js";
 import { readResults } from "./read-results.js";
 import { runWatcher } from "./run-watcher.js";
+import { toTerminalSafe, toTerminalSafeLine } from "@xzatoma/safety";
 
 const HELP = `Usage: xzatoma-watcher <command> [options]
 
@@ -79,6 +80,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (command === "-V" || command === "--version") {
     const { createRequire } = await import("node:module");
     const manifest = createRequire(import.meta.url)("../package.json") as { version: string };
+    // terminal-safe: the version of the package.json beside this file.
     process.stdout.write(`xzatoma-watcher ${manifest.version}\n`);
     return 0;
   }
@@ -87,7 +89,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     try {
       return await service(rest);
     } catch (error) {
-      process.stderr.write(`error: ${(error as Error).message}\n`);
+      process.stderr.write(`error: ${toTerminalSafe((error as Error).message)}\n`);
       return isUsageError(error) ? 2 : 1;
     }
   }
@@ -95,12 +97,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     try {
       return await checkEvent(rest);
     } catch (error) {
-      process.stderr.write(`error: ${(error as Error).message}\n`);
+      process.stderr.write(`error: ${toTerminalSafe((error as Error).message)}\n`);
       return isUsageError(error) ? 2 : 1;
     }
   }
   process.stderr.write(
-    `${HELP}\nerror: ${command === undefined ? "no command given" : `unknown command '${command}'`}\n`,
+    `${HELP}\nerror: ${command === undefined ? "no command given" : `unknown command '${toTerminalSafeLine(command)}'`}\n`,
   );
   return 2;
 }

@@ -8,6 +8,7 @@ import {
   loadWatcherConfigFile,
   withBrokers,
 } from "./watcher-config-file.js";
+import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "@xzatoma/safety";
 
 /** The message key of an event file: its `id` when it is a JSON object that has one. */
 export function keyOf(text: string): string | undefined {
@@ -66,7 +67,9 @@ export async function publishEvents(
     try {
       text = await readInput(file);
     } catch (error) {
-      process.stderr.write(`error: cannot read '${file}': ${(error as Error).message}\n`);
+      process.stderr.write(
+        `error: cannot read '${toTerminalSafeLine(file)}': ${toTerminalSafe((error as Error).message)}\n`,
+      );
       return 1;
     }
     const key = values.key ?? keyOf(text);
@@ -82,8 +85,8 @@ export async function publishEvents(
   for (const { file, record } of records) {
     process.stdout.write(
       values.json
-        ? `${JSON.stringify({ file, topic, key: record.key ?? null })}\n`
-        : `published ${file} to ${topic}${record.key !== undefined ? ` (key ${record.key})` : ""}\n`,
+        ? `${toTerminalSafeJson({ file, topic, key: record.key ?? null })}\n`
+        : `published ${toTerminalSafeLine(file)} to ${toTerminalSafeLine(topic)}${record.key !== undefined ? ` (key ${toTerminalSafeLine(record.key)})` : ""}\n`,
     );
   }
   return 0;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-import { toTerminalSafeJson, toTerminalSafeLine } from "@xzatoma/safety";
+import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "@xzatoma/safety";
 import { watcherTopics } from "@xzatoma/watcher";
 import { parseResultEvent, type InboundMessage, type ResultEvent } from "@xzatoma/xzepr";
 import {
@@ -58,20 +58,22 @@ export async function readResults(
     },
   });
   if (positionals.length > 0) {
-    process.stderr.write(`error: results takes no arguments (got '${positionals[0]}')\n`);
+    process.stderr.write(
+      `error: results takes no arguments (got '${toTerminalSafeLine(positionals[0] ?? "")}')\n`,
+    );
     return 2;
   }
   const count = values.count === undefined ? undefined : Number(values.count);
   if (count !== undefined && !(Number.isSafeInteger(count) && count > 0)) {
     process.stderr.write(
-      `error: --count must be a positive whole number (got '${values.count}')\n`,
+      `error: --count must be a positive whole number (got '${toTerminalSafeLine(values.count ?? "")}')\n`,
     );
     return 2;
   }
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0 && timeout <= 86_400)) {
     process.stderr.write(
-      `error: --timeout must be a number of seconds above 0 and at most 86400 (got '${values.timeout}')\n`,
+      `error: --timeout must be a number of seconds above 0 and at most 86400 (got '${toTerminalSafeLine(values.timeout ?? "")}')\n`,
     );
     return 2;
   }
@@ -97,7 +99,7 @@ export async function readResults(
     const parsed = parseResultEvent(message);
     if (parsed.kind !== "result") {
       process.stderr.write(
-        `xzatoma-watcher: skipped ${message.topic}/${message.partition}@${message.offset}: ${toTerminalSafeLine(parsed.reason)}\n`,
+        `xzatoma-watcher: skipped ${toTerminalSafeLine(`${message.topic}/${message.partition}@${message.offset}`)}: ${toTerminalSafeLine(parsed.reason)}\n`,
       );
       return;
     }
@@ -125,12 +127,14 @@ export async function readResults(
     });
     const why = await finished;
     if (why === "fatal") {
-      process.stderr.write(`error: reading ${topic} failed: ${fatal?.message ?? "unknown"}\n`);
+      process.stderr.write(
+        `error: reading ${toTerminalSafeLine(topic)} failed: ${toTerminalSafe(fatal?.message ?? "unknown")}\n`,
+      );
       return 1;
     }
     if (why === "timeout" && count !== undefined) {
       process.stderr.write(
-        `error: ${seen} of ${count} results arrived on ${topic} within ${timeout} s\n`,
+        `error: ${seen} of ${count} results arrived on ${toTerminalSafeLine(topic)} within ${timeout} s\n`,
       );
       return 1;
     }

@@ -55,7 +55,8 @@ export async function runEvent(args: string[]): Promise<number> {
     env: process.env,
     homeDir: homedir(),
   });
-  for (const warning of loaded.warnings) process.stderr.write(`xzatoma-watcher: ${warning}\n`);
+  for (const warning of loaded.warnings)
+    process.stderr.write(`xzatoma-watcher: ${toTerminalSafe(warning)}\n`);
   const config = loaded.config;
   // The service's judgement, so nothing runs here that the service would not run.
   const judgement = judgeEventFile(bytes, config.watcher ?? watcherConfigSchema.parse({}));
@@ -67,10 +68,12 @@ export async function runEvent(args: string[]): Promise<number> {
   }
   const { trigger: event, task } = judgement;
   const telemetry = await startTelemetry(process.env, {
-    warn: (message) => process.stderr.write(`xzatoma-watcher: ${message}\n`),
+    warn: (message) => process.stderr.write(`xzatoma-watcher: ${toTerminalSafe(message)}\n`),
   });
   if (telemetry?.metricsUrl)
-    process.stderr.write(`xzatoma-watcher: metrics at ${telemetry.metricsUrl}\n`);
+    process.stderr.write(
+      `xzatoma-watcher: metrics at ${toTerminalSafeLine(telemetry.metricsUrl)}\n`,
+    );
   let runtime: Awaited<ReturnType<typeof createAgentRuntime>>;
   try {
     runtime = await createAgentRuntime(

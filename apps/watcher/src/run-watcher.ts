@@ -5,6 +5,7 @@ import { startWatcher } from "@xzatoma/runtime/watcher";
 import { serveHealth, type HealthServer } from "./health-server.js";
 import { startTelemetry } from "./telemetry/index.js";
 import { loadWatcherConfigFile } from "./watcher-config-file.js";
+import { toTerminalSafe, toTerminalSafeLine } from "@xzatoma/safety";
 
 /**
  * `xzatoma-watcher run --config FILE [--workspace DIR] [--dry-run]`: the service. Consumes the
@@ -29,7 +30,7 @@ export const EXIT_STOP_TIMED_OUT = 1;
  */
 function exitAfter(ms: number, code: number, why?: string): void {
   setTimeout(() => {
-    if (why) process.stderr.write(`xzatoma-watcher: ${why}\n`);
+    if (why) process.stderr.write(`xzatoma-watcher: ${toTerminalSafe(why)}\n`);
     process.exit(code);
   }, ms).unref();
 }
@@ -49,7 +50,7 @@ export async function runWatcher(
   });
   if (positionals.length > 0) {
     process.stderr.write(
-      `error: run takes no arguments (got '${positionals[0]}'); use --config FILE\n`,
+      `error: run takes no arguments (got '${toTerminalSafeLine(positionals[0] ?? "")}'); use --config FILE\n`,
     );
     return 2;
   }
@@ -61,7 +62,7 @@ export async function runWatcher(
   const health = loaded.watcher.health;
   const telemetry = await startTelemetry(env, {
     ...(health?.port !== undefined ? { prometheusHandler: true } : {}),
-    warn: (message) => process.stderr.write(`xzatoma-watcher: ${message}\n`),
+    warn: (message) => process.stderr.write(`xzatoma-watcher: ${toTerminalSafe(message)}\n`),
   });
 
   let fatal: Error | undefined;
@@ -121,7 +122,9 @@ export async function runWatcher(
   }
   const code = fatal ? 1 : 0;
   if (fatal) {
-    process.stderr.write(`error: the Kafka consumer stopped: ${(fatal as Error).message}\n`);
+    process.stderr.write(
+      `error: the Kafka consumer stopped: ${toTerminalSafe((fatal as Error).message)}\n`,
+    );
   }
   // Stopped: what the Kafka client may still be retrying does not keep the process.
   exitAfter(1000, code);

@@ -3,6 +3,7 @@ import { loadConfig, type RuntimeConfig } from "@xzatoma/runtime";
 import { createWatcherTransport } from "@xzatoma/runtime/watcher";
 import { createWatcherLogger, type WatcherConfig } from "@xzatoma/watcher";
 import type { EventTransport } from "@xzatoma/xzepr";
+import { toTerminalSafe, toTerminalSafeLine } from "@xzatoma/safety";
 
 /** A loaded configuration that has a watcher section. */
 export interface WatcherConfigFile {
@@ -24,7 +25,7 @@ export async function loadWatcherConfigFile(
 ): Promise<WatcherConfigFile | undefined> {
   if (!configFlag && !env["XZATOMA_CONFIG"]) {
     process.stderr.write(
-      `error: ${command} needs --config FILE (the XZatoma configuration with a watcher section) or XZATOMA_CONFIG\n`,
+      `error: ${toTerminalSafeLine(command)} needs --config FILE (the XZatoma configuration with a watcher section) or XZATOMA_CONFIG\n`,
     );
     return undefined;
   }
@@ -33,7 +34,8 @@ export async function loadWatcherConfigFile(
     env,
     homeDir: homedir(),
   });
-  for (const warning of loaded.warnings) process.stderr.write(`xzatoma-watcher: ${warning}\n`);
+  for (const warning of loaded.warnings)
+    process.stderr.write(`xzatoma-watcher: ${toTerminalSafe(warning)}\n`);
   const watcher = loaded.config.watcher;
   if (watcher === undefined) {
     throw new Error(

@@ -3,6 +3,7 @@ import { createInterface } from "node:readline/promises";
 import { createCredentialStore, CREDENTIAL_ENV_VARS, startDeviceFlow } from "@xzatoma/providers";
 import { loadConfig } from "@xzatoma/runtime";
 import { ExitCode } from "../exit-codes.js";
+import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
 import { UsageError } from "../usage-error.js";
 
 const PROVIDERS = ["copilot", "openai", "ollama"] as const;
@@ -16,7 +17,7 @@ function providersFrom(name: string | undefined): Provider[] {
   return [name as Provider];
 }
 
-const warn = (message: string) => process.stderr.write(`xzatoma: ${message}\n`);
+const warn = (message: string) => process.stderr.write(`xzatoma: ${toTerminalSafe(message)}\n`);
 
 /** "not signed in", with the ways to sign in. */
 function notSignedIn(provider: Provider): string {
@@ -36,11 +37,11 @@ export async function authStatus(
       source: await store.describe(name),
     })),
   );
-  if (options.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
+  if (options.json) process.stdout.write(`${toTerminalSafeJson(rows)}\n`);
   else
     for (const row of rows)
       process.stdout.write(
-        `${row.provider}: ${row.source === "none" ? notSignedIn(row.provider) : row.source}\n`,
+        `${row.provider}: ${toTerminalSafeLine(row.source === "none" ? notSignedIn(row.provider) : row.source)}\n`,
       );
   return ExitCode.ok;
 }
@@ -95,7 +96,7 @@ export async function authLogin(
     const clientId = options.clientId ?? (await configuredClientId());
     const flow = await startDeviceFlow(clientId ? { clientId } : {});
     process.stderr.write(
-      `Open ${flow.verificationUri} and enter the code ${flow.userCode}\nWaiting for GitHub...\n`,
+      `Open ${toTerminalSafeLine(flow.verificationUri)} and enter the code ${toTerminalSafeLine(flow.userCode)}\nWaiting for GitHub...\n`,
     );
     secret = (await flow.poll()).accessToken;
   } else {
@@ -105,7 +106,7 @@ export async function authLogin(
     if (secret === "") throw new UsageError("no key given; nothing was stored.");
   }
   await store.set(name, secret);
-  process.stdout.write(`${name}: signed in (stored in the OS keyring)\n`);
+  process.stdout.write(`${toTerminalSafeLine(name)}: signed in (stored in the OS keyring)\n`);
   const source = await store.describe(name);
   if (source.startsWith("env:")) {
     warn(

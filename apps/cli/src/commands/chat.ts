@@ -7,7 +7,7 @@ import { pickExplicitFlags, type CommandOptionSource } from "../config/flag-mapp
 import { ExitCode } from "../exit-codes.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { shouldUseColor } from "../render/color.js";
-import { toTerminalSafe, toTerminalSafeJson } from "../render/terminal-safe.js";
+import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
 import { createChatSession } from "../session/chat-session.js";
 import { chatLogFile, chatModes } from "../session/front-end-settings.js";
 import { prepareSession } from "../session/prepare-session.js";
@@ -37,7 +37,7 @@ export async function chatCommand(
   let trace: (event: AgentEvent) => void = () => undefined;
   // Off unless OTEL_EXPORTER_OTLP_* or XZATOMA_TELEMETRY asks; then the SDK loads here.
   const telemetry = await startTelemetry(process.env, {
-    warn: (message) => process.stderr.write(`xzatoma: ${message}\n`),
+    warn: (message) => process.stderr.write(`xzatoma: ${toTerminalSafe(message)}\n`),
   });
   let prepared: Awaited<ReturnType<typeof prepareSession>>;
   try {
@@ -74,7 +74,7 @@ export async function chatCommand(
   mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
   trace = (event: AgentEvent) => {
     // The trace persists tool output and the user's words: secrets are redacted first.
-    const line = `${toTerminalSafeJson(redactValue({ time: new Date().toISOString(), ...event }))}\n`;
+    const line = `${toTerminalSafeJson({ time: new Date().toISOString(), ...event })}\n`;
     appendFileSync(logFile, line, { mode: 0o600 });
     if (options.verbose) process.stderr.write(line);
   };
@@ -102,9 +102,9 @@ export async function chatCommand(
     await runtime.close();
     await telemetry?.shutdown();
   }
-  if (runtime.conversationId)
-    process.stdout.write(
-      `\nConversation saved: ${runtime.conversationId} (xzatoma chat --resume ${runtime.conversationId})\n`,
-    );
+  if (runtime.conversationId) {
+    const saved = toTerminalSafeLine(runtime.conversationId);
+    process.stdout.write(`\nConversation saved: ${saved} (xzatoma chat --resume ${saved})\n`);
+  }
   return ExitCode.ok;
 }

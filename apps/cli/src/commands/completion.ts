@@ -346,6 +346,7 @@ export function registerCompletionCommand(program: Command): void {
       "\nLoad it: source <(xzatoma completion bash), source <(xzatoma completion zsh), xzatoma completion fish | source.",
     )
     .action((shell: CompletionShell) => {
+      // terminal-safe: the script is made of the program's own command and option names.
       process.stdout.write(completionScript(program, shell));
     });
 }

@@ -7,6 +7,7 @@ import {
 } from "@xzatoma/runtime";
 import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
+import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
 import { loadUserConfig } from "./load-user-config.js";
 
 /** `xzatoma config show`: the effective configuration with the source of each value. */
@@ -15,12 +16,14 @@ export async function configShow(
   command: CommandOptionSource,
 ): Promise<number> {
   const loaded = await loadUserConfig(options, command);
-  for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
+  for (const warning of loaded.warnings)
+    process.stderr.write(`warning: ${toTerminalSafe(warning)}\n`);
   const format = { configPath: loaded.configPath, configFileFound: loaded.configFileFound };
+  // The configuration is the user's own text, but a value can hold anything: escaped.
   process.stdout.write(
     options.json
-      ? `${formatConfigJson(loaded.config, loaded.sources, format)}\n`
-      : `${formatConfig(loaded.config, loaded.sources, format)}\n`,
+      ? `${toTerminalSafe(formatConfigJson(loaded.config, loaded.sources, format))}\n`
+      : `${toTerminalSafe(formatConfig(loaded.config, loaded.sources, format))}\n`,
   );
   return ExitCode.ok;
 }
@@ -33,19 +36,20 @@ export async function configValidate(file: string, options: { json?: boolean }):
   const result = await validateConfigFile(file, { homeDir: homedir() });
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ file, valid: result.valid, problems: result.problems, warnings: result.warnings })}\n`,
+      `${toTerminalSafeJson({ file, valid: result.valid, problems: result.problems, warnings: result.warnings })}\n`,
     );
   } else if (result.valid) {
-    process.stdout.write(`${file}: valid\n`);
-    for (const warning of result.warnings) process.stdout.write(`  warning: ${warning}\n`);
+    process.stdout.write(`${toTerminalSafeLine(file)}: valid\n`);
+    for (const warning of result.warnings)
+      process.stdout.write(`  warning: ${toTerminalSafe(warning)}\n`);
   } else {
-    process.stdout.write(`${file}: ${result.problems.length} problem(s)\n`);
+    process.stdout.write(`${toTerminalSafeLine(file)}: ${result.problems.length} problem(s)\n`);
     for (const problem of result.problems) {
       const where = problem.line
         ? `${file}:${problem.line}${problem.column ? `:${problem.column}` : ""}`
         : file;
       process.stdout.write(
-        `  ${where}: ${problem.keyPath ? `${problem.keyPath}: ` : ""}${problem.message}\n`,
+        `  ${toTerminalSafeLine(where)}: ${toTerminalSafe(`${problem.keyPath ? `${problem.keyPath}: ` : ""}${problem.message}`)}\n`,
       );
     }
   }
@@ -56,6 +60,6 @@ export async function configValidate(file: string, options: { json?: boolean }):
 export function configPath(options: { config?: string }): number {
   const path =
     options.config ?? process.env["XZATOMA_CONFIG"] ?? defaultConfigPath(process.env, homedir());
-  process.stdout.write(`${path}\n`);
+  process.stdout.write(`${toTerminalSafeLine(path)}\n`);
   return ExitCode.ok;
 }

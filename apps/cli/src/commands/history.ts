@@ -4,7 +4,7 @@ import { loadConfig, openRuntimeHistory } from "@xzatoma/runtime";
 import { FLAG_MAPPINGS } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
 import { formatConversationLine, renderConversationTree } from "../history/render-conversation.js";
-import { toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
+import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
 import { UsageError } from "../usage-error.js";
 
 /** Options shared by the history commands. */
@@ -104,9 +104,10 @@ export async function historyList(
       );
     } else if (result.items.length === 0) {
       process.stdout.write(
-        `${describeEmptyList(history, options, { total: result.total, page, limit })}\n`,
+        `${toTerminalSafe(describeEmptyList(history, options, { total: result.total, page, limit }))}\n`,
       );
     } else {
+      // terminal-safe: formatConversationLine escapes the title and every field it shows.
       for (const item of result.items) process.stdout.write(`${formatConversationLine(item)}\n`);
       const shown = (page - 1) * limit + result.items.length;
       process.stdout.write(
@@ -125,10 +126,13 @@ export async function historyShow(id: string, options: HistoryCommandOptions): P
   try {
     const tree = history.getConversationTree(id);
     if (!tree) {
-      process.stderr.write(`error: no conversation '${id}'; see 'xzatoma history list'.\n`);
+      process.stderr.write(
+        `error: no conversation '${toTerminalSafeLine(id)}'; see 'xzatoma history list'.\n`,
+      );
       return ExitCode.failure;
     }
     if (options.json) process.stdout.write(`${toTerminalSafeJson(tree)}\n`);
+    // terminal-safe: renderConversationTree escapes every message, tool call and result.
     else process.stdout.write(`${renderConversationTree(tree)}\n`);
     return ExitCode.ok;
   } finally {
@@ -144,7 +148,9 @@ export async function historyDelete(id: string, options: HistoryCommandOptions):
     if (options.json) process.stdout.write(`${toTerminalSafeJson({ id, deleted })}\n`);
     else
       process.stdout.write(
-        deleted ? `Deleted conversation ${id}.\n` : `No conversation '${id}'.\n`,
+        deleted
+          ? `Deleted conversation ${toTerminalSafeLine(id)}.\n`
+          : `No conversation '${toTerminalSafeLine(id)}'.\n`,
       );
     return deleted ? ExitCode.ok : ExitCode.failure;
   } finally {

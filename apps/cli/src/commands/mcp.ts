@@ -8,7 +8,7 @@ import {
 import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { mcpServerLines } from "../chat/mcp-view.js";
 import { ExitCode } from "../exit-codes.js";
-import { toTerminalSafe } from "../render/terminal-safe.js";
+import { toTerminalSafe, toTerminalSafeJson } from "../render/terminal-safe.js";
 import { loadUserConfig } from "./load-user-config.js";
 
 /**
@@ -56,7 +56,7 @@ export async function mcpList(
       ...(server.serverInfo ? { server: server.serverInfo } : {}),
       tools: server.toolNames,
     }));
-    process.stdout.write(`${JSON.stringify({ servers: json })}\n`);
+    process.stdout.write(`${toTerminalSafeJson({ servers: json })}\n`);
   } else if (servers.length === 0) {
     process.stdout.write("No MCP servers configured (mcp.servers).\n");
   } else {

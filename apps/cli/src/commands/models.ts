@@ -2,10 +2,10 @@ import { createProvider, type ModelListing, type Provider } from "@xzatoma/provi
 import type { LoadedConfig } from "@xzatoma/runtime";
 import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
-import { toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
+import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
 import { loadUserConfig } from "./load-user-config.js";
 
-const warn = (message: string) => process.stderr.write(`xzatoma: ${message}\n`);
+const warn = (message: string) => process.stderr.write(`xzatoma: ${toTerminalSafe(message)}\n`);
 
 /**
  * The configured provider. Its failures (an unreachable server: `PROVIDER_UNAVAILABLE` with
@@ -36,7 +36,7 @@ function emptyListing(provider: Provider): string {
     case "ollama":
       return "Ollama has no models; pull one with 'ollama pull llama3.2'.";
     case "local":
-      return `No GGUF model file found; the local provider looks for ${provider.defaultModel}.`;
+      return `No GGUF model file found; the local provider looks for ${toTerminalSafeLine(provider.defaultModel)}.`;
     default:
       return "The provider lists no models.";
   }

@@ -1,6 +1,7 @@
 import { isXzatomaError } from "@xzatoma/core";
 import { createGuardedFetch, type UrlDecision } from "@xzatoma/safety";
 import { ExitCode } from "../exit-codes.js";
+import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
 
 /** Options of `xzatoma policy check-url`. */
 export interface CheckUrlOptions {
@@ -43,11 +44,12 @@ export async function checkUrlCommand(url: string, options: CheckUrlOptions): Pr
   }
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ url, ...decision, ...(addresses ? { addresses } : {}) })}\n`,
+      `${toTerminalSafeJson({ url, ...decision, ...(addresses ? { addresses } : {}) })}\n`,
     );
   } else {
-    process.stdout.write(`${decision.verdict}: ${decision.reason}\n`);
-    if (addresses) process.stdout.write(`resolves to: ${addresses.join(", ")}\n`);
+    process.stdout.write(`${decision.verdict}: ${toTerminalSafe(decision.reason)}\n`);
+    if (addresses)
+      process.stdout.write(`resolves to: ${toTerminalSafeLine(addresses.join(", "))}\n`);
   }
   return ExitCode.ok;
 }

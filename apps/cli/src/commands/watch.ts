@@ -1,6 +1,7 @@
 import path from "node:path";
 import { startWatcher } from "@xzatoma/runtime/watcher";
 import type { CommandOptionSource } from "../config/flag-mapping.js";
+import { toTerminalSafe } from "../render/terminal-safe.js";
 import { version } from "../version.js";
 import { loadUserConfig } from "./load-user-config.js";
 
@@ -22,7 +23,8 @@ export async function watchCommand(
   command: CommandOptionSource,
 ): Promise<number> {
   const loaded = await loadUserConfig(options, command);
-  for (const warning of loaded.warnings) process.stderr.write(`xzatoma: ${warning}\n`);
+  for (const warning of loaded.warnings)
+    process.stderr.write(`xzatoma: ${toTerminalSafe(warning)}\n`);
   let fatal: Error | undefined;
   let wake: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => {
@@ -47,7 +49,7 @@ export async function watchCommand(
   await stopped;
   await watcher.close();
   if (fatal) {
-    process.stderr.write(`xzatoma: the Kafka consumer stopped: ${fatal.message}\n`);
+    process.stderr.write(`xzatoma: the Kafka consumer stopped: ${toTerminalSafe(fatal.message)}\n`);
     return 1;
   }
   return 0;

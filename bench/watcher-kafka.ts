@@ -5,9 +5,14 @@
 //   2. throughput of 1, 2 and 3 instances in one group on a 6-partition topic, with the
 //      model answering at once and with a model that takes 100 ms per reply;
 //   3. memory of one instance working through a 10,000-event backlog (RSS sampled from
-//      /proc while it runs; target: flat, under 150 MiB).
+//      /proc while it runs; target: flat, under 150 MiB);
+//   4. ("kinds") events/s of 1, 2 and 3 instances (each with its own instance_id) on a
+//      6-partition topic for each kind of message: full runs (model at once, until every
+//      result is committed), second copies of those events (duplicates), and failed builds that
+//      success_only filters (both until the group's lag is 0); and each instance's peak RSS.
 // Results are read with read_committed, as the watcher writes them in transactions.
-// Run: node bench/watcher-kafka.ts [latency|throughput|backlog ...]
+// Run: node bench/watcher-kafka.ts [latency|throughput|backlog|kinds ...]
+// BENCH_KIND_RUNS and BENCH_KIND_FILTERED size the "kinds" phase (default 2000 and 5000).
 // WATCHER_NODE_ARGS="--max-semi-space-size=4" starts the watcher processes with those Node options.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -31,6 +36,8 @@ const NODE_ARGS = (process.env["WATCHER_NODE_ARGS"] ?? "").split(" ").filter(Boo
 const LATENCY_EVENTS = 200;
 const THROUGHPUT_EVENTS = 600;
 const BACKLOG_EVENTS = 10_000;
+const KIND_RUNS = Number(process.env["BENCH_KIND_RUNS"] ?? 2000);
+const KIND_FILTERED = Number(process.env["BENCH_KIND_FILTERED"] ?? 5000);
 
 const phases = process.argv.slice(2);
 const wanted = (name: string) => phases.length === 0 || phases.includes(name);
@@ -48,8 +55,8 @@ const instant = await startScriptedOpenAI({ scenario: () => ({ content: "ok" }) 
 const slow = await startScriptedOpenAI({ scenario: () => ({ content: "ok", delayMs: 100 }) });
 const children = new Set<ChildProcess>();
 
-function eventValue(id: string): string {
-  return JSON.stringify({ ...FIXTURE, id });
+function eventValue(id: string, changes: object = {}): string {
+  return JSON.stringify({ ...FIXTURE, id, ...changes });
 }
 
 function idOf(prefix: string, i: number): string {
@@ -90,7 +97,7 @@ interface Instance {
   readonly exited: Promise<void>;
 }
 
-function startInstance(config: string): Instance {
+function startInstance(config: string, instanceId?: string): Instance {
   const child = spawn(
     process.execPath,
     [...NODE_ARGS, BIN, "run", "--config", config, "--workspace", home],
@@ -99,6 +106,7 @@ function startInstance(config: string): Instance {
         ...process.env,
         OPENAI_API_KEY: "sk-bench",
         XZATOMA_HOME: path.dirname(config),
+        ...(instanceId ? { XZATOMA_WATCHER_KAFKA_INSTANCE_ID: instanceId } : {}),
       },
       stdio: ["ignore", "ignore", "pipe"],
     },
@@ -189,6 +197,38 @@ async function publish(topic: string, ids: readonly string[]): Promise<void> {
   }
 }
 
+/** Resolves once `groupId` has committed every message of `topic`. */
+async function lagZero(groupId: string, topic: string): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    for (;;) {
+      const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      const ends = await admin.fetchTopicOffsets(topic);
+      let behind = 0;
+      for (const end of ends) {
+        const offset = Number(
+          committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? -1,
+        );
+        behind += Number(end.high) - (offset < 0 ? Number(end.low) : offset);
+      }
+      if (behind <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+function peakRssMiB(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 function rssMiB(pid: number): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -253,6 +293,48 @@ try {
       }
       console.log(
         `throughput, ${THROUGHPUT_EVENTS} events on 6 partitions, model ${model}, ${os.cpus().length} cores: ${line.join("; ")}`,
+      );
+    }
+  }
+
+  if (wanted("kinds")) {
+    for (const members of [1, 2, 3]) {
+      const name = `kinds-${members}`;
+      const config = configFor(name, instant.url, 6, 6);
+      const results = await readResults(`${name}.in.results`);
+      const instances = Array.from({ length: members }, (_, i) =>
+        startInstance(config, `${name}-${i}`),
+      );
+      await Promise.all(instances.map((instance) => instance.watching));
+      await groupStable(`${name}-group`, members);
+      const ids = Array.from({ length: KIND_RUNS }, (_, i) => idOf("01JXZEPRKIND", i));
+      let started = performance.now();
+      await publish(`${name}.in`, ids);
+      await results.until(KIND_RUNS);
+      await lagZero(`${name}-group`, `${name}.in`);
+      const runs = KIND_RUNS / ((performance.now() - started) / 1000);
+      started = performance.now();
+      await publish(`${name}.in`, ids);
+      await lagZero(`${name}-group`, `${name}.in`);
+      const duplicates = KIND_RUNS / ((performance.now() - started) / 1000);
+      started = performance.now();
+      for (let start = 0; start < KIND_FILTERED; start += 500) {
+        await producer.send({
+          topic: `${name}.in`,
+          messages: Array.from({ length: Math.min(500, KIND_FILTERED - start) }, (_, i) => {
+            const id = idOf("01JXZEPRFILT", start + i);
+            return { key: id, value: eventValue(id, { success: false }) };
+          }),
+        });
+      }
+      await lagZero(`${name}-group`, `${name}.in`);
+      const filtered = KIND_FILTERED / ((performance.now() - started) / 1000);
+      const peaks = instances.map((instance) => peakRssMiB(instance.child.pid!).toFixed(0));
+      const twice = results.duplicates();
+      await stopInstances(instances);
+      await results.close();
+      console.log(
+        `${members} instance${members > 1 ? "s" : ""} (6 partitions, max_concurrent_executions 6, model at once): full runs ${runs.toFixed(0)} events/s (${KIND_RUNS}), duplicates ${duplicates.toFixed(0)}/s (${KIND_RUNS}), filtered ${filtered.toFixed(0)}/s (${KIND_FILTERED}); peak RSS ${peaks.join(", ")} MiB${twice ? `; ${twice} results twice!` : ""}`,
       );
     }
   }

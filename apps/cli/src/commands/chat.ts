@@ -74,7 +74,7 @@ export async function chatCommand(
   mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
   trace = (event: AgentEvent) => {
     // The trace persists tool output and the user's words: secrets are redacted first.
-    const line = `${toTerminalSafeJson({ time: new Date().toISOString(), ...event })}\n`;
+    const line = `${toTerminalSafeJson(redactValue({ time: new Date().toISOString(), ...event }))}\n`;
     appendFileSync(logFile, line, { mode: 0o600 });
     if (options.verbose) process.stderr.write(line);
   };

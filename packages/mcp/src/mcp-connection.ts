@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { describeError } from "@xzatoma/errors";
+import { checkLauncherLocation } from "./launcher-location.js";
 import { transportOf, type McpServerConfig, type McpTransportKind } from "./mcp-config.js";
 import { prepareSignIn, type McpOAuthOptions, type ServerSignIn } from "./oauth-sign-in.js";
 import type { McpCallResult } from "./result-mapping.js";
@@ -36,6 +37,8 @@ export interface McpConnectionOptions {
   readonly cwd: string;
   /** Where `${NAME}` in `command`, `args`, `env`, `cwd` and `headers` is looked up. */
   readonly env: NodeJS.ProcessEnv;
+  /** The workspace root: a stdio server is never started from it (see `checkLauncherLocation`). */
+  readonly workspace?: string;
   /** Told once each time an established connection ends without being closed by XZatoma. */
   readonly onLost?: (message: string) => void;
   /** OAuth sign-in for streamable HTTP servers without an `Authorization` header. */
@@ -216,14 +219,27 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
 
   async function makeTransport(signIn?: ServerSignIn): Promise<Transport> {
     if (transport === "stdio") {
+      const command = expand(config.command ?? "", options.env);
+      const serverEnv = expandAll(config.env, options.env);
+      const cwd = config.cwd === undefined ? options.cwd : expand(config.cwd, options.env);
+      const args = config.args.map((arg) => expand(arg, options.env));
+      if (options.workspace !== undefined)
+        checkLauncherLocation({
+          server: name,
+          command,
+          args,
+          cwd,
+          searchPath: serverEnv["PATH"] ?? process.env["PATH"],
+          workspace: options.workspace,
+        });
       const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
       stderrTail = "";
       const stdio = new StdioClientTransport({
-        command: expand(config.command ?? "", options.env),
-        args: config.args.map((arg) => expand(arg, options.env)),
+        command,
+        args,
         // The SDK adds a safe default environment (PATH, HOME, ...), never XZatoma's secrets.
-        env: expandAll(config.env, options.env),
-        cwd: config.cwd === undefined ? options.cwd : expand(config.cwd, options.env),
+        env: serverEnv,
+        cwd,
         stderr: "pipe",
       });
       stdio.stderr?.on("data", (chunk: Buffer) => {

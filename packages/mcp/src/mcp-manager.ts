@@ -128,6 +128,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
       config,
       cwd: options.cwd,
       env,
+      ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
       ...(options.oauth ? { oauth: options.oauth } : {}),
       onLost: (message) =>
         options.warn?.(

@@ -197,7 +197,7 @@ describe("MCP tools in the runtime", () => {
 });
 
 describe("where an MCP server starts", () => {
-  it("is never the workspace, whose files the model writes; ${WORKSPACE} names it where a server needs it", async () => {
+  it("is never the workspace, whose files the model writes, nor a file of it handed to the program", async () => {
     // A server entry that resolves a script against its working directory, as `python -m`,
     // npx's local .bin or a relative path do. The script is one the model could have written.
     const planted = path.join(workspace, "planted.js");
@@ -227,11 +227,12 @@ describe("where an MCP server starts", () => {
     const warned = await start({ args: ["planted.js"] });
     expect(existsSync(canary)).toBe(false);
     expect(warned.join("\n")).toContain("MCP server 'local'");
-    // The same entry, told to start in the workspace, runs it: the opt-in works.
-    await start({ args: ["planted.js"], cwd: "${WORKSPACE}" });
-    expect(await readFile(canary, "utf8")).toBe(workspace);
-    await rm(canary);
-    await start({ args: ["${WORKSPACE}/planted.js"] });
-    expect(await readFile(canary, "utf8")).toBe(path.join(home, "data", "mcp"));
+    // Told to start in the workspace, or handed the workspace's file, it is not started at all.
+    const inWorkspace = await start({ args: ["planted.js"], cwd: "${WORKSPACE}" });
+    expect(existsSync(canary)).toBe(false);
+    expect(inWorkspace.join("\n")).toContain("its working directory is");
+    const handed = await start({ args: ["${WORKSPACE}/planted.js"] });
+    expect(existsSync(canary)).toBe(false);
+    expect(handed.join("\n")).toContain("its argument '");
   }, 120_000);
 });

@@ -92,6 +92,8 @@ interface Running {
   readonly child: ChildProcess;
   readonly log: () => string;
   readonly exited: Promise<number | null>;
+  /** True once the process has exited. */
+  readonly gone: () => boolean;
 }
 
 function startWatcher(config: string): Running {
@@ -106,13 +108,15 @@ function startWatcher(config: string): Running {
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
+  let gone = false;
   const exited = new Promise<number | null>((resolve) =>
     child.once("exit", (code) => {
+      gone = true;
       children.delete(child);
       resolve(code);
     }),
   );
-  return { child, log: () => log, exited };
+  return { child, log: () => log, exited, gone: () => gone };
 }
 
 async function until(
@@ -122,6 +126,11 @@ async function until(
 ): Promise<void> {
   const end = Date.now() + DEADLINE;
   while (!(await check())) {
+    if (watcher?.gone()) {
+      throw new Error(
+        `The watcher exited while waiting for ${what}; its log ends:\n${watcher.log().slice(-4000)}`,
+      );
+    }
     if (Date.now() > end) {
       throw new Error(
         `Timed out waiting for ${what}${watcher ? `; the watcher's log ends:\n${watcher.log().slice(-4000)}` : ""}`,

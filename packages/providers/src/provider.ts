@@ -3,7 +3,7 @@
  * about one model, and the context window to plan a conversation with. Every front end (the
  * CLI's commands, the runtime behind chat and run) asks this object, never a server directly.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { isXzatomaError, XzatomaError } from "@xzatoma/core";
@@ -108,6 +108,12 @@ export interface ProviderOptions {
   readonly retry?: RetryOptions;
   /** Where Copilot exchanges the GitHub token (a test server). Default GitHub's. */
   readonly copilotTokenUrl?: string;
+  /**
+   * The workspace the agent works in: the local provider never loads a model file from it
+   * (the model can write it, and a GGUF file is parsed by native code and carries a chat
+   * template that is run).
+   */
+  readonly workspace?: string;
 }
 
 interface Shared {
@@ -117,6 +123,7 @@ interface Shared {
   readonly dataDir: string;
   readonly retry: RetryOptions | undefined;
   readonly copilotTokenUrl: string | undefined;
+  readonly workspace: string | undefined;
 }
 
 const IDLE_TIMEOUT_MS = 60_000;
@@ -413,6 +420,25 @@ function copilotProvider(config: ProviderConfig["copilot"], shared: Shared): Pro
   };
 }
 
+/** Refuses a local model file inside the workspace (its real path, links followed). */
+function refuseInWorkspace(file: string, workspace: string | undefined): void {
+  if (workspace === undefined) return;
+  const real = (target: string) => {
+    try {
+      return realpathSync(target);
+    } catch {
+      return path.resolve(target);
+    }
+  };
+  const relative = path.relative(real(workspace), real(file));
+  if (relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative)))
+    throw new XzatomaError(
+      "CONFIG_INVALID",
+      `The local model file ${real(file)} is inside the workspace; XZatoma never loads a model from the workspace, whose files the model can write. Keep model files in the data directory's models/ folder or elsewhere outside the project.`,
+      { fields: { provider: "local", path: real(file), key: "provider.local.model_path" } },
+    );
+}
+
 function localProvider(config: ProviderConfig["local"], shared: Shared): Provider {
   const location = resolveLocalModelPath(config.model_path, shared.dataDir);
   const modelsDir = path.join(shared.dataDir, "models");
@@ -436,6 +462,7 @@ function localProvider(config: ProviderConfig["local"], shared: Shared): Provide
     );
   async function checkModel(model: string): Promise<void> {
     const file = fileOf(model);
+    refuseInWorkspace(file.path, shared.workspace);
     try {
       checkModelFile(file.path);
     } catch (error) {
@@ -462,6 +489,7 @@ function localProvider(config: ProviderConfig["local"], shared: Shared): Provide
     defaultModel: location.path,
     languageModel(model) {
       const file = model === location.path ? location.path : fileOf(model).path;
+      refuseInWorkspace(file, shared.workspace);
       try {
         return createLocalModel({ modelPath: file });
       } catch (error) {
@@ -526,6 +554,7 @@ export function createProvider(config: ProviderConfig, options: ProviderOptions)
     dataDir: options.dataDir,
     retry: options.retry,
     copilotTokenUrl: options.copilotTokenUrl,
+    workspace: options.workspace,
   };
   switch (config.type) {
     case "ollama":

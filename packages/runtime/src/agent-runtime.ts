@@ -259,6 +259,8 @@ export async function createAgentRuntime(
       warn: (message) => io.warn(message),
       maxContextTokens: config.agent.conversation.max_tokens,
       dataDir,
+      // A local model file is never loaded from the workspace.
+      workspace: workspace.root,
     });
   const subagentsOn = options.subagents ?? config.agent.subagent.enabled;
   // MCP servers connect when the first run starts (the model needs their tools in its first
@@ -305,6 +307,7 @@ export async function createAgentRuntime(
             warn: (message) => io.warn(message),
             maxContextTokens: config.agent.conversation.max_tokens,
             dataDir,
+            workspace: workspace.root,
           },
         )
       : undefined;

@@ -237,8 +237,8 @@ describe("xzatoma run in full autonomous mode as people asked for it (--allow-da
       expect(result).toContain("there is no working sandbox to run it in");
       expect(result).toContain("The sandbox is turned off");
     }
-    const shown = outcome.stdout + outcome.stderr;
-    expect(shown.split("was not approved")).toHaveLength(4);
+    // The person reading the run's output sees it too.
+    expect(outcome.stdout + outcome.stderr).toContain("was not approved");
   });
 });
 

@@ -4,55 +4,42 @@ import { countType, fieldChildren, namedChildren, type SyntaxNode } from "./synt
 import { wordScope, type WalkHooks, type WalkScope } from "./walk-scope.js";
 import { evaluateWord } from "./words.js";
 
+/** A loop body is walked once per value the loop takes, when it takes at most this many. */
+const MAX_LOOP_VALUES = 8;
+
+const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
+/** Constructs that keep a command from running directly, with what they do. */
+const CONSTRUCTS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    subshell: "runs commands in a subshell `( … )`",
+    compound_statement: "groups commands in `{ … }` or `(( … ))`",
+    negated_command: "negates a command with `!`",
+    if_statement: "uses an `if` statement",
+    while_statement: "uses a loop",
+    for_statement: "uses a loop",
+    c_style_for_statement: "uses a loop",
+    case_statement: "uses a `case` statement",
+    function_definition: "defines a shell function",
+    test_command: "uses a shell test `[[ … ]]`",
+  }),
+);
 const STATEMENTS = new Set([
-  "command",
-  "redirected_statement",
-  "pipeline",
-  "list",
-  "subshell",
-  "compound_statement",
-  "negated_command",
-  "function_definition",
-  "if_statement",
-  "while_statement",
-  "for_statement",
-  "c_style_for_statement",
-  "case_statement",
+  ...CONSTRUCTS.keys(),
+  ..."command redirected_statement pipeline list declaration_command unset_command".split(" "),
   "variable_assignment",
   "variable_assignments",
-  "declaration_command",
-  "unset_command",
-  "test_command",
-]);
-const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
-const CONSTRUCTS: ReadonlyMap<string, string> = new Map([
-  ["subshell", "runs commands in a subshell `( … )`"],
-  ["compound_statement", "groups commands in `{ … }` or `(( … ))`"],
-  ["negated_command", "negates a command with `!`"],
-  ["if_statement", "uses an `if` statement"],
-  ["while_statement", "uses a loop"],
-  ["for_statement", "uses a loop"],
-  ["c_style_for_statement", "uses a loop"],
-  ["case_statement", "uses a `case` statement"],
-  ["function_definition", "defines a shell function"],
-  ["unset_command", "unsets shell variables"],
-  ["test_command", "uses a shell test `[[ … ]]`"],
 ]);
 
 function visitNode(node: SyntaxNode, scope: WalkScope): void {
   if (SUBSTITUTIONS.has(node.type)) {
-    scope.findings.confirm(
-      `The command runs a substitution (\`${node.text.slice(0, 60)}\`); it runs in the sandbox.`,
-    );
+    scope.findings.confirm(`The command runs a substitution (\`${node.text.slice(0, 60)}\`)`);
     const inner: WalkScope = { ...scope, env: new Map(scope.env) };
     for (const statement of namedChildren(node)) visitStatement(statement, inner);
   } else if (STATEMENTS.has(node.type)) {
     visitStatement(node, scope);
   } else {
     if (node.type === "expansion" || node.type === "arithmetic_expansion")
-      scope.findings.confirm(
-        `The command expands \`${node.text.slice(0, 60)}\`; it runs in the sandbox.`,
-      );
+      scope.findings.confirm(`The command expands \`${node.text.slice(0, 60)}\``);
     visitNested(node, scope);
   }
 }
@@ -63,16 +50,16 @@ function visitNested(node: SyntaxNode, scope: WalkScope): void {
 
 const HOOKS: WalkHooks = { visitNested, visitNode, visitStatement };
 
-/** A loop body is walked once per value the loop can be seen to take (at most 8). */
+/** Walks a `for` loop's body once per known value of its variable (else once, the value unknown). */
 function visitLoop(node: SyntaxNode, scope: WalkScope): void {
   const variable = fieldChildren(node, "variable")[0]?.text;
   const values = fieldChildren(node, "value");
   values.forEach((value) => visitNode(value, scope));
-  const guesses = values
-    .flatMap((value) => evaluateWord(value, wordScope(scope)).guesses)
-    .slice(0, 8);
-  for (const guess of guesses.length > 0 ? guesses : [""]) {
-    if (variable !== undefined) scope.env.set(variable, guess);
+  const known = values.map((value) => evaluateWord(value, wordScope(scope)).value);
+  const walked =
+    known.length > 0 && known.length <= MAX_LOOP_VALUES && !known.includes(null) ? known : [null];
+  for (const value of walked) {
+    if (variable !== undefined) scope.env.set(variable, value);
     fieldChildren(node, "body").forEach((statement) => visitNested(statement, scope));
   }
 }
@@ -107,19 +94,23 @@ function visitStatement(node: SyntaxNode, scope: WalkScope): readonly string[] |
       return null;
     }
     case "declaration_command":
-      visitDeclaration(node, scope);
+      visitDeclaration(node, scope, HOOKS);
+      return null;
+    case "unset_command":
+      scope.findings.confirm("The command unsets shell variables");
+      for (const name of namedChildren(node)) scope.env.set(name.text, null);
       visitNested(node, scope);
       return null;
     case "for_statement":
-      scope.findings.confirm("The command uses a loop; it runs in the sandbox.");
+      scope.findings.confirm("The command uses a loop");
       visitLoop(node, scope);
       return null;
     default: {
       const construct = CONSTRUCTS.get(node.type);
       scope.findings.confirm(
         construct !== undefined
-          ? `The command ${construct}; it runs in the sandbox.`
-          : `The command uses shell syntax this check does not know (${node.type}); it runs in the sandbox.`,
+          ? `The command ${construct}`
+          : `The command uses shell syntax this check does not know (${node.type})`,
       );
       visitNested(node, node.type === "subshell" ? { ...scope, env: new Map(scope.env) } : scope);
       return null;
@@ -139,7 +130,7 @@ export interface ScriptSummary {
  */
 export function walkScript(root: SyntaxNode, scope: WalkScope): ScriptSummary {
   if (root.children.some((child) => child.type === "&"))
-    scope.findings.confirm("The command runs something in the background; it runs in the sandbox.");
+    scope.findings.confirm("The command runs something in the background");
   for (const statement of namedChildren(root)) visitStatement(statement, scope);
   return { segments: countType(root, "command") };
 }

@@ -1,5 +1,5 @@
 import { walkScript } from "./analyze-script.js";
-import type { PolicyContext } from "./context.js";
+import { MOVED, type PolicyContext } from "./context.js";
 import { Findings } from "./findings.js";
 import {
   hasControlCharacter,
@@ -26,18 +26,18 @@ const FAILURES = {
 } as const;
 
 /**
- * The variables a script starts with: `$0`, `$1`, …, `$@`, `$*`, `$#` when it is run with
- * arguments, and `PWD` when it does not start in the workspace root.
+ * The variables a script starts with: `$0`, `$1`, … when it is run with arguments, and
+ * `PWD`, the directory it starts in (null when unknown: the outer script changed directory).
  */
-function startEnv(positional: readonly string[], cwd: string | null): Map<string, string> {
-  const env = new Map<string, string>(positional.map((value, index) => [String(index), value]));
-  if (cwd !== null) env.set("PWD", cwd);
-  const rest = positional.slice(1).join(" ");
-  env
-    .set("@", rest)
-    .set("*", rest)
-    .set("#", String(Math.max(0, positional.length - 1)));
-  return env;
+function startEnv(
+  positional: readonly (string | null)[],
+  cwd: string | null,
+  root: string,
+): Map<string, string | null> {
+  const env = new Map<string, string | null>(
+    positional.map((value, index) => [String(index), value]),
+  );
+  return env.set("PWD", cwd === MOVED ? null : (cwd ?? root));
 }
 
 /**
@@ -52,42 +52,40 @@ export function analyzeText(
   text: string,
   policy: PolicyContext,
   depth: number,
-  positional: readonly string[] = [],
+  positional: readonly (string | null)[] = [],
   cwd: string | null = null,
 ): TextAnalysis {
   const findings = new Findings();
   if (depth > MAX_NESTING) {
     findings.incomplete(
-      `The command nests scripts more than ${String(MAX_NESTING)} levels deep, too deep to analyse; a person decides.`,
+      `The command nests scripts more than ${String(MAX_NESTING)} levels deep, too deep to analyse`,
     );
     return { findings, segments: 0 };
   }
   const variants: string[] = [];
   if (hasControlCharacter(text)) {
     findings.confirm(
-      `The command contains a control character (\`${printable(text).slice(0, 80)}\`), which can hide text on a terminal; it runs in the sandbox.`,
+      `The command contains a control character (\`${printable(text).slice(0, 80)}\`), which can hide text on a terminal`,
     );
     // eslint-disable-next-line no-control-regex -- control characters are what this replaces
     variants.push(text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "\n"));
   }
   if (hasInvisibleCharacter(text)) {
     findings.confirm(
-      `The command contains invisible characters (\`${printable(text).slice(0, 80)}\`); it runs in the sandbox.`,
+      `The command contains invisible characters (\`${printable(text).slice(0, 80)}\`)`,
     );
     variants.push(stripInvisible(text));
   }
   if (/\\\r?\n/.test(text)) {
-    findings.confirm("The command continues a line with a backslash; it runs in the sandbox.");
+    findings.confirm("The command continues a line with a backslash");
     variants.push(text.replace(/\\\r?\n/g, ""));
   }
   for (const variant of variants)
     findings.merge(analyzeText(variant, policy, depth, positional, cwd).findings);
   const parsed = policy.parser.parse(text, policy.parseTimeoutMs);
-  const scope = { policy, findings, depth, env: startEnv(positional, cwd) };
+  const scope = { policy, findings, depth, env: startEnv(positional, cwd, policy.root) };
   if (parsed.ok) return { findings, segments: walkScript(parsed.root, scope).segments };
-  findings.incomplete(
-    `The command ${FAILURES[parsed.failure]}, so what it does is unknown; a person decides.`,
-  );
+  findings.incomplete(`The command ${FAILURES[parsed.failure]}, so what it does is unknown`);
   // What the partial tree shows still counts (a forbidden command, a network program).
   if (parsed.root !== undefined) walkScript(parsed.root, scope);
   return {

@@ -1,10 +1,10 @@
 import { checkCustomReader, checkReader } from "./allowlist.js";
-import { literalArg, type Arg, type ArgvContext } from "./context.js";
+import type { Arg, ArgvContext } from "./context.js";
 import { checkForbidden } from "./forbidden-rules.js";
 import { checkGit } from "./git.js";
 import { checkNetworkNeed } from "./network-needs.js";
 import { normalizeProgram } from "./normalize-program.js";
-import { requestPath } from "./path-arguments.js";
+import { pathLike, requestPath } from "./path-arguments.js";
 import { checkShell } from "./shells.js";
 import { checkUserDenylist } from "./user-denylist.js";
 import { isWrapper, unwrap } from "./wrappers.js";
@@ -13,43 +13,28 @@ import { isWrapper, unwrap } from "./wrappers.js";
 const MAX_WRAPPERS = 16;
 
 /**
- * Words of a program the check does not know that name a place by themselves: an absolute
- * path, `~…`, `..` steps, or a secret-looking name (`.env`). `--out=/srv/x` counts by its
- * value. URLs and words with spaces are left alone.
- */
-function pathLike(value: string): string | null {
-  const candidate = /^--?[A-Za-z][\w-]*=(.*)$/s.exec(value)?.[1] ?? value;
-  if (candidate === "" || candidate.includes("://") || /\s/.test(candidate)) return null;
-  if (/^(?:\/|~|\.\.(?:\/|$))/.test(candidate) || /(?:^|\/)\.\.(?:\/|$)/.test(candidate))
-    return candidate;
-  return /^\.[^./]/.test(candidate.split("/").pop() ?? "") ? candidate : null;
-}
-
-/**
  * The words of a program the check does not know are checked as places, in case they are:
  * outside the workspace (and hidden from the sandbox) or secret, they escalate. Words that
  * do not look like paths are left to the sandbox.
  */
 function checkUnknownArguments(name: string, args: readonly Arg[], ctx: ArgvContext): void {
   for (const arg of args.slice(1)) {
-    if (arg.glob || arg.substituted || arg.unknown === true) continue;
-    const candidate = pathLike(arg.value);
-    if (candidate !== null)
-      requestPath(ctx, { ...arg, value: candidate }, "read", name, { guessed: true });
+    const candidate = arg.known ? pathLike(arg.value) : null;
+    if (candidate !== null) requestPath(ctx, { ...arg, value: candidate }, "read", name);
   }
 }
 
 function checkWrapper(name: string, args: readonly Arg[], ctx: ArgvContext): void {
   if (ctx.wrappers.length >= MAX_WRAPPERS) {
     ctx.findings.incomplete(
-      `The command nests more than ${String(MAX_WRAPPERS)} wrappers, too many to analyse; a person decides.`,
+      `The command nests more than ${String(MAX_WRAPPERS)} wrappers, too many to analyse`,
     );
     return;
   }
-  const { inner } = unwrap(args);
-  ctx.findings.confirm(
-    `\`${name}\` runs another program (\`${inner[0]?.raw ?? name}\`); it runs in the sandbox.`,
-  );
+  const inner = unwrap(args);
+  // `env` alone prints the environment (which the command gets sanitised), as `printenv` does.
+  if (name === "env" && args.length === 1 && ctx.policy.allowlist.has(name)) return;
+  ctx.findings.confirm(`\`${name}\` runs another program (\`${inner[0]?.raw ?? name}\`)`);
   if (inner.length > 0) checkArgv(inner, { ...ctx, wrappers: [...ctx.wrappers, name] });
 }
 
@@ -65,9 +50,10 @@ export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
   const program = normalizeProgram(first.value);
   const name = program.name;
   ctx.findings.program(name);
-  if (program.problem !== null)
-    ctx.findings.confirm(`In \`${first.raw}\`, ${program.problem}; it runs in the sandbox.`);
+  if (program.problem !== null) ctx.findings.confirm(`In \`${first.raw}\`, ${program.problem}`);
   if (name === "") return;
+  if (/^(?:cd|pushd|popd)$/.test(name))
+    ctx.findings.confirm(`\`${name}\` changes the directory later commands run in`);
   checkForbidden(name, args, ctx);
   checkUserDenylist(name, args, ctx);
   if (isWrapper(name)) {
@@ -81,10 +67,7 @@ export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
     checkReader(name, args, ctx, checkArgv);
   const allowlisted = ctx.policy.allowlist.has(name) || name === "git";
   if (ctx.policy.allowlist.has(name) && !handled) checkCustomReader(name, args, ctx);
-  if (!allowlisted)
-    ctx.findings.confirm(
-      `\`${name}\` is not a read-only program this check knows; it runs in the sandbox.`,
-    );
+  if (!allowlisted) ctx.findings.confirm(`\`${name}\` is not a read-only program this check knows`);
   else if (program.hasPath)
     ctx.findings.confirm(
       `\`${first.raw}\` names the program by path; only bare names run directly, others in the sandbox.`,
@@ -94,23 +77,14 @@ export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
 
 /**
  * Checks a command whose program name is computed (`$X`, `$(printf rm)`, `/???/r?`): what
- * runs cannot be known, so it runs in the sandbox; the best guess of the name is checked
- * too, so a guess that is forbidden or needs the network says so.
+ * runs cannot be known, so it runs in the sandbox. Its other words are still checked as
+ * places, and as a command of their own (`$EMPTY sudo id` runs `sudo id`).
  */
-export function checkComputedProgram(
-  names: readonly string[],
-  rest: readonly Arg[],
-  raw: string,
-  ctx: ArgvContext,
-): void {
+export function checkComputedProgram(raw: string, rest: readonly Arg[], ctx: ArgvContext): void {
   ctx.findings.confirm(
-    `The program name \`${raw}\` is computed by the shell, so what runs cannot be known in advance; it runs in the sandbox.`,
+    `The program name \`${raw}\` is computed by the shell, so what runs cannot be known in advance`,
   );
-  const guessed = names[0];
-  if (guessed === undefined || guessed === "") {
-    ctx.findings.program(raw);
-    return;
-  }
-  const argv = [{ ...literalArg(guessed), exact: false, raw }, ...names.slice(1).map(literalArg)];
-  checkArgv([...argv, ...rest], ctx);
+  ctx.findings.program(raw);
+  checkUnknownArguments(raw, [{ value: raw, known: false, plain: false, raw }, ...rest], ctx);
+  if (rest[0]?.known === true) checkArgv(rest, ctx);
 }

@@ -1,21 +1,21 @@
 import { checkArgv, checkComputedProgram } from "./check-argv.js";
-import { literalArg, type Arg } from "./context.js";
+import { literalArg } from "./context.js";
 import { REDIRECT_TYPES, checkRedirect } from "./redirects.js";
 import type { SyntaxNode } from "./syntax-node.js";
-import { argvContext, toArgs, wordScope, type WalkHooks, type WalkScope } from "./walk-scope.js";
+import { argvContext, toArg, wordScope, type WalkHooks, type WalkScope } from "./walk-scope.js";
 import { evaluateWord, type WordInfo } from "./words.js";
-import { changeDirectory, trackPhysicalOption } from "./working-directory.js";
 
-/** Records a `NAME=VALUE` node (a prefix or a statement) and returns its name and value guess. */
+/** Builtins that set the variables named among their operands to values the check does not see. */
+const SETS_VARIABLES = new Set(["read", "mapfile", "readarray", "getopts", "printf", "let"]);
+
+/** Records a `NAME=VALUE` node (a prefix or a statement); returns its name and value (null: computed). */
 export function visitAssignment(
   node: SyntaxNode,
   scope: WalkScope,
   hooks: WalkHooks,
-): { name: string; value: string } {
+): { name: string; value: string | null } {
   hooks.visitNested(node, scope);
-  scope.findings.confirm(
-    `The command sets a variable (\`${node.text.slice(0, 60)}\`); it runs in the sandbox.`,
-  );
+  scope.findings.confirm(`The command sets a variable (\`${node.text.slice(0, 60)}\`)`);
   const target = node.children.find(
     (child) => child.type === "variable_name" || child.type === "subscript",
   );
@@ -23,31 +23,21 @@ export function visitAssignment(
     target?.type === "subscript"
       ? (target.children.find((child) => child.type === "variable_name")?.text ?? "")
       : (target?.text ?? "");
-  const equals = node.children.findIndex(
-    (child) => !child.named && (child.type === "=" || child.type === "+="),
-  );
-  const valueNode =
-    equals === -1 ? undefined : node.children.slice(equals + 1).find((child) => child.named);
-  const value =
-    valueNode === undefined
-      ? ""
-      : evaluateWord(valueNode, wordScope(scope), { assignment: true }).guesses.join(" ");
-  return { name, value };
+  const operator = node.children.find((child) => child.type === "=" || child.type === "+=");
+  const valueNode = node.children.find((child) => child.named && child.field === "value");
+  // `x+=y`, `a[1]=y` and arrays are not followed: the value is unknown.
+  if (operator?.type !== "=" || target?.type !== "variable_name") return { name, value: null };
+  if (valueNode === undefined) return { name, value: "" };
+  return { name, value: evaluateWord(valueNode, wordScope(scope, true)).value };
 }
 
-/** Follows the builtins that change how later commands resolve: `cd`/`pushd`/`popd` and `set --`. */
-function trackShellState(argv: readonly Arg[], scope: WalkScope): void {
-  const name = argv[0]?.value ?? "";
-  const args = argv.slice(1).map((arg) => arg.value);
-  if (name === "cd" || name === "pushd" || name === "popd") {
-    changeDirectory(name, argv, scope.env, scope.policy.home, scope.policy.root);
-  } else if (name === "set" || (name === "shopt" && args.includes("-o")))
-    trackPhysicalOption(args, scope.env);
-  if (name === "set" && args.includes("--")) {
-    const positional = args.slice(args.indexOf("--") + 1);
-    positional.forEach((value, index) => scope.env.set(String(index + 1), value));
-    scope.env.set("@", positional.join(" ")).set("*", positional.join(" "));
-  }
+/** Follows what changes how later words evaluate: `cd` (relative paths), `set`, `read` and the like. */
+function trackShellState(name: string, values: readonly string[], scope: WalkScope): void {
+  if (name === "cd" || name === "pushd" || name === "popd") scope.env.set("PWD", null);
+  if (name === "set" || name === "shift")
+    for (const key of [...scope.env.keys()]) if (/^[1-9]\d*$/.test(key)) scope.env.set(key, null);
+  if (SETS_VARIABLES.has(name))
+    for (const value of values) if (/^[A-Za-z_]\w*$/.test(value)) scope.env.set(value, null);
 }
 
 /**
@@ -74,39 +64,47 @@ export function visitCommand(
       words.push(child);
     } else if (!child.named) {
       scope.findings.confirm(
-        `The command uses \`${child.text}\` in a way that is not a plain word; it runs in the sandbox.`,
+        `The command uses \`${child.text}\` in a way that is not a plain word`,
       );
       plain = false;
     }
   }
   const infos: WordInfo[] = words.map((word) => evaluateWord(word, wordScope(scope)));
   for (const info of infos)
-    if (info.note !== null)
-      scope.findings.confirm(`In this command, ${info.note}; it runs in the sandbox.`);
+    if (info.note !== null) scope.findings.confirm(`In this command, ${info.note}`);
   for (const word of words) hooks.visitNode(word, scope);
   const [nameInfo, ...argInfos] = infos;
   if (nameInfo === undefined) return null;
-  const rest: Arg[] = argInfos.flatMap(toArgs);
+  const rest = argInfos.map(toArg);
   const ctx = argvContext(scope);
-  if (nameInfo.exact) checkArgv([...toArgs(nameInfo), ...rest], ctx);
-  else checkComputedProgram(nameInfo.guesses, rest, nameInfo.raw, ctx);
-  trackShellState([...toArgs(nameInfo).slice(0, 1), ...rest], scope);
+  if (nameInfo.value !== null) checkArgv([toArg(nameInfo), ...rest], ctx);
+  else checkComputedProgram(nameInfo.raw, rest, ctx);
+  trackShellState(
+    nameInfo.value ?? "",
+    rest.map((arg) => arg.value),
+    scope,
+  );
   plain &&= infos.every((info) => info.plain);
-  return plain ? [...nameInfo.guesses, ...rest.map((arg) => arg.value)] : null;
+  return plain ? infos.map((info) => info.value ?? "") : null;
 }
 
 /**
- * Checks `declare`, `typeset`, `local`, `export`, `readonly` and `unset` statements as the
- * builtins they are: they change the shell's state, so the command runs in the sandbox.
+ * Checks `declare`, `typeset`, `local`, `export` and `readonly` statements as the builtins
+ * they are: they change the shell's state, so the command runs in the sandbox. With an
+ * option (`declare -n`, `-i`, `-a`), what they assign is not followed.
  */
-export function visitDeclaration(node: SyntaxNode, scope: WalkScope): void {
+export function visitDeclaration(node: SyntaxNode, scope: WalkScope, hooks: WalkHooks): void {
   const keyword = node.children.find((child) => !child.named)?.text ?? "";
-  scope.findings.confirm(
-    `The command uses \`${keyword}\`, which changes the shell's variables; it runs in the sandbox.`,
-  );
+  scope.findings.confirm(`The command uses \`${keyword}\`, which changes the shell's variables`);
   const words = node.children.filter(
     (child) => child.named && child.type !== "variable_assignment" && child.type !== "comment",
   );
-  const args = words.flatMap((word) => toArgs(evaluateWord(word, wordScope(scope))));
+  const args = words.map((word) => toArg(evaluateWord(word, wordScope(scope))));
+  const options = args.some((arg) => !arg.known || arg.value.startsWith("-"));
+  for (const child of node.children)
+    if (child.type === "variable_assignment") {
+      const { name, value } = visitAssignment(child, scope, hooks);
+      scope.env.set(name, options ? null : value);
+    } else if (child.named) hooks.visitNode(child, scope);
   checkArgv([literalArg(keyword), ...args], argvContext(scope));
 }

@@ -24,24 +24,6 @@ const MAX_COMMAND_LENGTH = 32_768;
 /** At most this many nested scripts (`bash -c`, `eval`) per command. */
 const MAX_NESTED_SCRIPTS = 128;
 
-function sameCommands(
-  a: readonly (readonly string[])[],
-  b: readonly (readonly string[] | null)[],
-): boolean {
-  return (
-    a.length === b.length &&
-    a.every((words, index) => {
-      const other = b[index];
-      return (
-        other !== null &&
-        other !== undefined &&
-        words.length === other.length &&
-        words.every((word, at) => word === other[at])
-      );
-    })
-  );
-}
-
 /** The command policy itself; see {@link createCommandPolicy}, which loads this module. */
 export async function buildCommandPolicy(options: CommandPolicyOptions): Promise<CommandPolicy> {
   const parser = await createBashParser();
@@ -65,7 +47,7 @@ export async function buildCommandPolicy(options: CommandPolicyOptions): Promise
         return analyzeText(text, policy, depth, positional, cwd ?? null).findings;
       const findings = new Findings();
       findings.incomplete(
-        `The command holds more than ${String(MAX_NESTED_SCRIPTS)} nested scripts, too many to analyse; a person decides.`,
+        `The command holds more than ${String(MAX_NESTED_SCRIPTS)} nested scripts, too many to analyse`,
       );
       return findings;
     },
@@ -101,9 +83,7 @@ export async function buildCommandPolicy(options: CommandPolicyOptions): Promise
     if (start.problem !== null) findings.escalate("outside", start.problem);
     const cwd = start.path === guard.root ? null : start.path;
     if (command.includes("\0")) {
-      findings.incomplete(
-        "The command contains a NUL byte, which truncates what programs see; a person decides.",
-      );
+      findings.incomplete("The command contains a NUL byte, which truncates what programs see");
       return decision(findings);
     }
     if (command.trim() === "") {
@@ -112,7 +92,7 @@ export async function buildCommandPolicy(options: CommandPolicyOptions): Promise
     }
     if (command.length > MAX_COMMAND_LENGTH) {
       findings.incomplete(
-        `The command is longer than ${String(MAX_COMMAND_LENGTH)} characters, too long to analyse; a person decides.`,
+        `The command is longer than ${String(MAX_COMMAND_LENGTH)} characters, too long to analyse`,
       );
       return decision(findings);
     }
@@ -122,14 +102,14 @@ export async function buildCommandPolicy(options: CommandPolicyOptions): Promise
     findings.merge(analysis.findings);
     if (analysis.segments > maxSegments)
       findings.incomplete(
-        `The command has ${String(analysis.segments)} simple commands, over the cap of ${String(maxSegments)}; a person decides.`,
+        `The command has ${String(analysis.segments)} simple commands, over the cap of ${String(maxSegments)}`,
       );
     await checkPaths(findings, guard);
     if (findings.items.length === 0) {
       const lexed = lexPlainCommands(command);
-      if (lexed === null || !sameCommands(lexed, argvs))
+      if (lexed === null || JSON.stringify(lexed) !== JSON.stringify(argvs))
         findings.confirm(
-          "The command is not provably plain words joined by `|`, `&&`, `||` or `;` (a second check reads it differently); it runs in the sandbox.",
+          "The command is not provably plain words joined by `|`, `&&`, `||` or `;` (a second check reads it differently)",
         );
     }
     return decision(findings);

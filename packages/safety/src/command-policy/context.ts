@@ -23,33 +23,26 @@ export interface PolicyContext {
   /**
    * Analyses a script found inside another command, `depth` levels down; `positional`
    * holds `$0`, `$1`, … when the script gets arguments (`sh -c 'rm -rf "$1"' x /`), and
-   * `cwd` the directory it runs in when the outer script moved (`cd /etc; sh -c 'cat passwd'`).
+   * `cwd` the directory it runs in (see {@link ArgvContext.cwd}).
    */
   readonly nested: (
     text: string,
     depth: number,
-    positional?: readonly string[],
+    positional?: readonly (string | null)[],
     cwd?: string | null,
   ) => Findings;
 }
 
 /** One argument as the rules see it, after static evaluation. */
 export interface Arg {
-  /** The value, or the best guess of it when it is computed. */
+  /** The value, or "" when the shell computes it (see `known`). */
   readonly value: string;
-  /** The value is fixed (no expansion, substitution, glob, tilde or brace). */
-  readonly exact: boolean;
-  /** Exact and spelled with literal text, plain quotes and backslashes only. */
+  /** The value is known: literal, `~/…`, `$HOME` or a variable the script set literally. */
+  readonly known: boolean;
+  /** Spelled with literal text, plain quotes and backslashes only. */
   readonly plain: boolean;
-  readonly glob: boolean;
-  /** Comes from a command or process substitution. */
-  readonly substituted: boolean;
   /** The source text, for reasons. */
   readonly raw: string;
-  /** Part of the value comes from an expansion the check cannot know (`$x` set elsewhere). */
-  readonly unknown?: boolean;
-  /** All of the value comes from such expansions (`"$x"`): the text is invisible to the check. */
-  readonly opaque?: boolean;
 }
 
 /** Everything a program rule needs besides the argv. */
@@ -62,15 +55,18 @@ export interface ArgvContext {
   readonly wrappers: readonly string[];
   /**
    * The directory relative paths resolve against when it is not the workspace root (the
-   * check's `cwd` option, or `cd /` in the script); null for the root.
+   * check's `cwd` option); null for the root; {@link MOVED} after a `cd` in the script.
    */
   readonly cwd: string | null;
 }
 
 /** An argument built from text that is known exactly. */
 export function literalArg(value: string): Arg {
-  return { value, exact: true, plain: true, glob: false, substituted: false, raw: value };
+  return { value, known: true, plain: true, raw: value };
 }
+
+/** The `cwd` of a command after the script changed directory: relative paths are unknown places. */
+export const MOVED = "\u0000moved";
 
 /** Checks one argv with every program rule (passed to rules that find a command inside a command). */
 export type RunArgv = (args: readonly Arg[], ctx: ArgvContext) => void;

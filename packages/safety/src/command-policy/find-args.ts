@@ -1,84 +1,23 @@
-import type { Arg } from "./context.js";
+import { literalArg, type Arg } from "./context.js";
 
+const set = (names: string) => new Set(names.split(" "));
 /** `find` primaries that take one argument. */
-const ONE_ARGUMENT = new Set([
-  "-name",
-  "-iname",
-  "-path",
-  "-ipath",
-  "-wholename",
-  "-iwholename",
-  "-regex",
-  "-iregex",
-  "-lname",
-  "-ilname",
-  "-type",
-  "-xtype",
-  "-maxdepth",
-  "-mindepth",
-  "-mtime",
-  "-atime",
-  "-ctime",
-  "-mmin",
-  "-amin",
-  "-cmin",
-  "-size",
-  "-perm",
-  "-user",
-  "-group",
-  "-uid",
-  "-gid",
-  "-links",
-  "-inum",
-  "-used",
-  "-printf",
-  "-fstype",
-  "-regextype",
-  "-context",
-]);
+const ONE_ARGUMENT = set(
+  "-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname -type " +
+    "-xtype -maxdepth -mindepth -mtime -atime -ctime -mmin -amin -cmin -size -perm -user " +
+    "-group -uid -gid -links -inum -used -printf -fstype -regextype -context",
+);
 /** Primaries whose argument is a file that is read. */
-const PATH_ARGUMENT = new Set(["-samefile", "-newer", "-anewer", "-cnewer"]);
+const PATH_ARGUMENT = set("-samefile -newer -anewer -cnewer");
 /** Primaries whose argument is a file that is written. */
-const WRITE_ARGUMENT = new Set(["-fprint", "-fprint0", "-fls"]);
-const NO_ARGUMENT = new Set([
-  "-print",
-  "-print0",
-  "-ls",
-  "-prune",
-  "-quit",
-  "-true",
-  "-false",
-  "-empty",
-  "-readable",
-  "-writable",
-  "-executable",
-  "-nouser",
-  "-nogroup",
-  "-depth",
-  "-d",
-  "-mount",
-  "-xdev",
-  "-noleaf",
-  "-ignore_readdir_race",
-  "-noignore_readdir_race",
-  "-daystart",
-  "-warn",
-  "-nowarn",
-  "-help",
-  "-version",
-  "-a",
-  "-and",
-  "-o",
-  "-or",
-  "-not",
-  "!",
-  "(",
-  ")",
-  ",",
-  "-delete",
-  "-follow",
-]);
-const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+const WRITE_ARGUMENT = set("-fprint -fprint0 -fls");
+const NO_ARGUMENT = set(
+  "-print -print0 -ls -prune -quit -true -false -empty -readable -writable -executable " +
+    "-nouser -nogroup -depth -d -mount -xdev -noleaf -ignore_readdir_race " +
+    "-noignore_readdir_race -daystart -warn -nowarn -help -version -a -and -o -or -not ! ( ) , " +
+    "-delete -follow",
+);
+const EXEC = set("-exec -execdir -ok -okdir");
 
 /** A `find` command line taken apart. */
 export interface FindArgs {
@@ -110,10 +49,7 @@ export function parseFind(args: readonly Arg[]): FindArgs {
   // `(` or `!` alone. A bare `,` or `)`, `-` alone and `(x` are file names there.
   const expression = (word: string) => /^-./s.test(word) || word === "(" || word === "!";
   while (i < args.length && !expression(args[i]?.value ?? "-x")) starts.push(args[i++] as Arg);
-  const startingPoints =
-    starts.length > 0
-      ? starts
-      : [{ value: ".", exact: true, plain: true, glob: false, substituted: false, raw: "." }];
+  const startingPoints = starts.length > 0 ? starts : [literalArg(".")];
   const commands: { primary: string; argv: Arg[] }[] = [];
   const reads: Arg[] = [];
   const writes: { primary: string; file: Arg }[] = [];
@@ -131,7 +67,7 @@ export function parseFind(args: readonly Arg[]): FindArgs {
             ? {
                 ...arg,
                 value: arg.value.replaceAll("{}", startingPoints[0]?.value ?? "."),
-                exact: false,
+                plain: false,
               }
             : arg,
         );

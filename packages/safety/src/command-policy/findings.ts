@@ -15,28 +15,25 @@ export interface Finding {
   readonly kind?: EscalationKind;
 }
 
-/** How a program uses a path argument. */
-export type PathAccess = "read" | "write";
+/** How a program uses a path argument: `list` reads names and metadata only, not contents. */
+export type PathAccess = "read" | "write" | "list";
 
 /** A path argument to check against the workspace once the syntax walk is done. */
 export interface PathRequest {
-  /** The path as the program will see it (a best guess when computed). */
+  /** The path as the program will see it. */
   readonly path: string;
   /** The argument as written, for the reason. */
   readonly shown: string;
   readonly access: PathAccess;
   /** The program (or redirect) that uses it, for the reason. */
   readonly program: string;
-  /** False when the path was computed (expansion, substitution, glob): the sandbox judges it. */
-  readonly exact: boolean;
   /** Every file below the path is read (`grep -r`): secrets and hard links below count too. */
   readonly recursive?: boolean;
-  /**
-   * The program is not known to read or write it: the word only looks like a path
-   * (`make -C /srv`). Outside the workspace it still escalates; a secret name too.
-   */
-  readonly guessed?: boolean;
 }
+
+/** `reason`, ended with `; outcome.` unless it already ends a sentence. */
+const sentence = (reason: string, outcome: string): string =>
+  reason.endsWith(".") ? reason : `${reason}; ${outcome}.`;
 
 const RANK: Readonly<Record<Severity, number>> = { sandbox: 1, escalate: 2, forbidden: 3 };
 
@@ -46,14 +43,14 @@ export class Findings {
   readonly paths: PathRequest[] = [];
   readonly programs: string[] = [];
 
-  /** The command is not provably read-only: it runs in the sandbox. */
+  /** The command is not provably read-only: it runs in the sandbox (said after `reason` unless it ends in `.`). */
   confirm(reason: string): void {
-    this.items.push({ severity: "sandbox", reason });
+    this.items.push({ severity: "sandbox", reason: sentence(reason, "it runs in the sandbox") });
   }
 
-  /** The command needs what the sandbox does not give (`kind`): a person decides. */
+  /** The command needs what the sandbox does not give (`kind`): a person decides (said likewise). */
   escalate(kind: EscalationKind, reason: string): void {
-    this.items.push({ severity: "escalate", reason, kind });
+    this.items.push({ severity: "escalate", reason: sentence(reason, "a person decides"), kind });
   }
 
   /** A forbidden rule matched: it never runs. */

@@ -52,26 +52,10 @@ export const FORBIDDEN_RULES: readonly ForbiddenRuleData[] = [
   },
   {
     pattern: [
-      [
-        "mkfs",
-        "mkfs.ext2",
-        "mkfs.ext3",
-        "mkfs.ext4",
-        "mkfs.xfs",
-        "mkfs.btrfs",
-        "mkfs.vfat",
-        "mkfs.fat",
-        "mkfs.ntfs",
-        "mke2fs",
-        "mkswap",
-        "wipefs",
-        "fdisk",
-        "sfdisk",
-        "gdisk",
-        "sgdisk",
-        "parted",
-        "blkdiscard",
-      ],
+      (
+        "mkfs mkfs.ext2 mkfs.ext3 mkfs.ext4 mkfs.xfs mkfs.btrfs mkfs.vfat mkfs.fat mkfs.ntfs " +
+        "mke2fs mkswap wipefs fdisk sfdisk gdisk sgdisk parted blkdiscard"
+      ).split(" "),
     ],
     reason: "formats or repartitions disks",
     match: ["mkfs.ext4 /dev/sda1", "wipefs -a /dev/sdb", "parted /dev/sda rm 1"],

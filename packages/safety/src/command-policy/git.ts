@@ -4,79 +4,37 @@ import { NETWORK_SUBCOMMANDS } from "./network-needs.data.js";
 import { requestPath } from "./path-arguments.js";
 
 /** Subcommands that only read the repository, whatever their arguments (options aside). */
-const READ_ONLY = new Set([
-  "status",
-  "log",
-  "diff",
-  "show",
-  "blame",
-  "annotate",
-  "shortlog",
-  "describe",
-  "rev-parse",
-  "rev-list",
-  "ls-files",
-  "ls-tree",
-  "cat-file",
-  "diff-tree",
-  "diff-index",
-  "diff-files",
-  "merge-base",
-  "name-rev",
-  "grep",
-  "reflog",
-  "whatchanged",
-  "count-objects",
-  "check-ignore",
-  "check-attr",
-  "show-ref",
-  "for-each-ref",
-  "range-diff",
-  "version",
-  "help",
-]);
+const READ_ONLY = new Set(
+  (
+    "status log diff show blame annotate shortlog describe rev-parse rev-list ls-files ls-tree " +
+    "cat-file diff-tree diff-index diff-files merge-base name-rev grep reflog whatchanged " +
+    "count-objects check-ignore check-attr show-ref for-each-ref range-diff version help"
+  ).split(" "),
+);
 
 /** Subcommands that only read when given one of these first arguments (or none, `""`). */
-const READ_ONLY_FORMS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  [
-    "branch",
-    new Set([
-      "",
-      "-a",
-      "-r",
-      "-v",
-      "-vv",
-      "--all",
-      "--list",
-      "-l",
-      "--show-current",
-      "--contains",
-      "--merged",
-      "--no-merged",
-    ]),
-  ],
-  ["tag", new Set(["", "-l", "--list", "-n", "--contains", "--points-at"])],
-  ["stash", new Set(["list", "show"])],
-  ["remote", new Set(["", "-v", "--verbose", "get-url"])],
-  ["submodule", new Set(["", "status", "summary"])],
-  ["worktree", new Set(["list"])],
-  ["notes", new Set(["", "list", "show"])],
-]);
+const READ_ONLY_FORMS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries({
+    branch:
+      " -a -r -v -vv --all --remotes --list -l --show-current --contains --merged --no-merged",
+    tag: " -l --list -n --contains --points-at",
+    stash: "list show",
+    remote: " -v --verbose get-url",
+    submodule: " status summary",
+    worktree: "list",
+    notes: " list show",
+  }).map(([name, forms]) => [name, new Set(forms.split(" "))]),
+);
 
+/** Options of `branch`, `tag` and the like that create, delete, move or copy. */
+const CHANGES_REFS = /^-[dDmMcC]$/;
 /** Options with which a reading subcommand writes a file or runs a program. */
 const NOT_READ_ONLY_OPTIONS =
-  /^(?:--output(?:=|$)|--output-directory|-O|--open-files-in-pager|--ext-diff|--exec|--upload-pack|--receive-pack|--run|--edit-description|-[dDmMcC]$|--delete|--move|--copy|--set-upstream)/;
+  /^(?:--output(?:=|$)|--output-directory|-O|--open-files-in-pager|--ext-diff|--textconv|--paginate|--exec|--upload-pack|--receive-pack|--run|--edit-description|--delete|--move|--copy|--set-upstream)/;
 
-const GLOBAL_VALUE_OPTIONS = new Set([
-  "-C",
-  "-c",
-  "--git-dir",
-  "--work-tree",
-  "--namespace",
-  "--exec-path",
-  "--config-env",
-  "--super-prefix",
-]);
+const GLOBAL_VALUE_OPTIONS = new Set(
+  "-C -c --git-dir --work-tree --namespace --exec-path --config-env --super-prefix".split(" "),
+);
 
 /** Whether `subcommand` with `rest` only reads the repository. */
 function readsOnly(subcommand: string, rest: readonly Arg[]): boolean {
@@ -89,7 +47,7 @@ function readsOnly(subcommand: string, rest: readonly Arg[]): boolean {
       !rest.some((arg) => /^--(?:apply|index|cached|3way)$/.test(arg.value))
     );
   const forms = READ_ONLY_FORMS.get(subcommand);
-  if (forms === undefined) return false;
+  if (forms === undefined || rest.some((arg) => CHANGES_REFS.test(arg.value))) return false;
   const first = rest[0]?.value ?? "";
   if (!forms.has(first)) return false;
   // `git branch --list pattern` reads; `git branch name` (no option first) creates.
@@ -116,24 +74,19 @@ export function checkGit(name: string, args: readonly Arg[], ctx: ArgvContext): 
       ? arg.value.split(/=(.*)/s)
       : [arg.value.slice(0, 2), arg.value.slice(2) || undefined];
     if (!GLOBAL_VALUE_OPTIONS.has(flag)) {
-      ctx.findings.confirm(
-        `\`git ${arg.raw}\` is an option this check does not know; it runs in the sandbox.`,
-      );
+      ctx.findings.confirm(`\`git ${arg.raw}\` is an option this check does not know`);
       continue;
     }
     const valueArg = inline === undefined ? args[++i] : { ...arg, value: inline };
     const value = valueArg ?? literalArg("");
     if (flag === "-C" || flag === "--git-dir" || flag === "--work-tree")
       requestPath(ctx, value, "read", `git ${flag}`);
-    else
-      ctx.findings.confirm(
-        `\`git ${flag}\` changes how git runs or what it reads; it runs in the sandbox.`,
-      );
+    else ctx.findings.confirm(`\`git ${flag}\` changes how git runs or what it reads`);
   }
   const subcommand = args[i]?.value ?? "";
   const rest = args.slice(i + 1);
-  if (!(args[i]?.exact ?? true)) {
-    ctx.findings.confirm("The git subcommand is computed; it runs in the sandbox.");
+  if (!(args[i]?.known ?? true)) {
+    ctx.findings.confirm("The git subcommand is computed");
     return true;
   }
   if (NETWORK_SUBCOMMANDS.get("git")?.has(subcommand) === true && !readsOnly(subcommand, rest))
@@ -145,13 +98,13 @@ export function checkGit(name: string, args: readonly Arg[], ctx: ArgvContext): 
   ) {
     ctx.findings.escalate(
       "network",
-      `\`git ${subcommand} ${rest[0]?.value ?? ""}\` may reach a remote, which needs the network; a person decides.`,
+      `\`git ${subcommand} ${rest[0]?.value ?? ""}\` may reach a remote, which needs the network`,
     );
   }
   if (!readsOnly(subcommand, rest)) {
     ctx.findings.escalate(
       "git-write",
-      `\`git ${subcommand}\` may write .git (refs, index, config), which the sandbox keeps read-only; a person decides.`,
+      `\`git ${subcommand}\` may write .git (refs, index, config), which the sandbox keeps read-only`,
     );
     return true;
   }
@@ -159,7 +112,7 @@ export function checkGit(name: string, args: readonly Arg[], ctx: ArgvContext): 
     if (arg.value.startsWith("-")) continue;
     const colon = arg.value.indexOf(":");
     const target = colon === -1 ? arg : { ...arg, value: arg.value.slice(colon + 1) };
-    if (target.value !== "") requestPath(ctx, target, "read", "git", { guessed: true });
+    if (target.value !== "") requestPath(ctx, target, "read", "git");
   }
   return true;
 }

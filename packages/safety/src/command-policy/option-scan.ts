@@ -17,6 +17,12 @@ export interface OptionTable {
    * their own, as getopt reads them (`grep -5r` is `-5 -r`), except `numericUnits`.
    */
   readonly numeric?: boolean;
+  /**
+   * A unique prefix of a long option stands for it (`--lin` for `--lines`), as getopt_long
+   * reads it. Off for readers: a prefix unique among the options a spec lists may be another
+   * option of the program (`rg --pre` is not `--pretty`), so it counts as unknown.
+   */
+  readonly abbreviations?: boolean;
   /** Letters that belong to the number after `-NUM` (`head -5c`: five bytes). */
   readonly numericUnits?: string;
 }
@@ -48,6 +54,7 @@ function slice(arg: Arg, value: string): Arg {
 function resolveLong(name: string, table: OptionTable): string | null {
   const all = [...(table.longFlag ?? []), ...(table.longValue ?? [])];
   if (all.includes(name)) return name;
+  if (table.abbreviations !== true) return null;
   const candidates = all.filter((candidate) => candidate.startsWith(name));
   return candidates.length === 1 ? (candidates[0] ?? null) : null;
 }

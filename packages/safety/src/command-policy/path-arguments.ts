@@ -3,48 +3,40 @@ import path from "node:path";
 import { PathOutsideWorkspaceError, PathProtectedError } from "../path-guard-error.js";
 import type { PathGuard } from "../path-guard.js";
 import { isSecretFileName } from "../protected-paths.js";
-import type { Arg, ArgvContext } from "./context.js";
+import { MOVED, type Arg, type ArgvContext } from "./context.js";
 import type { Findings, PathAccess, PathRequest } from "./findings.js";
-import type { EscalationKind } from "./types.js";
 import { hasParentStep, physicalPath } from "./physical-path.js";
 import { scanTree } from "./tree-scan.js";
-import { isUnknownLocation } from "./working-directory.js";
+import type { EscalationKind } from "./types.js";
 
 /** Paths that any program may write: they discard or print. */
 const WRITE_SINKS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"]);
-
 /** At most this many paths of one command are resolved on disk; more fail closed. */
 const MAX_PATH_CHECKS = 256;
 /** At most this many directory trees of one command are walked for secrets and hard links. */
 const MAX_TREE_SCANS = 4;
-
-/** The literal directory a glob starts from (`/e*c/pass*` → `/`, `src/*.ts` → `src`). */
-export function globBase(pattern: string): string {
-  const firstGlob = pattern.search(/[*?[]/);
-  if (firstGlob === -1) return pattern;
-  const slash = pattern.lastIndexOf("/", firstGlob);
-  if (slash === -1) return ".";
-  return slash === 0 ? "/" : pattern.slice(0, slash);
-}
-
 /**
- * `value` made absolute against the directory the command runs in, when that is not the
- * workspace root (the check's `cwd`, or `cd /` in the script). Not normalised: `..` after
- * a symlink must be resolved physically, as the kernel does.
+ * Places outside the workspace that the sandbox shows (the system, read-only, with
+ * credentials masked) or gives each command privately (`/tmp`): naming one is no reason to
+ * ask, but it is not provably read-only inside the workspace either.
  */
-export function againstCwd(ctx: ArgvContext, value: string): string {
-  return ctx.cwd === null || value.startsWith("/") ? value : `${ctx.cwd}/${value}`;
-}
+const SANDBOX_VISIBLE = (
+  "/usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc /tmp /var/tmp /dev/null /dev/zero " +
+  "/dev/random /dev/urandom /dev/stdin /dev/stdout /dev/stderr /dev/fd /proc/self"
+).split(" ");
 
 /** Options of {@link requestPath}. */
 export interface PathRequestOptions {
   /** Every file below the path is read (`grep -r`). */
   readonly recursive?: boolean;
-  /** The word only looks like a path (an unknown program's argument). */
-  readonly guessed?: boolean;
 }
 
-/** Queues a path argument of `program` for the workspace check. */
+/**
+ * Queues a path argument of `program` for the workspace check. A computed path (unknown to
+ * the check) is the sandbox's to judge; the word is not plain, so the command runs there.
+ * After a `cd` in the script a relative path names an unknown place: only a secret-looking
+ * name still counts.
+ */
 export function requestPath(
   ctx: ArgvContext,
   arg: Arg,
@@ -52,56 +44,41 @@ export function requestPath(
   program: string,
   options: PathRequestOptions = {},
 ): void {
-  if (arg.exact && arg.value === "") {
-    ctx.findings.confirm(`\`${program}\` is given an empty path argument; it runs in the sandbox.`);
+  if (!arg.known) return;
+  if (arg.value === "") {
+    ctx.findings.confirm(`\`${program}\` is given an empty path argument`);
     return;
   }
-  // A value the walk knows (a tilde, a brace, a variable the script set) is judged as
-  // exactly; one it cannot know (a substitution, an unset variable, a glob) is the sandbox's.
-  const computed = arg.glob || arg.substituted || arg.unknown === true || arg.opaque === true;
-  const target = againstCwd(ctx, arg.glob ? globBase(arg.value) : arg.value);
-  if (computed && target === "") return;
+  const relative = !arg.value.startsWith("/");
+  if (ctx.cwd === MOVED && relative) {
+    if (access !== "list" && isSecretFileName(arg.value))
+      ctx.findings.escalate(
+        "secret",
+        `\`${program}\` reads \`${arg.raw}\`, a file that holds secrets`,
+      );
+    return;
+  }
   ctx.findings.path({
-    path: target,
+    path: ctx.cwd === null || !relative ? arg.value : `${ctx.cwd}/${arg.value}`,
     shown: arg.raw,
     access,
     program,
-    exact: !computed,
     ...(options.recursive === true ? { recursive: true } : {}),
-    ...(options.guessed === true ? { guessed: true } : {}),
   });
 }
 
-function verb(access: PathAccess): string {
-  return access === "read" ? "reads" : "writes";
-}
-
 /**
- * Places outside the workspace that the sandbox shows (the system, read-only, with
- * credentials masked) or gives each command privately (`/tmp`): naming one is no reason to
- * ask, but it is not provably read-only inside the workspace either.
+ * Words of a program the check does not know that name a place by themselves: an absolute
+ * path, `~…`, `..` steps, or a secret-looking name (`.env`). `--out=/srv/x` counts by its
+ * value. URLs and words with spaces are left alone.
  */
-const SANDBOX_VISIBLE = [
-  "/usr",
-  "/bin",
-  "/sbin",
-  "/lib",
-  "/lib32",
-  "/lib64",
-  "/libx32",
-  "/etc",
-  "/tmp",
-  "/var/tmp",
-  "/dev/null",
-  "/dev/zero",
-  "/dev/random",
-  "/dev/urandom",
-  "/dev/stdin",
-  "/dev/stdout",
-  "/dev/stderr",
-  "/dev/fd",
-  "/proc/self",
-];
+export function pathLike(value: string): string | null {
+  const candidate = /^--?[A-Za-z][\w-]*=(.*)$/s.exec(value)?.[1] ?? value;
+  if (candidate === "" || candidate.includes("://") || /\s/.test(candidate)) return null;
+  if (/^(?:\/|~|\.\.(?:\/|$))/.test(candidate) || /(?:^|\/)\.\.(?:\/|$)/.test(candidate))
+    return candidate;
+  return /^\.[^./]/.test(candidate.split("/").pop() ?? "") ? candidate : null;
+}
 
 function sandboxShows(target: string): boolean {
   const normal = path.posix.normalize(target);
@@ -109,12 +86,8 @@ function sandboxShows(target: string): boolean {
 }
 
 async function isHardLinkedFile(real: string): Promise<boolean> {
-  try {
-    const stats = await lstat(real);
-    return stats.isFile() && stats.nlink > 1;
-  } catch {
-    return false;
-  }
+  const stats = await lstat(real).catch(() => null);
+  return stats !== null && stats.isFile() && stats.nlink > 1;
 }
 
 function describe(request: PathRequest): string {
@@ -130,8 +103,12 @@ type Result =
   | { readonly severity: "escalate"; readonly kind: EscalationKind; readonly reason: string }
   | null;
 
-const IN_SANDBOX = "it runs in the sandbox";
-const A_PERSON = "a person decides";
+const sandboxed = (reason: string): Result => ({ severity: "sandbox", reason });
+const escalated = (kind: EscalationKind, reason: string): Result => ({
+  severity: "escalate",
+  kind,
+  reason,
+});
 
 async function checkResolved(
   request: PathRequest,
@@ -140,90 +117,46 @@ async function checkResolved(
 ): Promise<Result> {
   const { program, access } = request;
   const shown = describe(request);
+  const verb = access === "write" ? "writes" : "reads";
+  const protectedWrite = `\`${program}\` writes ${shown}, which is protected (git internals, or a file that makes another program run code)`;
   let real: string;
   try {
     real = access === "write" ? await guard.resolveForWrite(target) : await guard.resolve(target);
   } catch (error) {
-    if (error instanceof PathProtectedError) {
-      return request.exact
-        ? {
-            severity: "escalate",
-            kind: "protected",
-            reason: `\`${program}\` writes ${shown}, which is protected (git internals, or a file that makes another program run code); ${A_PERSON}.`,
-          }
-        : {
-            severity: "sandbox",
-            reason: `\`${program}\` may write a protected path; ${IN_SANDBOX}, which keeps it.`,
-          };
-    }
-    if (error instanceof PathOutsideWorkspaceError) {
-      if (!request.exact || sandboxShows(target))
-        return {
-          severity: "sandbox",
-          reason: `\`${program}\` ${verb(access)} ${shown}, outside the workspace; ${IN_SANDBOX}.`,
-        };
-      const why =
-        error.refusal === "invalid-path"
-          ? "which is not a valid path"
-          : "which is outside the workspace";
-      return {
-        severity: "escalate",
-        kind: "outside",
-        reason: `\`${program}\` ${verb(access)} ${shown}, ${why} and hidden from the sandbox; ${A_PERSON}.`,
-      };
-    }
-    return {
-      severity: "sandbox",
-      reason: `${shown} could not be checked against the workspace; ${IN_SANDBOX}.`,
-    };
+    if (error instanceof PathProtectedError) return escalated("protected", protectedWrite);
+    if (!(error instanceof PathOutsideWorkspaceError))
+      return sandboxed(`${shown} could not be checked against the workspace`);
+    if (sandboxShows(target))
+      return sandboxed(`\`${program}\` ${verb} ${shown}, outside the workspace`);
+    const why = error.refusal === "invalid-path" ? "not a valid path" : "outside the workspace";
+    return escalated(
+      "outside",
+      `\`${program}\` ${verb} ${shown}, which is ${why} and hidden from the sandbox`,
+    );
   }
-  if (access === "write" && guard.isProtected(real)) {
-    return request.exact
-      ? {
-          severity: "escalate",
-          kind: "protected",
-          reason: `\`${program}\` writes ${shown}, a file that makes another program run code or changes what an agent does; ${A_PERSON}.`,
-        }
-      : {
-          severity: "sandbox",
-          reason: `\`${program}\` may write a protected path; ${IN_SANDBOX}, which keeps it.`,
-        };
-  }
-  if (!request.exact) return null;
-  if (isSecretFileName(target) || isSecretFileName(real)) {
-    return {
-      severity: "escalate",
-      kind: "secret",
-      reason: `\`${program}\` ${verb(access)} ${shown}, a file that holds secrets; ${A_PERSON}.`,
-    };
-  }
-  if (access === "read" && (await isHardLinkedFile(real))) {
-    return {
-      severity: "escalate",
-      kind: "secret",
-      reason: `${shown} is a hard link (more than one name for the file), so it may be a file outside the workspace; ${A_PERSON}.`,
-    };
-  }
-  if (request.recursive === true) {
-    const problem = await scanTree(real);
-    if (problem?.kind === "too-large")
-      return {
-        severity: "sandbox",
-        reason: `\`${program}\` reads every file below ${shown}, too many to check for secrets; ${IN_SANDBOX}, which hides them.`,
-      };
-    if (problem !== null) {
-      const what =
-        problem.kind === "secret"
-          ? "a file that holds secrets"
-          : "a hard link that may be a file outside the workspace";
-      return {
-        severity: "escalate",
-        kind: "secret",
-        reason: `\`${program}\` reads every file below ${shown}, including \`${path.relative(guard.root, problem.path)}\`, ${what}; ${A_PERSON}.`,
-      };
-    }
-  }
-  return null;
+  if (access === "write" && guard.isProtected(real)) return escalated("protected", protectedWrite);
+  if (access === "list") return null;
+  if (isSecretFileName(target) || isSecretFileName(real))
+    return escalated("secret", `\`${program}\` ${verb} ${shown}, a file that holds secrets`);
+  if (access === "read" && (await isHardLinkedFile(real)))
+    return escalated(
+      "secret",
+      `${shown} is a hard link (more than one name for the file), so it may be a file outside the workspace`,
+    );
+  if (request.recursive !== true) return null;
+  const problem = await scanTree(real);
+  if (problem === null) return null;
+  if (problem.kind === "hard-link")
+    return escalated(
+      "secret",
+      `\`${program}\` reads every file below ${shown}, including \`${path.relative(guard.root, problem.path)}\`, a hard link that may be a file outside the workspace`,
+    );
+  // The sandbox masks the workspace's secrets: a search that only passes by them runs there.
+  return sandboxed(
+    problem.kind === "secret"
+      ? `\`${program}\` reads every file below ${shown}, including \`${path.relative(guard.root, problem.path)}\`, a file that holds secrets; it runs in the sandbox, which masks it.`
+      : `\`${program}\` reads every file below ${shown}, too many to check for secrets; it runs in the sandbox, which masks them.`,
+  );
 }
 
 /**
@@ -232,21 +165,8 @@ async function checkResolved(
  * as the kernel does: `x/../y` with `x -> /etc` is `/y`). The worse finding counts.
  */
 async function checkOne(request: PathRequest, guard: PathGuard): Promise<Result> {
-  const { path: target, program, access } = request;
-  const shown = describe(request);
-  if (/^\/dev\/(?:tcp|udp)\//.test(target)) {
-    return {
-      severity: "escalate",
-      kind: "network",
-      reason: `\`${program}\` opens ${shown}, a network connection; ${A_PERSON}.`,
-    };
-  }
-  if (access === "write" && WRITE_SINKS.has(path.posix.normalize(target))) return null;
-  if (isUnknownLocation(target))
-    return {
-      severity: "sandbox",
-      reason: `\`${program}\` ${verb(access)} ${shown} in a directory the check cannot know; ${IN_SANDBOX}.`,
-    };
+  const target = request.path;
+  if (request.access === "write" && WRITE_SINKS.has(path.posix.normalize(target))) return null;
   const candidates = [target];
   const absolute = target.startsWith("/") ? target : `${guard.root}/${target}`;
   if (hasParentStep(absolute)) {
@@ -254,10 +174,7 @@ async function checkOne(request: PathRequest, guard: PathGuard): Promise<Result>
       const physical = await physicalPath(absolute, guard.root);
       if (physical !== path.posix.normalize(absolute)) candidates.push(physical);
     } catch {
-      return {
-        severity: "sandbox",
-        reason: `${shown} goes through too many symlinks to check; ${IN_SANDBOX}.`,
-      };
+      return sandboxed(`${describe(request)} goes through too many symlinks to check`);
     }
   }
   let worst: Result = null;
@@ -273,12 +190,12 @@ export async function checkPaths(findings: Findings, guard: PathGuard): Promise<
   const requests = findings.paths.slice(0, MAX_PATH_CHECKS);
   if (findings.paths.length > MAX_PATH_CHECKS)
     findings.incomplete(
-      `The command has more than ${String(MAX_PATH_CHECKS)} path arguments, too many to check; ${A_PERSON}.`,
+      `The command has more than ${String(MAX_PATH_CHECKS)} path arguments, too many to check`,
     );
   const recursive = requests.filter((request) => request.recursive === true);
   if (recursive.length > MAX_TREE_SCANS)
     findings.confirm(
-      `The command reads more than ${String(MAX_TREE_SCANS)} directory trees, too many to check; ${IN_SANDBOX}.`,
+      `The command reads more than ${String(MAX_TREE_SCANS)} directory trees, too many to check`,
     );
   const scanned = new Set(recursive.slice(0, MAX_TREE_SCANS));
   const results = await Promise.all(

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { lexPlainCommands } from "./strict-lexer.js";
-import { braceExpand } from "./words.js";
 
 describe("lexPlainCommands", () => {
   it("splits plain words, quotes and escapes", () => {
@@ -26,6 +25,8 @@ describe("lexPlainCommands", () => {
       ["head"],
     ]);
     expect(lexPlainCommands("ls >/dev/null")).toEqual([["ls"]]);
+    expect(lexPlainCommands("tr -d x < README.md | wc")).toEqual([["tr", "-d", "x"], ["wc"]]);
+    expect(lexPlainCommands("< 'a b' sort -u")).toEqual([["sort", "-u"]]);
   });
 
   it("refuses anything the shell would expand or treat as syntax", () => {
@@ -44,6 +45,12 @@ describe("lexPlainCommands", () => {
       'echo "a\\"b"',
       "ls\u200b",
       "ls > x",
+      "cat <",
+      "cat < | wc",
+      "cat <<EOF",
+      "cat <(ls)",
+      "cat<x",
+      "cat < < x",
       "ls 2>x",
       "ls >/dev/nullx",
       "ls & pwd",
@@ -55,13 +62,5 @@ describe("lexPlainCommands", () => {
     ]) {
       expect(lexPlainCommands(text), text).toBeNull();
     }
-  });
-});
-
-describe("braceExpand", () => {
-  it("expands lists and sequences like bash", () => {
-    expect(braceExpand("{rm,-rf,/}")).toEqual(["rm", "-rf", "/"]);
-    expect(braceExpand("a{1..3}b")).toEqual(["a1b", "a2b", "a3b"]);
-    expect(braceExpand("x{}y")).toEqual(["x{}y"]);
   });
 });

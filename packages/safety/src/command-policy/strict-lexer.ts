@@ -16,7 +16,8 @@ function printableText(text: string): boolean {
  * An independent second lexer for the `direct` outcome: splits `text` into simple commands
  * of words when it is only plain words (safe characters, single quotes, double quotes without
  * `$`, backtick or backslash, and backslash escapes) joined by `|`, `&&`, `||` and `;`, each
- * command optionally discarding output (`2>/dev/null`, `2>&1`); else returns null. A command
+ * command optionally discarding output (`2>/dev/null`, `2>&1`) and reading a file (`< FILE`,
+ * left out of the words); else returns null. A command
  * runs directly only when this and the tree-sitter analysis agree command for command and
  * word for word, so a difference between tree-sitter and bash cannot make a command direct.
  */
@@ -25,13 +26,16 @@ export function lexPlainCommands(text: string): string[][] | null {
   const commands: string[][] = [];
   let words: string[] = [];
   let current: string | null = null;
+  // After `<`: the next word is the file read, not an argument (the walk checks it as a path).
+  let input = false;
   const endWord = () => {
-    if (current !== null) words.push(current);
+    if (current !== null && input) input = false;
+    else if (current !== null) words.push(current);
     current = null;
   };
   const endCommand = (): boolean => {
     endWord();
-    if (words.length === 0) return false;
+    if (words.length === 0 || input) return false;
     if (/^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(words[0] ?? "")) return false;
     commands.push(words);
     words = [];
@@ -53,6 +57,8 @@ export function lexPlainCommands(text: string): string[][] | null {
       i += joiner.length - 1;
     } else if (c === " " || c === "\t") {
       endWord();
+    } else if (c === "<" && current === null && !input && !/^<[<&>(]/.test(rest)) {
+      input = true;
     } else if (c === "'" || c === '"') {
       const end = trimmed.indexOf(c, i + 1);
       if (end === -1) return null;

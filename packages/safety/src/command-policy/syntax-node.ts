@@ -23,12 +23,6 @@ export function fieldChildren(node: SyntaxNode, field: string): SyntaxNode[] {
   return node.children.filter((child) => child.field === field);
 }
 
-/** Whether `node` or any node below it has type `type`. */
-export function containsType(node: SyntaxNode, types: ReadonlySet<string>): boolean {
-  if (types.has(node.type)) return true;
-  return node.children.some((child) => containsType(child, types));
-}
-
 /** The number of nodes of type `type` in the tree below and including `node`. */
 export function countType(node: SyntaxNode, type: string): number {
   let count = node.type === type ? 1 : 0;

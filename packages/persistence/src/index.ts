@@ -32,3 +32,26 @@ export {
   type HistoryRecorderOptions,
 } from "./history-recorder.js";
 export { persistenceConfigSchema, type PersistenceConfig } from "./persistence-config.js";
+export {
+  applyRewind,
+  checkpointTurns,
+  createBlobStore,
+  createWorkspaceCheckpoints,
+  DEFAULT_CHECKPOINT_MAX_BYTES,
+  DEFAULT_CHECKPOINT_MAX_FILE_BYTES,
+  describeState,
+  planRewind,
+  pruneCheckpoints,
+  appendCheckpointLines,
+  readCheckpointLines,
+  type BlobStore,
+  type CheckpointLine,
+  type CheckpointTurn,
+  type FileState,
+  type PruneResult,
+  type RewindChange,
+  type RewindConflict,
+  type RewindPlan,
+  type RewindResult,
+  type WorkspaceCheckpoints,
+} from "./checkpoints/index.js";

@@ -55,6 +55,7 @@ import {
 import { createSystemPrompt } from "./system-prompt.js";
 import { loadConfiguredToolPackages } from "./tool-packages.js";
 import { narrowLimits } from "./narrow-limits.js";
+import { createTurnCheckpoints } from "./turn-checkpoints.js";
 
 /** Options of {@link createAgentRuntime}. */
 export interface AgentRuntimeOptions {
@@ -75,14 +76,15 @@ export interface AgentRuntimeOptions {
   readonly extraTools?: readonly Tool[];
   /**
    * History recording: `false` turns it off for this runtime even when the configuration
-   * enables it. `resume` continues a stored conversation (an id or a unique prefix). `store`
+   * enables it. `resume` continues a stored conversation: an id, a unique prefix, or
+   * `{ latest: true }` for the newest one that is not a subagent's. `store`
    * is a history database the caller already opened and keeps open (a service running many
    * runtimes one after another); without it the runtime opens its own and closes it.
    */
   readonly history?:
     | false
     | {
-        readonly resume?: string;
+        readonly resume?: string | { readonly latest: true };
         readonly title?: (firstMessage: string) => string;
         readonly store?: History;
       };
@@ -213,7 +215,10 @@ export async function createAgentRuntime(
   const dataDir = config.persistence.data_dir;
   const auditLog = createAuditLog({ path: path.join(dataDir, "audit.log") });
   const dbPath = config.persistence.db_path;
+  // What each turn's changes replace, for `xzatoma rewind` (recorded once history is on).
+  const checkpoints = createTurnCheckpoints(dataDir);
   const workspace = createWorkspaceContext({
+    changes: checkpoints.changes,
     root: options.workspace,
     // Nobody to ask: a workspace that is or holds $HOME is refused.
     unattended: modes.approvalPolicy === "never",
@@ -332,15 +337,22 @@ export async function createAgentRuntime(
   let totals: Usage = ZERO;
   let resumeId: string | undefined;
   if (historyOptions?.resume !== undefined) {
-    const previous = history?.getConversation(historyOptions.resume);
+    const wanted = historyOptions.resume;
+    const id =
+      typeof wanted === "string"
+        ? wanted
+        : history?.listConversations({ parentId: null, limit: 1 }).items[0]?.id;
+    const previous = id === undefined ? undefined : history?.getConversation(id);
     if (!previous) {
       closeHistory();
       throw new XzatomaError(
         history ? "CONVERSATION_NOT_FOUND" : "HISTORY_UNAVAILABLE",
-        history
-          ? `No stored conversation '${historyOptions.resume}'.`
-          : "History is turned off (persistence.enabled is false), so nothing can be resumed.",
-        { fields: { conversationId: historyOptions.resume } },
+        !history
+          ? "History is turned off (persistence.enabled is false), so nothing can be resumed."
+          : id === undefined
+            ? "There is no stored conversation to continue yet."
+            : `No stored conversation '${id}'.`,
+        { fields: { conversationId: id ?? "latest" } },
       );
     }
     resumeId = previous.id;
@@ -357,6 +369,14 @@ export async function createAgentRuntime(
         entries: () => agent.conversation.entries(),
       })
     : undefined;
+  if (recorder) {
+    checkpoints.attach({
+      workspace: workspace.root,
+      // Made at a turn's start if need be, so a turn's records always have a conversation.
+      conversationId: () => recorder.conversationId ?? recorder.store(),
+      firstTurn: resumed.filter((message) => message.role === "assistant").length + 1,
+    });
+  }
 
   const approve = createApprovalHandler(modes, io.ask);
   const audit = createAuditSink(auditLog, workspace.root);
@@ -493,7 +513,10 @@ export async function createAgentRuntime(
         const result = await agent.run(prompt, {
           signal: controller.signal,
           onEvent: (event) => {
-            if (event.type === "turn-started") turn = event.turn;
+            if (event.type === "turn-started") {
+              turn = event.turn;
+              checkpoints.startTurn();
+            }
             // The tree's token quota binds a run that may delegate, its top-level agent
             // included; a run without the delegation tools has the agent's own limits. (The
             // tree's time bounds its children; the top-level run has agent.timeout_seconds.)
@@ -514,6 +537,7 @@ export async function createAgentRuntime(
       } finally {
         outer?.removeEventListener("abort", onOuterAbort);
         emit = () => undefined;
+        checkpoints.endRun();
       }
     },
     setMode(mode) {
@@ -545,8 +569,10 @@ export async function createAgentRuntime(
       totals = ZERO;
       agent = build([]);
       recorder?.clear();
+      checkpoints.reset();
     },
     async close() {
+      checkpoints.close();
       closeHistory();
       await Promise.all([standard.close(), mcp?.close()]);
     },

@@ -8,13 +8,15 @@ import { createFileMetadataTool } from "./file-metadata.js";
 import { createFindPathTool, type FindPathToolOptions } from "./find-path.js";
 import { createGrepTool, type GrepToolOptions } from "./grep.js";
 import { createMovePathTool } from "./move-path.js";
+import { recordToolChanges } from "./record-changes.js";
 import { withWorkspaceLock, type WorkspaceContext } from "./workspace-context.js";
 import { createWriteFileTool } from "./write-file.js";
 
 /**
  * `tool` whose whole execution (an edit's read, its judgement of the file and its write)
  * holds the workspace's lock, so no other change (an apply, a parallel subagent's write)
- * lands in between. The other properties are the tool's own, lazy schemas included.
+ * lands in between, and what it will change is recorded first (see `ChangeRecorder`). The
+ * other properties are the tool's own, lazy schemas included.
  */
 function underWorkspaceLock(tool: Tool, workspace: WorkspaceContext): Tool {
   const locked = Object.create(
@@ -24,7 +26,11 @@ function underWorkspaceLock(tool: Tool, workspace: WorkspaceContext): Tool {
   Object.defineProperty(locked, "execute", {
     enumerable: true,
     value: (input: unknown, context: Parameters<Tool["execute"]>[1]) =>
-      withWorkspaceLock(workspace, () => tool.execute(input, context)),
+      withWorkspaceLock(workspace, () => {
+        // What the call replaces is recorded first (checkpoints); if that fails, nothing changes.
+        recordToolChanges(workspace, tool.name, input);
+        return tool.execute(input, context);
+      }),
   });
   return locked;
 }

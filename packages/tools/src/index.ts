@@ -13,6 +13,7 @@ export {
 export {
   createWorkspaceContext,
   withWorkspaceLock,
+  type ChangeRecorder,
   type FileAccess,
   type WorkspaceContext,
   type WorkspaceContextOptions,

@@ -33,12 +33,26 @@ function isGitHook(relative: string): boolean {
  * configuration) are discarded. The top-level `.git` is writable only for a git command a
  * person approved (`writableGit`), hooks never. `change` is how the command changed the
  * path (pass the apply's own: a link above a configured path is refused as a link).
+ * A change it lets through is first recorded by the workspace's change recorder, if any.
  */
 export function judgeSandboxChange(
   workspace: WorkspaceContext,
   relative: string,
   writableGit: boolean,
   change: FileChangeKind = "write",
+): string | undefined {
+  const refusal = refusalOf(workspace, relative, writableGit, change);
+  // The apply calls this just before each change it makes: what the change replaces is
+  // recorded here (a failure to record discards the change, as a judge that throws does).
+  if (refusal === undefined) workspace.changes?.recordBefore(path.join(workspace.root, relative));
+  return refusal;
+}
+
+function refusalOf(
+  workspace: WorkspaceContext,
+  relative: string,
+  writableGit: boolean,
+  change: FileChangeKind,
 ): string | undefined {
   if (writableGit && isGitInternal(relative) && !isGitHook(relative)) return undefined;
   const concern = judgeFileChange(workspace.root, relative, change);

@@ -19,6 +19,20 @@ export interface FileAccess {
   writeTextFile(absolutePath: string, content: string): Promise<void>;
 }
 
+/**
+ * Records what a change is about to replace, before it reaches the workspace (checkpoints
+ * for `xzatoma rewind`). Every file tool calls it before it writes, deletes or moves, and
+ * the sandbox's apply before each change of a command's change set, under the workspace's
+ * lock. Synchronous; throws when it cannot record, and the change then does not happen.
+ */
+export interface ChangeRecorder {
+  /**
+   * Records what `absolutePath` holds now (once per turn); with `tree`, every entry below a
+   * directory too. Paths outside the workspace are ignored.
+   */
+  recordBefore(absolutePath: string, options?: { readonly tree?: boolean }): void;
+}
+
 /** What every built-in tool needs to know about the workspace it works in. */
 export interface WorkspaceContext {
   /** The real absolute path of the workspace root. */
@@ -41,6 +55,8 @@ export interface WorkspaceContext {
    * terminal's apply of a sandboxed command (see {@link withWorkspaceLock}).
    */
   readonly lock: WorkspaceLock;
+  /** Where changes are recorded before they happen (checkpoints). Absent: nowhere. */
+  readonly changes?: ChangeRecorder;
 }
 
 /** Options of {@link createWorkspaceContext}. */
@@ -70,6 +86,8 @@ export interface WorkspaceContextOptions {
   readonly unattended?: boolean;
   /** The user's home directory, for `unattended`. Default `os.homedir()`. */
   readonly home?: string;
+  /** Where changes are recorded before they happen (checkpoints). */
+  readonly changes?: ChangeRecorder;
 }
 
 /**
@@ -88,6 +106,7 @@ export function createWorkspaceContext(options: WorkspaceContextOptions): Worksp
     exposure: options.exposure ?? createSecretExposure(),
     ...(options.files ? { files: options.files } : {}),
     lock: options.lock ?? createWorkspaceLock(),
+    ...(options.changes ? { changes: options.changes } : {}),
   };
 }
 

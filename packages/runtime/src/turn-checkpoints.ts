@@ -1,0 +1,89 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import {
+  createWorkspaceCheckpoints,
+  DEFAULT_CHECKPOINT_MAX_BYTES,
+  pruneCheckpoints,
+  type WorkspaceCheckpoints,
+} from "@xzatoma/persistence";
+import type { ChangeRecorder } from "@xzatoma/tools";
+
+/** What the runtime needs of a conversation's checkpoints (see `xzatoma rewind`). */
+export interface TurnCheckpoints {
+  /** Give this to the workspace context: the file tools and the sandbox's apply call it. */
+  readonly changes: ChangeRecorder;
+  /**
+   * Starts recording for `workspace` once history is on: `conversationId` gives (or makes)
+   * the conversation's id; `firstTurn` continues a resumed conversation's numbering.
+   */
+  attach(options: {
+    readonly workspace: string;
+    readonly conversationId: () => string | undefined;
+    readonly firstTurn: number;
+  }): void;
+  /** A model turn began. */
+  startTurn(): void;
+  /** A run ended: what its last turn left is recorded. */
+  endRun(): void;
+  /** The conversation was cleared: numbering starts again for the next one. */
+  reset(): void;
+  /** Keeps the checkpoints within their size cap (oldest conversations' go first). */
+  close(): void;
+}
+
+/**
+ * The checkpoints of one runtime: without history nothing is recorded (there is no
+ * conversation to rewind). Blob bytes added are counted in `checkpoints/size.json`, so the
+ * full prune (which reads every index) runs only once the cap is passed.
+ */
+export function createTurnCheckpoints(
+  dataDir: string,
+  maxBytes = DEFAULT_CHECKPOINT_MAX_BYTES,
+): TurnCheckpoints {
+  let current: WorkspaceCheckpoints | undefined;
+  let addedBefore = 0;
+  let attached:
+    { workspace: string; conversationId: () => string | undefined; firstTurn: number } | undefined;
+  const make = (firstTurn: number) =>
+    attached
+      ? createWorkspaceCheckpoints(
+          {
+            dataDir,
+            workspace: attached.workspace,
+            conversationId: attached.conversationId,
+          },
+          firstTurn,
+        )
+      : undefined;
+  return {
+    changes: {
+      recordBefore: (absolutePath, options) => current?.recordBefore(absolutePath, options),
+    },
+    attach(options) {
+      attached = { ...options };
+      current = make(options.firstTurn);
+    },
+    startTurn: () => current?.startTurn(),
+    endRun: () => current?.endTurn(),
+    reset() {
+      current?.endTurn();
+      addedBefore += current?.addedBytes ?? 0;
+      current = make(1);
+    },
+    close() {
+      current?.endTurn();
+      const added = addedBefore + (current?.addedBytes ?? 0);
+      if (added === 0) return;
+      const sizeFile = path.join(dataDir, "checkpoints", "size.json");
+      let total = added;
+      try {
+        total += (JSON.parse(readFileSync(sizeFile, "utf8")) as { bytes: number }).bytes;
+      } catch {
+        // No count yet: start one.
+      }
+      if (total > maxBytes) total = pruneCheckpoints({ dataDir, maxBytes }).bytesLeft;
+      mkdirSync(path.dirname(sizeFile), { recursive: true, mode: 0o700 });
+      writeFileSync(sizeFile, JSON.stringify({ bytes: total }));
+    },
+  };
+}

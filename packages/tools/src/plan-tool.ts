@@ -10,7 +10,8 @@ import {
 } from "@xzatoma/core";
 import { z } from "zod";
 import { PLAN_DESCRIPTION } from "./descriptions/plan.js";
-import { describeFsError } from "./tool-paths.js";
+import { createContentScreen } from "./secret-content.js";
+import { assessRead, describeFsError, recordRead } from "./tool-paths.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
 
@@ -29,11 +30,16 @@ export function createPlanTool(workspace: WorkspaceContext): Tool {
         .strict(),
     modelInputSchema: MODEL_INPUT_SCHEMAS.plan,
     access: "read",
+    // A plan file is read like any other: a secret-looking one needs a person's yes.
+    async assess({ path }) {
+      return assessRead(workspace, [path], "plan");
+    },
     async execute({ path }) {
       let text: string;
       try {
         const opened = await workspace.pathGuard.open(path, constants.O_RDONLY);
         try {
+          await recordRead(workspace, opened.path);
           const stats = await opened.handle.stat();
           if (!stats.isFile()) return toolFailure(`'${path}' is not a file.`);
           if (stats.size > MAX_PLAN_BYTES)
@@ -46,14 +52,18 @@ export function createPlanTool(workspace: WorkspaceContext): Tool {
         if (isXzatomaError(error)) return toolFailure(error.message, { refused: true });
         return toolFailure(describeFsError(error, path));
       }
+      // The plan's text reaches the model, and so may a parse error quoting it.
+      const content = createContentScreen(workspace.exposure, path);
       try {
         const plan = parsePlan(text, path);
-        return toolSuccess(planToPrompt(plan), {
-          shape: plan.shape,
-          instructions: plan.instructions.length,
-        });
+        return content.finish(
+          toolSuccess(content.screen(planToPrompt(plan)), {
+            shape: plan.shape,
+            instructions: plan.instructions.length,
+          }),
+        );
       } catch (error) {
-        if (isXzatomaError(error)) return toolFailure(error.message);
+        if (isXzatomaError(error)) return toolFailure(content.screen(error.message));
         throw error;
       }
     },

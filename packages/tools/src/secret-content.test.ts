@@ -153,6 +153,28 @@ describe("a file that holds a secret, whatever its name", () => {
   });
 });
 
+describe("plan", () => {
+  it("hides a secret a plan file carries and counts it as exposure", async () => {
+    await writeFile(
+      path.join(base, "deploy", "release.yaml"),
+      `name: release\nsteps:\n  - name: Tag\n    action: Log in with password=${CANARY} and tag the release\n`,
+    );
+    const result = await call("plan", { path: "deploy/release.yaml" });
+    expect(result.success, result.error).toBe(true);
+    expect(result.output).not.toContain(CANARY);
+    expect(result.output).toContain("password=[REDACTED]");
+    expect(workspace.exposure.reasons).toEqual(["found a secret in deploy/release.yaml"]);
+  });
+
+  it("needs a person's yes for a secret-looking plan file", async () => {
+    await writeFile(path.join(base, ".env"), `TOKEN=${CANARY}\n`);
+    await call("plan", { path: ".env" });
+    expect(approvals).toHaveLength(1);
+    expect(approvals[0]).toMatchObject({ requiresPerson: true });
+    expect(workspace.exposure.reasons).toContain("read .env");
+  });
+});
+
 describe(".git/config", () => {
   it("needs a person's yes to read, and even then the token stays hidden", async () => {
     const result = await call("read_file", { path: ".git/config" });

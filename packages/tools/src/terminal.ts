@@ -152,13 +152,14 @@ function escalationReason(
   if (reasons.length === 0 && decision.outcome !== "sandbox") reasons.push(decision.reason);
   if (!confined) {
     const why = (warning ?? "The sandbox is not available.").replace(/\.?\s*$/, ".");
+    const fix = why.includes("apt-get install bubblewrap") ? "" : ` ${NO_SANDBOX_FIX}`;
     const what = decision.reason
       .replace(/[;,]?\s*it runs in the sandbox[^.]*\.?\s*$/, "")
       .replace(/\.\s*$/, "");
     reasons.push(
       decision.outcome === "sandbox"
-        ? `It is not provably read-only (${what}), and there is no working sandbox to run it in. ${why} ${NO_SANDBOX_FIX}`
-        : `It would also run without a sandbox. ${why} ${NO_SANDBOX_FIX}`,
+        ? `It is not provably read-only (${what}), and there is no working sandbox to run it in. ${why}${fix}`
+        : `It would also run without a sandbox. ${why}${fix}`,
     );
   }
   return reasons.join(" ");

@@ -6,6 +6,8 @@ import {
   createSandbox,
   decideApproval,
   DEFAULT_ALLOWLIST,
+  toTerminalSafe,
+  toTerminalSafeJson,
   type ApprovalPolicy,
   type CommandDecision,
 } from "@xzatoma/safety";
@@ -97,7 +99,7 @@ export async function checkCommandCommand(
     );
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({
+      `${toTerminalSafeJson({
         command,
         workspace: workspace.root,
         outcome: decision.outcome,
@@ -123,6 +125,7 @@ export async function checkCommandCommand(
     );
   }
   lines.push(`workspace: ${path.relative(process.cwd(), workspace.root) || "."}`);
-  process.stdout.write(`${lines.join("\n")}\n`);
+  // The command, its reasons and the workspace's name are the user's text: escaped.
+  process.stdout.write(`${toTerminalSafe(lines.join("\n"))}\n`);
   return ExitCode.ok;
 }

@@ -163,7 +163,7 @@ describe("xzatoma-watcher run-event", () => {
     expect(existsSync(path.join(workspace, "made-by-agent.txt"))).toBe(false);
     const toolReply = server.chatRequests[1]?.messages.find((message) => message.role === "tool");
     expect(JSON.stringify(toolReply?.content)).toMatch(
-      /restricted autonomous mode has no one to ask/,
+      /no one is asked here \(approval policy: never\)/,
     );
   });
 

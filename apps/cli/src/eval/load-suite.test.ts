@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSuite, SuiteInvalidError } from "./load-suite.js";
 
@@ -89,5 +90,33 @@ describe("loadSuite", () => {
     expect(await problemsOf(await suiteFile("broken.yaml", "name: [unclosed\n"))).toContain(
       "not YAML",
     );
+  });
+});
+
+describe("the shipped suites", () => {
+  const shipped = (name: string) =>
+    fileURLToPath(new URL(`../../../../evals/${name}`, import.meta.url));
+
+  it("evals/agentic.yaml holds at least 30 cases, each checked by an effect", async () => {
+    const suite = await loadSuite(shipped("agentic.yaml"));
+    expect(suite.cases.length).toBeGreaterThanOrEqual(30);
+    for (const item of suite.cases) {
+      const { files, answer, tools } = item.expect;
+      expect({ id: item.id, checked: Boolean(files ?? answer ?? tools) }).toEqual({
+        id: item.id,
+        checked: true,
+      });
+    }
+    expect(suite.cases.filter((item) => item.subagents).length).toBeGreaterThanOrEqual(2);
+    expect(suite.cases.filter((item) => item.mode === "planning").length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("evals/smoke.yaml is a valid suite whose every case scripts its model", async () => {
+    const suite = await loadSuite(shipped("smoke.yaml"));
+    for (const item of suite.cases)
+      expect({ id: item.id, scripted: Array.isArray(item.scripted) }).toEqual({
+        id: item.id,
+        scripted: true,
+      });
   });
 });

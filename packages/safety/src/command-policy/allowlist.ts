@@ -155,8 +155,8 @@ join | iz | aejotv12 | ignore-case check-order nocheck-order header zero-termina
 fold | bs | w | bytes spaces | width |
 expand | i | t | initial | tabs |
 unexpand | a | t | all first-only | tabs |
-od | bcdfilosvx | AjNStw | output-duplicates traditional | address-radix skip-bytes read-bytes
-  strings format width endian |
+od | bcdfilosvx | AjNSt | output-duplicates traditional strings width | address-radix
+  skip-bytes read-bytes format endian |
 hexdump | bcCdovx | efns | one-byte-octal one-byte-char canonical two-bytes-decimal
   two-bytes-octal two-bytes-hex no-squeezing | format format-file length skip
   | paths=-f,--format-file
@@ -164,27 +164,23 @@ sed | nEsuzr | el | quiet silent regexp-extended separate unbuffered null-data p
   sandbox | expression line-length |
 `;
 
-/** Why an option that is not read-only keeps its command from running directly. */
-const FOLLOW = "follows the file forever and never ends";
-const OUT_OF_WORKSPACE = "follows symlinks out of the workspace";
-const RUNS = "runs a program on every file it searches";
-const REASONS: Readonly<Record<string, string>> = {
-  "tail -f": FOLLOW,
-  "tail -F": FOLLOW,
-  "tail --follow": FOLLOW,
-  "tail --retry": FOLLOW,
-  "tail --pid": FOLLOW,
-  "grep -R": OUT_OF_WORKSPACE,
-  "grep --dereference-recursive": OUT_OF_WORKSPACE,
-  "rg -L": OUT_OF_WORKSPACE,
-  "rg --follow": OUT_OF_WORKSPACE,
-  "rg --pre": RUNS,
-  "rg --pre-glob": RUNS,
-  "rg --hostname-bin": "runs a program to find the host name",
-  "rg -z": "runs decompression programs on the files it searches",
-  "rg --search-zip": "runs decompression programs on the files it searches",
-  "wc --files0-from": "reads the names of the files to count from a file",
-};
+const split = (text = "", by: RegExp = /\s+/): string[] => text.split(by).filter((w) => w !== "");
+
+/** Options that keep a reader from running directly, with why: `program options | why`. */
+const REASONS: ReadonlyMap<string, string> = new Map(
+  `tail -f -F --follow --retry --pid | follows the file forever and never ends
+grep -R --dereference-recursive | follows symlinks out of the workspace
+rg -L --follow | follows symlinks out of the workspace
+rg --pre --pre-glob | runs a program on every file it searches
+rg --hostname-bin | runs a program to find the host name
+rg -z --search-zip | runs decompression programs on the files it searches
+wc --files0-from | reads the names of the files to count from a file`
+    .split("\n")
+    .flatMap((line) => {
+      const [program = "", ...options] = split(line.split("|")[0]);
+      return options.map((option) => [`${program} ${option}`, line.split("|")[1]?.trim() ?? ""]);
+    }),
+);
 /** Options that give a pattern, so that the first operand is a file (`grep -e x f`). */
 const PATTERN_GIVEN = ["-e", "--regexp", "-f", "--file", "--files", "--type-list"];
 
@@ -198,8 +194,6 @@ interface ReaderSpec {
   readonly recursive: readonly string[];
   readonly maxOperands: number;
 }
-
-const split = (text = "", by: RegExp = /\s+/): string[] => text.split(by).filter((w) => w !== "");
 
 function parseSpec(fields: readonly string[]): ReaderSpec {
   const [flags = "", values = "", long = "", longValues = "", more = ""] = fields;
@@ -278,7 +272,7 @@ function checkSpecial(name: string, parsed: ParsedArgs, ctx: ArgvContext): void 
     name === "tail" &&
     parsed.operands.some((operand) => /^\+\d*[bckl]?[fF]$/.test(operand.value))
   )
-    confirm(`with an obsolete \`+...f\` operand ${FOLLOW}`);
+    confirm("with an obsolete `+...f` operand follows the file forever");
   // `test -v 'a[$(id)]'` evaluates the subscript, running the substitution.
   if (
     name === "test" &&
@@ -326,10 +320,8 @@ function readOperands(name: string, spec: ReaderSpec, parsed: ParsedArgs, ctx: A
         (v) => v.value !== "read" && v.value !== "skip",
       ));
   const access: PathAccess = kind === "list" ? "list" : "read";
-  if (recursive && files.length === 0)
-    requestPath(ctx, literalArg("."), access, name, { recursive: true });
-  for (const file of files)
-    if (file.value !== "-") requestPath(ctx, file, access, name, { recursive });
+  if (recursive && files.length === 0) requestPath(ctx, literalArg("."), access, name, true);
+  for (const file of files) if (file.value !== "-") requestPath(ctx, file, access, name, recursive);
 }
 
 /**
@@ -350,7 +342,7 @@ export function checkReader(
   if (spec === undefined) return name === "find" || name === "jq";
   const parsed = parseOptions(args.slice(1), spec.options);
   for (const option of parsed.options) {
-    const why = REASONS[`${name} ${option.name}`];
+    const why = REASONS.get(`${name} ${option.name}`);
     if (why !== undefined) ctx.findings.confirm(`\`${name} ${option.arg.raw}\` ${why}`);
     else if (!option.known && !spec.lenient)
       ctx.findings.confirm(

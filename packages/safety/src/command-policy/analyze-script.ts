@@ -1,5 +1,10 @@
-import { visitAssignment, visitCommand, visitDeclaration } from "./command-node.js";
-import { REDIRECT_TYPES, checkRedirect } from "./redirects.js";
+import {
+  REDIRECT_TYPES,
+  checkRedirect,
+  visitAssignment,
+  visitCommand,
+  visitDeclaration,
+} from "./command-node.js";
 import { countType, fieldChildren, namedChildren, type SyntaxNode } from "./syntax-node.js";
 import { wordScope, type WalkHooks, type WalkScope } from "./walk-scope.js";
 import { evaluateWord } from "./words.js";
@@ -10,18 +15,18 @@ const MAX_LOOP_VALUES = 8;
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
 /** Constructs that keep a command from running directly, with what they do. */
 const CONSTRUCTS: ReadonlyMap<string, string> = new Map(
-  Object.entries({
-    subshell: "runs commands in a subshell `( … )`",
-    compound_statement: "groups commands in `{ … }` or `(( … ))`",
-    negated_command: "negates a command with `!`",
-    if_statement: "uses an `if` statement",
-    while_statement: "uses a loop",
-    for_statement: "uses a loop",
-    c_style_for_statement: "uses a loop",
-    case_statement: "uses a `case` statement",
-    function_definition: "defines a shell function",
-    test_command: "uses a shell test `[[ … ]]`",
-  }),
+  `subshell: runs commands in a subshell \`( … )\`
+compound_statement: groups commands in \`{ … }\` or \`(( … ))\`
+negated_command: negates a command with \`!\`
+if_statement: uses an \`if\` statement
+while_statement: uses a loop
+for_statement: uses a loop
+c_style_for_statement: uses a loop
+case_statement: uses a \`case\` statement
+function_definition: defines a shell function
+test_command: uses a shell test \`[[ … ]]\``
+    .split("\n")
+    .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]),
 );
 const STATEMENTS = new Set([
   ...CONSTRUCTS.keys(),

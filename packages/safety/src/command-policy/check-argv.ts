@@ -81,9 +81,7 @@ export function checkArgv(args: readonly Arg[], ctx: ArgvContext): void {
  * places, and as a command of their own (`$EMPTY sudo id` runs `sudo id`).
  */
 export function checkComputedProgram(raw: string, rest: readonly Arg[], ctx: ArgvContext): void {
-  ctx.findings.confirm(
-    `The program name \`${raw}\` is computed by the shell, so what runs cannot be known in advance`,
-  );
+  ctx.findings.confirm(`The shell computes the program name \`${raw}\`: what runs is unknown`);
   ctx.findings.program(raw);
   checkUnknownArguments(raw, [{ value: raw, known: false, plain: false, raw }, ...rest], ctx);
   if (rest[0]?.known === true) checkArgv(rest, ctx);

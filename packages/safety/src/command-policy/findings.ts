@@ -28,7 +28,7 @@ export interface PathRequest {
   /** The program (or redirect) that uses it, for the reason. */
   readonly program: string;
   /** Every file below the path is read (`grep -r`): secrets and hard links below count too. */
-  readonly recursive?: boolean;
+  readonly recursive: boolean;
 }
 
 /** `reason`, ended with `; outcome.` unless it already ends a sentence. */
@@ -71,15 +71,11 @@ export class Findings {
     if (name !== "" && !this.programs.includes(name)) this.programs.push(name);
   }
 
-  get forbidden(): boolean {
-    return this.items.some((item) => item.severity === "forbidden");
-  }
-
-  /** Takes over everything `other` found; its programs too unless `programs` is false. */
-  merge(other: Findings, options: { programs?: boolean } = {}): void {
+  /** Takes over everything `other` found. */
+  merge(other: Findings): void {
     this.items.push(...other.items);
     this.paths.push(...other.paths);
-    if (options.programs !== false) for (const name of other.programs) this.program(name);
+    for (const name of other.programs) this.program(name);
   }
 
   /** The worst finding, or undefined when there is none (the command runs directly). */

@@ -42,8 +42,6 @@ export interface ParsedOption {
 export interface ParsedArgs {
   readonly options: readonly ParsedOption[];
   readonly operands: readonly Arg[];
-  /** With `stopAtOperand`: the index in the input of the first operand (args.length if none). */
-  readonly rest: number;
 }
 
 function slice(arg: Arg, value: string): Arg {
@@ -116,7 +114,7 @@ export function parseOptions(args: readonly Arg[], table: OptionTable): ParsedAr
     }
   }
   if (table.stopAtOperand === true) operands.push(...args.slice(i));
-  return { options, operands, rest: i };
+  return { options, operands };
 }
 
 /** Whether any of `names` was given. */

@@ -4,8 +4,7 @@ import { PathOutsideWorkspaceError, PathProtectedError } from "../path-guard-err
 import type { PathGuard } from "../path-guard.js";
 import { isSecretFileName } from "../protected-paths.js";
 import { MOVED, type Arg, type ArgvContext } from "./context.js";
-import type { Findings, PathAccess, PathRequest } from "./findings.js";
-import { hasParentStep, physicalPath } from "./physical-path.js";
+import type { Finding, Findings, PathAccess, PathRequest } from "./findings.js";
 import { scanTree } from "./tree-scan.js";
 import type { EscalationKind } from "./types.js";
 
@@ -25,14 +24,9 @@ const SANDBOX_VISIBLE = (
   "/dev/random /dev/urandom /dev/stdin /dev/stdout /dev/stderr /dev/fd /proc/self"
 ).split(" ");
 
-/** Options of {@link requestPath}. */
-export interface PathRequestOptions {
-  /** Every file below the path is read (`grep -r`). */
-  readonly recursive?: boolean;
-}
-
 /**
- * Queues a path argument of `program` for the workspace check. A computed path (unknown to
+ * Queues a path argument of `program` for the workspace check (`recursive`: every file
+ * below it is read, as by `grep -r`). A computed path (unknown to
  * the check) is the sandbox's to judge; the word is not plain, so the command runs there.
  * After a `cd` in the script a relative path names an unknown place: only a secret-looking
  * name still counts.
@@ -42,7 +36,7 @@ export function requestPath(
   arg: Arg,
   access: PathAccess,
   program: string,
-  options: PathRequestOptions = {},
+  recursive = false,
 ): void {
   if (!arg.known) return;
   if (arg.value === "") {
@@ -50,6 +44,13 @@ export function requestPath(
     return;
   }
   const relative = !arg.value.startsWith("/");
+  // `a/../b` climbs out of where `a` leads, which a symlink may place anywhere.
+  const parts = arg.value.split("/").filter((part) => part !== "" && part !== ".");
+  const named = parts.findIndex((part) => part !== "..");
+  if (named !== -1 && parts.slice(named).includes(".."))
+    ctx.findings.confirm(
+      `\`${program}\` is given \`${arg.raw}\`, which goes back up with \`..\` after a name`,
+    );
   if (ctx.cwd === MOVED && relative) {
     if (access !== "list" && isSecretFileName(arg.value))
       ctx.findings.escalate(
@@ -63,7 +64,7 @@ export function requestPath(
     shown: arg.raw,
     access,
     program,
-    ...(options.recursive === true ? { recursive: true } : {}),
+    recursive,
   });
 }
 
@@ -98,11 +99,7 @@ function describe(request: PathRequest): string {
 }
 
 /** What one path adds: it keeps the command from running directly, or it escalates. */
-type Result =
-  | { readonly severity: "sandbox"; readonly reason: string }
-  | { readonly severity: "escalate"; readonly kind: EscalationKind; readonly reason: string }
-  | null;
-
+type Result = Finding | null;
 const sandboxed = (reason: string): Result => ({ severity: "sandbox", reason });
 const escalated = (kind: EscalationKind, reason: string): Result => ({
   severity: "escalate",
@@ -110,12 +107,9 @@ const escalated = (kind: EscalationKind, reason: string): Result => ({
   reason,
 });
 
-async function checkResolved(
-  request: PathRequest,
-  target: string,
-  guard: PathGuard,
-): Promise<Result> {
-  const { program, access } = request;
+/** Checks one path through the guard (lexically: a `..` after a name never runs directly). */
+async function checkResolved(request: PathRequest, guard: PathGuard): Promise<Result> {
+  const { program, access, path: target } = request;
   const shown = describe(request);
   const verb = access === "write" ? "writes" : "reads";
   const protectedWrite = `\`${program}\` writes ${shown}, which is protected (git internals, or a file that makes another program run code)`;
@@ -143,7 +137,7 @@ async function checkResolved(
       "secret",
       `${shown} is a hard link (more than one name for the file), so it may be a file outside the workspace`,
     );
-  if (request.recursive !== true) return null;
+  if (!request.recursive) return null;
   const problem = await scanTree(real);
   if (problem === null) return null;
   if (problem.kind === "hard-link")
@@ -159,30 +153,10 @@ async function checkResolved(
   );
 }
 
-/**
- * Checks one path the way the command will open it: lexically through the guard, and,
- * when it has a `..` step, also physically (a symlink before the `..` is followed first,
- * as the kernel does: `x/../y` with `x -> /etc` is `/y`). The worse finding counts.
- */
 async function checkOne(request: PathRequest, guard: PathGuard): Promise<Result> {
-  const target = request.path;
-  if (request.access === "write" && WRITE_SINKS.has(path.posix.normalize(target))) return null;
-  const candidates = [target];
-  const absolute = target.startsWith("/") ? target : `${guard.root}/${target}`;
-  if (hasParentStep(absolute)) {
-    try {
-      const physical = await physicalPath(absolute, guard.root);
-      if (physical !== path.posix.normalize(absolute)) candidates.push(physical);
-    } catch {
-      return sandboxed(`${describe(request)} goes through too many symlinks to check`);
-    }
-  }
-  let worst: Result = null;
-  for (const candidate of candidates) {
-    const result = await checkResolved(request, candidate, guard);
-    if (result !== null && (worst === null || result.severity === "escalate")) worst = result;
-  }
-  return worst;
+  if (request.access === "write" && WRITE_SINKS.has(path.posix.normalize(request.path)))
+    return null;
+  return checkResolved(request, guard);
 }
 
 /** Resolves every queued path through the guard and records what it finds, in order. */
@@ -192,7 +166,7 @@ export async function checkPaths(findings: Findings, guard: PathGuard): Promise<
     findings.incomplete(
       `The command has more than ${String(MAX_PATH_CHECKS)} path arguments, too many to check`,
     );
-  const recursive = requests.filter((request) => request.recursive === true);
+  const recursive = requests.filter((request) => request.recursive);
   if (recursive.length > MAX_TREE_SCANS)
     findings.confirm(
       `The command reads more than ${String(MAX_TREE_SCANS)} directory trees, too many to check`,
@@ -201,16 +175,14 @@ export async function checkPaths(findings: Findings, guard: PathGuard): Promise<
   const results = await Promise.all(
     requests.map((request) =>
       checkOne(
-        request.recursive === true && !scanned.has(request)
-          ? { ...request, recursive: false }
-          : request,
+        request.recursive && !scanned.has(request) ? { ...request, recursive: false } : request,
         guard,
       ),
     ),
   );
   for (const result of results) {
     if (result === null) continue;
-    if (result.severity === "escalate") findings.escalate(result.kind, result.reason);
+    if (result.kind !== undefined) findings.escalate(result.kind, result.reason);
     else findings.confirm(result.reason);
   }
 }

@@ -6,14 +6,10 @@ import { normalizeProgram } from "./normalize-program.js";
  * program name (`/usr/bin/git` and `git` are the same entry). Empty entries are dropped.
  */
 export function parseUserDenylist(entries: readonly string[]): (readonly string[])[] {
-  const parsed: (readonly string[])[] = [];
-  for (const entry of entries) {
-    const words = entry.trim().split(/\s+/).filter(Boolean);
-    const first = words[0];
-    if (first === undefined) continue;
-    parsed.push([normalizeProgram(first).name || first, ...words.slice(1)]);
-  }
-  return parsed;
+  return entries
+    .map((entry) => entry.trim().split(/\s+/).filter(Boolean))
+    .filter((words) => words.length > 0)
+    .map(([first = "", ...rest]) => [normalizeProgram(first).name || first, ...rest]);
 }
 
 /** True when `words` appear among `args` in order, not necessarily next to each other. */

@@ -2,7 +2,6 @@ import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { PathGuard } from "../path-guard.js";
 import { MOVED } from "./context.js";
-import { hasParentStep, physicalPath } from "./physical-path.js";
 
 /** The directory a command starts in, and why it escalates, if so. */
 export interface StartDirectory {
@@ -36,10 +35,8 @@ export async function resolveStartDirectory(
   const candidate = given.startsWith("/") ? given : `${root}/${given}`;
   let real: string;
   try {
-    // Without `..`, realpath alone resolves it as chdir would.
-    real = await realpath(
-      hasParentStep(candidate) ? await physicalPath(candidate, root) : candidate,
-    );
+    // realpath(3) resolves `link/..` physically, as chdir does.
+    real = await realpath(candidate);
   } catch {
     return { path: MOVED, problem: problem("cannot be resolved to a directory") };
   }

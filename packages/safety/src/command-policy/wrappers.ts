@@ -7,23 +7,23 @@ import { optionValues, parseOptions } from "./option-scan.js";
  * that take a value, its long ones, and how many operands of its own come before the
  * program (`timeout 10 cmd`). Every other option is taken to be a flag.
  */
-const WRAPPERS: ReadonlyMap<string, readonly [string, string, number?]> = new Map(
-  Object.entries({
+type WrapperSpec = readonly [string, string, number?];
+/** Wrappers without options that take a value. */
+const PLAIN =
+  "command builtin nohup busybox setsid catchsegv fakeroot unbuffer torsocks dbus-run-session";
+const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
+  ...`${PLAIN} firejail`.split(" ").map((name): [string, WrapperSpec] => [name, ["", ""]]),
+  ...Object.entries<WrapperSpec>({
     env: ["uCSP", "unset chdir split-string block-signal default-signal ignore-signal argv0"],
-    command: ["", ""],
-    builtin: ["", ""],
     exec: ["a", ""],
     nice: ["n", "adjustment"],
     timeout: ["sk", "signal kill-after", 1],
-    nohup: ["", ""],
     time: ["fo", "format output"],
     sudo: ["CDghpRrTtUu", "close-from chdir group host prompt chroot role type user other-user"],
     doas: ["uC", ""],
     pkexec: ["", "user"],
-    busybox: ["", ""],
     stdbuf: ["ioe", "input output error"],
     ionice: ["cnpPu", "class classdata pid pgid uid"],
-    setsid: ["", ""],
     chroot: ["", "userspec groups", 1],
     unshare: ["S", "setuid setgid wd root propagation map-user map-group"],
     nsenter: ["tSGwr", "target setuid setgid wd root"],
@@ -32,19 +32,13 @@ const WRAPPERS: ReadonlyMap<string, readonly [string, string, number?]> = new Ma
     flock: ["wE", "timeout conflict-exit-code", 1],
     strace: ["abeEIoOpPsSuUX", ""],
     ltrace: ["aAeEnoplsu", ""],
-    catchsegv: ["", ""],
-    fakeroot: ["", ""],
-    unbuffer: ["", ""],
     proxychains: ["f", ""],
     proxychains4: ["f", ""],
-    torsocks: ["", ""],
     caffeinate: ["tw", ""],
     "xvfb-run": ["nsfep", ""],
-    "dbus-run-session": ["", ""],
-    firejail: ["", ""],
     sshpass: ["pfdP", ""],
   }),
-);
+]);
 
 /** Whether `name` runs another program given in its arguments. */
 export function isWrapper(name: string): boolean {

@@ -305,11 +305,18 @@ export function createProgram(setExitCode: (code: number) => void): Command {
     .description(
       "Put the workspace and/or the conversation back to before a turn; the conversation continues as a fork.",
     )
-    .option("--to <turn>", "rewind to before this turn (default: the last)", positiveInteger("--to"))
+    .option(
+      "--to <turn>",
+      "rewind to before this turn (default: the last)",
+      positiveInteger("--to"),
+    )
     .option("--code-only", "put back the workspace's files only")
     .option("--chat-only", "fork the conversation only; the files stay")
     .option("--dry-run", "say what would change, change nothing")
-    .option("--force", "overwrite files changed since, keeping a copy of each in the data directory")
+    .option(
+      "--force",
+      "overwrite files changed since, keeping a copy of each in the data directory",
+    )
     .option("--list", "list the turns and the files each changed")
     .option("--json", "JSON output")
     .addHelpText(

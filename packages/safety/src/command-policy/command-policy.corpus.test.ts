@@ -1,8 +1,8 @@
-import { mkdir, symlink, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPathGuard } from "../path-guard.js";
 import {
+  NOW_DIRECT,
+  addCorpusFixtures,
   benignCommands,
   projectCases,
   sharedCases,
@@ -16,12 +16,7 @@ let policy: CommandPolicy;
 
 beforeAll(async () => {
   workspace = await createTestWorkspace();
-  await mkdir(path.join(workspace.root, "sub"), { recursive: true });
-  await symlink("/", path.join(workspace.root, "sub", "x"));
-  await symlink("..", path.join(workspace.root, "sub", "up"));
-  await symlink("/etc", path.join(workspace.root, ","));
-  await mkdir(path.join(workspace.root, "keys", ".ssh"), { recursive: true });
-  await writeFile(path.join(workspace.root, "keys", ".ssh", "deploy"), "-----BEGIN KEY-----\n");
+  await addCorpusFixtures(workspace.root);
   // Outcomes, not the parse deadline (command-policy.limits.test.ts does that): a loaded
   // machine must not turn a case into the deadline's escalation.
   policy = await createCommandPolicy({
@@ -40,18 +35,6 @@ async function outcomeOf(entry: { input: string; cwd?: string }): Promise<Comman
   expect(decision.reason.length).toBeGreaterThan(0);
   return decision.outcome;
 }
-
-/**
- * Cases whose old verdict was stricter than the sandbox-first design wants, each with why.
- * Only read-only commands may appear here: they now run directly.
- */
-const NOW_DIRECT: Readonly<Record<string, string>> = {
-  "echo ok; pwd": "a list whose every part is provably read-only runs directly (issue 24)",
-  "ls 2>&1": "`2>&1` puts one of the command's own streams onto another; nothing is written",
-  "grep fixture README.md | head -n 1": "a pipeline of read-only programs runs directly",
-  "grep -f list.txt README.md": "`-f` reads patterns, not file names: nothing else is read",
-  "grep --file=list.txt -r src": "`-f` reads patterns, not file names: nothing else is read",
-};
 
 /**
  * The property every adversarial case must keep: what is not meant to run unasked never runs

@@ -66,12 +66,12 @@ export function createTurnCheckpoints(
     startTurn: () => current?.startTurn(),
     endRun: () => current?.endTurn(),
     reset() {
-      current?.endTurn();
+      current?.close();
       addedBefore += current?.addedBytes ?? 0;
       current = make(1);
     },
     close() {
-      current?.endTurn();
+      current?.close();
       const added = addedBefore + (current?.addedBytes ?? 0);
       if (added === 0) return;
       const sizeFile = path.join(dataDir, "checkpoints", "size.json");

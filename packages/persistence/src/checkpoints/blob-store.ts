@@ -21,13 +21,18 @@ export interface BlobStore {
 export function createBlobStore(checkpointsDirectory: string): BlobStore {
   const directory = path.join(checkpointsDirectory, "blobs");
   const pathOf = (hash: string) => path.join(directory, hash.slice(0, 2), hash.slice(2));
+  const made = new Set<string>();
   return {
     directory,
     pathOf,
     put(hash, bytes) {
       const target = pathOf(hash);
       if (existsSync(target)) return 0;
-      mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+      const parent = path.dirname(target);
+      if (!made.has(parent)) {
+        mkdirSync(parent, { recursive: true, mode: 0o700 });
+        made.add(parent);
+      }
       // Written whole, then renamed: a blob that exists is complete.
       const temporary = `${target}.${process.pid}.tmp`;
       writeFileSync(temporary, bytes, { mode: 0o600 });

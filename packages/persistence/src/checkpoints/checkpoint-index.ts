@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { FileState } from "./file-state.js";
 
@@ -47,6 +47,31 @@ export function appendCheckpointLines(
   appendFileSync(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(""), {
     mode: 0o600,
   });
+}
+
+/** Appends to one conversation's index through a descriptor kept open (one write per call). */
+export interface CheckpointAppender {
+  readonly id: string;
+  append(lines: readonly CheckpointLine[]): void;
+  close(): void;
+}
+
+/** Opens the index of `conversationId` for appending, creating it. */
+export function openCheckpointAppender(
+  checkpointsDirectory: string,
+  conversationId: string,
+): CheckpointAppender {
+  const file = indexPathOf(checkpointsDirectory, conversationId);
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const descriptor = openSync(file, "a", 0o600);
+  return {
+    id: conversationId,
+    append(lines) {
+      if (lines.length === 0) return;
+      writeSync(descriptor, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+    },
+    close: () => closeSync(descriptor),
+  };
 }
 
 /**

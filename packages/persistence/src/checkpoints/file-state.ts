@@ -1,5 +1,13 @@
 import { createHash } from "node:crypto";
-import { closeSync, lstatSync, openSync, readlinkSync, readSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  type Stats,
+} from "node:fs";
 
 /**
  * What one workspace path held at a moment: nothing, a file (its bytes by SHA-256, its
@@ -67,7 +75,8 @@ export function readFileState(absolute: string): FileState {
     kind: "file",
     mode: stats.mode & 0o7777,
     size: stats.size,
-    hash: hashFile(absolute),
+    // A small file is read whole; a large one in chunks, never held whole.
+    hash: stats.size <= 1 << 20 ? hashBytes(readFileSync(absolute)) : hashFile(absolute),
     stored: false,
   };
 }

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createBlobStore } from "./blob-store.js";
 import {
-  appendCheckpointLines,
+  openCheckpointAppender,
+  type CheckpointAppender,
   CHECKPOINT_INDEX_VERSION,
   type CheckpointLine,
 } from "./checkpoint-index.js";
@@ -48,6 +49,8 @@ export interface WorkspaceCheckpoints {
   startTurn(): void;
   /** The turn ended: records what each path it changed holds now (for conflict checks). */
   endTurn(): void;
+  /** Ends the turn and closes the index file. A later record opens it again. */
+  close(): void;
   /** The number of the current turn (1 for the conversation's first), 0 before any. */
   readonly turn: number;
   /** Bytes of new blobs this recorder stored (content already stored costs nothing). */
@@ -82,22 +85,27 @@ export function createWorkspaceCheckpoints(
   let recorded = new Set<string>();
   let pending: CheckpointLine[] = [];
   let addedBytes = 0;
+  let appender: CheckpointAppender | undefined;
 
   const write = (lines: CheckpointLine[]) => {
     pending.push(...lines);
     const id = options.conversationId();
     if (id === undefined) return;
-    appendCheckpointLines(directory, id, pending);
+    if (appender?.id !== id) appender = openCheckpointAppender(directory, id);
+    appender.append(pending);
     pending = [];
   };
 
   const capture = (absolute: string): FileState => {
-    const state = readFileState(absolute);
-    if (state.kind !== "file" || state.size > maxFileBytes) return state;
+    const stats = lstatSync(absolute, { throwIfNoEntry: false });
+    if (stats === undefined || !stats.isFile() || stats.size > maxFileBytes) {
+      return readFileState(absolute);
+    }
+    // One read: the bytes are hashed and stored as they are.
     const bytes = readFileSync(absolute);
     const hash = hashBytes(bytes);
     addedBytes += blobs.put(hash, bytes);
-    return { ...state, hash, size: bytes.length, stored: true };
+    return { kind: "file", mode: stats.mode & 0o7777, size: bytes.length, hash, stored: true };
   };
 
   const recordOne = (absolute: string, lines: CheckpointLine[]): FileState | undefined => {
@@ -160,6 +168,11 @@ export function createWorkspaceCheckpoints(
       ]);
     },
     endTurn,
+    close() {
+      endTurn();
+      appender?.close();
+      appender = undefined;
+    },
     recordBefore(absolutePath, recordOptions) {
       // A change outside any turn (a tool called directly) still belongs to one.
       if (!open) this.startTurn();

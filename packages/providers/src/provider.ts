@@ -18,6 +18,7 @@ import {
   resolveLocalModelPath,
 } from "./local/index.js";
 import { checkModelFile } from "./local/runtime.js";
+import { withTextToolCalls } from "./text-tool-calls.js";
 import { createOllamaModel } from "./ollama.js";
 import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost } from "./ollama-host.js";
 import { findOllamaTag, inspectWith, listTagsWith } from "./ollama-model-info.js";
@@ -491,7 +492,11 @@ function localProvider(config: ProviderConfig["local"], shared: Shared): Provide
       const file = model === location.path ? location.path : fileOf(model).path;
       refuseInWorkspace(file, shared.workspace);
       try {
-        return createLocalModel({ modelPath: file });
+        // Small models often write the call as JSON text instead of the function-call
+        // syntax; such an answer becomes the call when its arguments fit the tool.
+        return withTextToolCalls(createLocalModel({ modelPath: file }), {
+          requireValidArguments: true,
+        });
       } catch (error) {
         if (
           error instanceof LocalModelUnavailableError &&

@@ -17,6 +17,62 @@ function candidates(text: string): string[] {
   return found;
 }
 
+/** A tool's JSON Schema as far as the check below reads it. */
+interface ArgumentsSchema {
+  readonly properties?: Readonly<Record<string, { readonly type?: unknown }>>;
+  readonly required?: readonly string[];
+  readonly additionalProperties?: unknown;
+}
+
+function fitsType(value: unknown, type: unknown): boolean {
+  const types = Array.isArray(type) ? (type as unknown[]) : [type];
+  return types.some((each) => {
+    switch (each) {
+      case undefined:
+        return true;
+      case "string":
+        return typeof value === "string";
+      case "number":
+        return typeof value === "number";
+      case "integer":
+        return Number.isInteger(value);
+      case "boolean":
+        return typeof value === "boolean";
+      case "array":
+        return Array.isArray(value);
+      case "object":
+        return value !== null && typeof value === "object" && !Array.isArray(value);
+      case "null":
+        return value === null;
+      default:
+        return true;
+    }
+  });
+}
+
+/**
+ * True when `input` has every required argument, no argument the schema closes out, and
+ * each argument of the type the schema names. A shallow check: enough to tell a call from
+ * JSON that merely names a tool; the tool registry validates the call fully.
+ */
+export function argumentsFitSchema(
+  input: Readonly<Record<string, unknown>>,
+  schema: ArgumentsSchema | undefined,
+): boolean {
+  if (!schema) return true;
+  const properties = schema.properties ?? {};
+  if ((schema.required ?? []).some((name) => !(name in input))) return false;
+  for (const [name, value] of Object.entries(input)) {
+    const property = properties[name];
+    if (!property) {
+      if (schema.additionalProperties === false) return false;
+      continue;
+    }
+    if (!fitsType(value, property.type)) return false;
+  }
+  return true;
+}
+
 function asCall(value: unknown, toolNames: ReadonlySet<string>): RecoveredToolCall | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   const record = value as Record<string, unknown>;
@@ -44,6 +100,7 @@ function asCall(value: unknown, toolNames: ReadonlySet<string>): RecoveredToolCa
 export function parseTextToolCalls(
   text: string,
   toolNames: ReadonlySet<string>,
+  schemas?: ReadonlyMap<string, ArgumentsSchema>,
 ): RecoveredToolCall[] {
   const calls: RecoveredToolCall[] = [];
   for (const candidate of candidates(text)) {
@@ -56,6 +113,7 @@ export function parseTextToolCalls(
     for (const item of Array.isArray(value) ? value : [value]) {
       const call = asCall(item, toolNames);
       if (!call) return [];
+      if (schemas && !argumentsFitSchema(call.input, schemas.get(call.name))) return [];
       calls.push(call);
     }
   }
@@ -64,12 +122,25 @@ export function parseTextToolCalls(
 
 const LOOKS_LIKE_CALL = /^\s*(\{|\[|<tool_call>|```)/;
 
+/** Options of {@link withTextToolCalls}. */
+export interface TextToolCallOptions {
+  /**
+   * Recover a call only when its arguments fit the tool's input schema (required arguments
+   * present, their types right); otherwise the text stays an answer. For small models,
+   * which write example JSON more often than a large one does. Default false.
+   */
+  readonly requireValidArguments?: boolean;
+}
+
 /**
  * Wraps a model so that a response whose whole text is a tool call becomes a real tool
  * call. Text that might be a call is held back until the response ends; ordinary text
  * streams through unchanged.
  */
-export function withTextToolCalls(model: LanguageModelV4): LanguageModelV4 {
+export function withTextToolCalls(
+  model: LanguageModelV4,
+  options: TextToolCallOptions = {},
+): LanguageModelV4 {
   return {
     specificationVersion: "v4",
     provider: model.provider,
@@ -78,11 +149,15 @@ export function withTextToolCalls(model: LanguageModelV4): LanguageModelV4 {
       return model.supportedUrls;
     },
     doGenerate: (options) => model.doGenerate(options),
-    async doStream(options) {
-      const result = await model.doStream(options);
-      const toolNames = new Set(
-        (options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])),
+    async doStream(callOptions) {
+      const result = await model.doStream(callOptions);
+      const functions = (callOptions.tools ?? []).flatMap((tool) =>
+        tool.type === "function" ? [tool] : [],
       );
+      const toolNames = new Set(functions.map((tool) => tool.name));
+      const schemas = options.requireValidArguments
+        ? new Map(functions.map((tool) => [tool.name, tool.inputSchema as ArgumentsSchema]))
+        : undefined;
       if (toolNames.size === 0) return result;
       let held: LanguageModelV4StreamPart[] | undefined = [];
       let text = "";
@@ -104,7 +179,7 @@ export function withTextToolCalls(model: LanguageModelV4): LanguageModelV4 {
               )
             ) {
               if (part.type === "finish" && held !== undefined && !sawToolCall) {
-                const calls = parseTextToolCalls(text, toolNames);
+                const calls = parseTextToolCalls(text, toolNames, schemas);
                 if (calls.length > 0) {
                   calls.forEach((call, index) =>
                     controller.enqueue({

@@ -1,4 +1,5 @@
 import { realpathSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { Message } from "@xzatoma/conversation";
 import {
@@ -52,6 +53,10 @@ import {
   type ChildInfo,
   type SubagentScope,
 } from "./subagents/subagent-tools.js";
+import { activateSkill, mentionedSkills } from "./skills/skill-activation.js";
+import { skillCatalog } from "./skills/skill-catalog.js";
+import { createSkillTool } from "./skills/skill-tool.js";
+import { loadSessionSkills } from "./skills/session-skills.js";
 import { createSystemPrompt } from "./system-prompt.js";
 import { loadConfiguredToolPackages } from "./tool-packages.js";
 import { narrowLimits } from "./narrow-limits.js";
@@ -109,6 +114,11 @@ export interface AgentRuntimeOptions {
    * editor's buffers over ACP). The path guard still checks every path first.
    */
   readonly fileAccess?: FileAccess;
+  /**
+   * The home directory whose `.xzatoma/skills` and `.agents/skills` hold the person's own
+   * skills. Default `os.homedir()`. `false` turns skills off for this runtime.
+   */
+  readonly skills?: false | { readonly homeDir?: string };
 }
 
 /** The session state a front end shows (`/status`). */
@@ -317,11 +327,32 @@ export async function createAgentRuntime(
         )
       : undefined;
   const instructions = await loadProjectInstructions(workspace.root);
-  const systemPrompt = createSystemPrompt({
-    workspace: workspace.root,
-    toolNames: [...tools.map((tool) => tool.name), ...(subagentsOn ? SUBAGENT_TOOL_NAMES : [])],
-    ...(instructions ? { projectInstructions: instructions.text } : {}),
-  });
+  // Skills are text read into the conversation, never run; a project's only once trusted.
+  const skills =
+    options.skills === false
+      ? undefined
+      : loadSessionSkills({
+          workspace: workspace.root,
+          homeDir: options.skills?.homeDir ?? os.homedir(),
+          dataDir,
+        });
+  for (const problem of skills?.problems ?? []) {
+    io.warn(`skill ignored: ${problem.file}: ${problem.field} ${problem.message}`);
+  }
+  for (const skill of skills?.untrusted ?? []) {
+    io.warn(
+      `project skill '${skill.name}' is not trusted and not offered (${skill.file}): review it, then run 'xzatoma skills trust ${skill.name}'`,
+    );
+  }
+  const offeredSkills = skills?.offered ?? [];
+  if (offeredSkills.length > 0) tools.push(createSkillTool(offeredSkills));
+  const catalog = skillCatalog(offeredSkills);
+  const systemPrompt =
+    createSystemPrompt({
+      workspace: workspace.root,
+      toolNames: [...tools.map((tool) => tool.name), ...(subagentsOn ? SUBAGENT_TOOL_NAMES : [])],
+      ...(instructions ? { projectInstructions: instructions.text } : {}),
+    }) + (catalog ? `\n\n${catalog}` : "");
 
   const shared = options.history === false ? undefined : options.history?.store;
   const history: History | undefined =
@@ -510,7 +541,17 @@ export async function createAgentRuntime(
         runOptions.onEvent?.(event);
       };
       try {
-        const result = await agent.run(prompt, {
+        // A skill the person names (`$name`) is loaded with the prompt.
+        const named = mentionedSkills(prompt, offeredSkills).flatMap((skill) => {
+          try {
+            return [activateSkill(skill)];
+          } catch (error) {
+            io.warn((error as Error).message);
+            return [];
+          }
+        });
+        const text = named.length === 0 ? prompt : `${named.join("\n\n")}\n\n${prompt}`;
+        const result = await agent.run(text, {
           signal: controller.signal,
           onEvent: (event) => {
             if (event.type === "turn-started") {

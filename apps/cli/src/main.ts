@@ -32,20 +32,21 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   let exitCode: number = ExitCode.ok;
   const program = createProgram((code) => (exitCode = code));
-  if (argv.length === 0) {
-    process.stderr.write(program.helpInformation());
-    process.stderr.write(
-      "\nerror: no command given; try 'xzatoma chat' or 'xzatoma run --prompt \"...\"'\n",
-    );
-    return ExitCode.usage;
-  }
+  // Bare `xzatoma` opens chat, as other agent command lines do.
+  const args = argv.length === 0 ? ["chat"] : argv;
   try {
-    await program.parseAsync([...argv], { from: "user" });
+    await program.parseAsync([...args], { from: "user" });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are "errors" to commander; they exit 0.
-      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      if (error.exitCode === 0) return ExitCode.ok;
+      // `run --json` reports a usage error in its event stream too.
+      if (args[0] === "run" && args.includes("--json"))
+        process.stdout.write(
+          `${JSON.stringify({ type: "error", error: { code: "USAGE", message: error.message.replace(/^error: /, "") }, exitCode: ExitCode.usage })}\n`,
+        );
+      return ExitCode.usage;
     }
     if (error instanceof UsageError) {
       process.stderr.write(`error: ${error.message}\n`);

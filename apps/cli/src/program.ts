@@ -167,6 +167,9 @@ export function createProgram(setExitCode: (code: number) => void): Command {
       )
       .option("--plan <file>", "a plan file (.yaml, .yml, .json or .md) to carry out")
       .option("--json", "print the event stream as JSON lines instead of text")
+      .option("-q, --quiet", "print the answer only: no progress, tool lines or summary on stderr")
+      .option("--continue", "continue the newest saved conversation with this prompt")
+      .option("--resume <id>", "continue a saved conversation (see 'xzatoma history list')")
       .option(
         "--subagents",
         "offer the subagent and parallel_subagent tools (default: agent.subagent.enabled)",
@@ -174,9 +177,9 @@ export function createProgram(setExitCode: (code: number) => void): Command {
   )
     .addHelpText(
       "after",
-      "\nExit codes: 0 answered, 1 failed, 2 usage error, 3 stopped by a limit, 130 interrupted.\n" +
+      "\nExit codes: 0 answered, 1 failed, 2 usage error, 3 stopped by a limit, 130 interrupted (143 SIGTERM, 129 SIGHUP).\n" +
         "Without a prompt or a plan, the prompt is read from standard input when it is not a terminal.\n" +
-        'Examples:\n  xzatoma run "Summarise @README.md"\n  echo "Summarise @README.md" | xzatoma run\n  xzatoma run --plan release.yaml --mode write',
+        'Examples:\n  xzatoma run "Summarise @README.md"\n  echo "Summarise @README.md" | xzatoma run\n  xzatoma run --plan examples/plans/release.yaml --mode write',
     )
     .action(
       act(async (call) => {
@@ -300,6 +303,31 @@ export function createProgram(setExitCode: (code: number) => void): Command {
         }),
       );
   }
+  history
+    .command("export <id>")
+    .description("Export a conversation with its tool calls and subagents, redacted.")
+    .addOption(
+      new Option("--format <format>", "md, json (docs/reference/conversation-export.md) or html")
+        .choices(["md", "json", "html"])
+        .default("md"),
+    )
+    .option("-o, --output <file>", "write to this file instead of standard output")
+    .action(
+      act(async (call) => {
+        const { historyExport } = await import("./commands/history-export.js");
+        return historyExport(call.arg ?? "", call.options as Parameters<typeof historyExport>[1]);
+      }),
+    );
+  history
+    .command("import <file>")
+    .description("Store a conversation exported with --format json, under a new id.")
+    .option("--json", "JSON output")
+    .action(
+      act(async (call) => {
+        const { historyImport } = await import("./commands/history-export.js");
+        return historyImport(call.arg ?? "", call.options as Parameters<typeof historyImport>[1]);
+      }),
+    );
   program
     .command("rewind <id>")
     .description(

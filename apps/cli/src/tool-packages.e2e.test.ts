@@ -68,7 +68,7 @@ describe("a tool package in the configuration", () => {
       { cwd: workspace, env: { PATH: process.env["PATH"] ?? "", HOME: base } },
     );
     expect(outcome.code, outcome.stderr).toBe(0);
-    expect(outcome.stderr).toBe("→ search_notes dawn\n");
+    expect(outcome.stderr).toMatch(/^→ search_notes dawn\n/);
     expect(outcome.stdout).toContain("We launch at dawn.");
     const offered = model.requests[0]?.tools ?? [];
     const search = offered.find((tool) => tool.function.name === "search_notes");

@@ -23,7 +23,10 @@ import {
 import { parseMentions } from "../mentions/parse-mentions.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { shouldUseColor } from "../render/color.js";
+import { jsonErrorEvent } from "../render/json-error-event.js";
 import { createJsonRenderer } from "../render/json-renderer.js";
+import { createRunSummary } from "../render/run-summary.js";
+import { createSpinner } from "../render/spinner.js";
 import { toTerminalSafe } from "../render/terminal-safe.js";
 import { createTextRenderer } from "../render/text-renderer.js";
 import { runModes } from "../session/front-end-settings.js";
@@ -37,6 +40,12 @@ export interface RunCommandOptions {
   readonly words?: string;
   readonly plan?: string;
   readonly json?: boolean;
+  /** No spinner, tool lines or summary on stderr: the answer, and errors. */
+  readonly quiet?: boolean;
+  /** Continue the newest saved conversation (`--continue`). */
+  readonly continue?: boolean;
+  /** Continue this saved conversation (`--resume ID`, an id or a unique prefix). */
+  readonly resume?: string;
   readonly workspace?: string;
   readonly allowDangerous?: boolean;
   /** Offer subagent and parallel_subagent (also `agent.subagent.enabled`). */
@@ -112,16 +121,40 @@ async function readStandardInput(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** `xzatoma run --prompt TEXT | --plan FILE`: runs the agent once, without asking anyone. */
+/**
+ * `xzatoma run --prompt TEXT | --plan FILE`: runs the agent once, without asking anyone.
+ * With `--json`, a usage or configuration error that stops it from starting is an `error`
+ * event on stdout too (see `render/json-error-event.ts`).
+ */
 export async function runCommand(
   options: RunCommandOptions,
   command: CommandOptionSource,
 ): Promise<number> {
+  if (!options.json) return runOnce(options, command);
+  try {
+    return await runOnce(options, command);
+  } catch (error) {
+    const event = jsonErrorEvent(error);
+    if (!event) throw error;
+    process.stdout.write(event.line);
+    throw error;
+  }
+}
+
+async function runOnce(options: RunCommandOptions, command: CommandOptionSource): Promise<number> {
   if (options.prompt !== undefined && options.words !== undefined)
     throw new UsageError("give the prompt once: as words or with --prompt, not both.");
   if ((options.prompt !== undefined || options.words !== undefined) && options.plan)
     throw new UsageError("give either a prompt or --plan, not both.");
+  if (options.continue && options.resume !== undefined)
+    throw new UsageError("give --continue or --resume ID, not both.");
   const task = await taskFrom(options);
+  const resume =
+    options.resume !== undefined
+      ? { resume: options.resume }
+      : options.continue
+        ? { resume: { latest: true as const } }
+        : {};
   const stderr = (text: string) => process.stderr.write(text);
   const show: (event: AgentEvent) => void = options.json
     ? createJsonRenderer(process.stdout)
@@ -129,11 +162,21 @@ export async function runCommand(
         stdout: process.stdout,
         stderr: process.stderr,
         color: shouldUseColor(process.stderr, process.env),
+        progress: !options.quiet,
+        // Only in a terminal that takes escape sequences: NO_COLOR and TERM=dumb get plain lines.
+        spinner: createSpinner(
+          process.stderr,
+          process.stderr.isTTY === true && shouldUseColor(process.stderr, process.env),
+        ),
       });
+  // The closing summary on stderr (not with --json or --quiet): how it ended, its size,
+  // its conversation and the files the tools changed.
+  const summary = createRunSummary();
   /** Calls refused because nobody could say yes: --allow-dangerous would have run them. */
   let unanswered = 0;
   const render = (event: AgentEvent) => {
     if (event.type === "approval-answered" && !event.approved) unanswered += 1;
+    summary.onEvent(event);
     show(event);
   };
   // Off unless OTEL_EXPORTER_OTLP_* or XZATOMA_TELEMETRY asks; then the SDK loads here.
@@ -152,7 +195,7 @@ export async function runCommand(
       ...(telemetry ? { telemetry } : {}),
       mentionUrlsConfirmed: options.allowDangerous === true,
       ...(options.subagents ? { subagents: true } : {}),
-      history: { title: () => conversationTitle(task.label) },
+      history: { title: () => conversationTitle(task.label), ...resume },
       ...(task.maxTurns ? { limits: { maxTurns: task.maxTurns } } : {}),
       ...(task.progress ? { extraTools: [createPlanProgressTool(task.progress)] } : {}),
     });
@@ -219,6 +262,13 @@ export async function runCommand(
       const message = describeStop(result, runtime.agent.limits);
       if (message) stderr(`xzatoma: ${message}\n`);
     }
+  }
+  // A run that got no answer at all (the server down, stopped at once) has nothing to sum up.
+  if (!options.json && !options.quiet && (result.turns > 1 || result.usage.totalTokens > 0)) {
+    const dim = shouldUseColor(process.stderr, process.env)
+      ? (text: string) => `\x1b[2m${text}\x1b[22m`
+      : (text: string) => text;
+    stderr(dim(`${summary.lines(result, runtime.conversationId).join("\n")}\n`));
   }
   return result.stopReason === "aborted" && stoppedBy
     ? exitCodeForSignal(stoppedBy)

@@ -46,3 +46,13 @@ it("draws nothing when disabled", () => {
   spinner.stop();
   expect(text()).toBe("");
 });
+
+it("shows the whole seconds since the time it is given", () => {
+  vi.stubEnv("NO_COLOR", "1");
+  const { stream, text } = terminal();
+  const spinner = createSpinner(stream, true);
+  spinner.start("waiting for the model", performance.now() - 3_000);
+  vi.advanceTimersByTime(80);
+  spinner.stop();
+  expect(text()).toBe("\r\x1b[2K⠙ waiting for the model 3 s\r\x1b[2K");
+});

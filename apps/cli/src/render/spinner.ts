@@ -2,7 +2,8 @@ import { shouldUseColor } from "./color.js";
 
 /** A spinner on stderr while the model thinks; silent when stderr is not a terminal. */
 export interface Spinner {
-  start(label: string): void;
+  /** Shows `label`; with `since` (a `performance.now()` time), also the seconds since then. */
+  start(label: string, since?: number): void;
   stop(): void;
 }
 
@@ -20,16 +21,20 @@ export function createSpinner(
   let timer: NodeJS.Timeout | undefined;
   let frame = 0;
   let label = "";
+  let startedAt: number | undefined;
   const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[22m` : text);
   const clear = () => output.write("\r\x1b[2K");
   return {
-    start(text) {
+    start(text, since) {
       if (!enabled) return;
       label = text;
+      startedAt = since;
       if (timer) return;
       timer = setInterval(() => {
         frame = (frame + 1) % FRAMES.length;
-        output.write(`\r\x1b[2K${dim(`${FRAMES[frame] ?? ""} ${label}`)}`);
+        const elapsed =
+          startedAt === undefined ? "" : ` ${Math.floor((performance.now() - startedAt) / 1000)} s`;
+        output.write(`\r\x1b[2K${dim(`${FRAMES[frame] ?? ""} ${label}${elapsed}`)}`);
       }, 80);
       timer.unref();
     },

@@ -53,7 +53,11 @@ export async function prepareSession(options: {
    */
   readonly mentionUrlsConfirmed: boolean;
   readonly history?:
-    false | { readonly resume?: string; readonly title?: (first: string) => string };
+    | false
+    | {
+        readonly resume?: string | { readonly latest: true };
+        readonly title?: (first: string) => string;
+      };
   readonly limits?: Partial<AgentLimits>;
   readonly extraTools?: readonly Tool[];
   /** Offer subagents whatever `agent.subagent.enabled` says (chat; `run --subagents`). */

@@ -1,14 +1,12 @@
-import { appendFileSync, mkdirSync } from "node:fs";
-import path from "node:path";
 import type { AgentEvent, ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
-import { redactValue } from "@xzatoma/safety";
 import { runRepl } from "../chat/repl.js";
 import { pickExplicitFlags, type CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { shouldUseColor } from "../render/color.js";
-import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
+import { toTerminalSafe, toTerminalSafeLine } from "../render/terminal-safe.js";
 import { createChatSession } from "../session/chat-session.js";
+import { createChatTraceLog } from "../session/chat-trace-log.js";
 import { chatLogFile, chatModes } from "../session/front-end-settings.js";
 import { prepareSession } from "../session/prepare-session.js";
 
@@ -70,14 +68,13 @@ export async function chatCommand(
   }
   const { config } = prepared.loaded;
   const { runtime } = prepared;
-  const logFile = chatLogFile(config);
-  mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
-  trace = (event: AgentEvent) => {
-    // The trace persists tool output and the user's words: secrets are redacted first.
-    const line = `${toTerminalSafeJson(redactValue({ time: new Date().toISOString(), ...event }))}\n`;
-    appendFileSync(logFile, line, { mode: 0o600 });
-    if (options.verbose) process.stderr.write(line);
-  };
+  // The trace persists tool output and the user's words: secrets are redacted first.
+  const traceLog = createChatTraceLog({
+    file: chatLogFile(config),
+    // terminal-safe: each line the log echoes is toTerminalSafeJson output (chat-trace-log.ts)
+    ...(options.verbose ? { echo: (line: string) => process.stderr.write(line) } : {}),
+  });
+  trace = (event: AgentEvent) => traceLog.record(event);
   const engine = createChatSession(runtime, prepared.mentions, (next) => {
     confirm = next;
   });
@@ -99,6 +96,7 @@ export async function chatCommand(
       banner,
     });
   } finally {
+    traceLog.flush();
     await runtime.close();
     await telemetry?.shutdown();
   }

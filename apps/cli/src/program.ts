@@ -303,6 +303,31 @@ export function createProgram(setExitCode: (code: number) => void): Command {
         }),
       );
   }
+  history
+    .command("export <id>")
+    .description("Export a conversation with its tool calls and subagents, redacted.")
+    .addOption(
+      new Option("--format <format>", "md, json (docs/reference/conversation-export.md) or html")
+        .choices(["md", "json", "html"])
+        .default("md"),
+    )
+    .option("-o, --output <file>", "write to this file instead of standard output")
+    .action(
+      act(async (call) => {
+        const { historyExport } = await import("./commands/history-export.js");
+        return historyExport(call.arg ?? "", call.options as Parameters<typeof historyExport>[1]);
+      }),
+    );
+  history
+    .command("import <file>")
+    .description("Store a conversation exported with --format json, under a new id.")
+    .option("--json", "JSON output")
+    .action(
+      act(async (call) => {
+        const { historyImport } = await import("./commands/history-export.js");
+        return historyImport(call.arg ?? "", call.options as Parameters<typeof historyImport>[1]);
+      }),
+    );
   program
     .command("rewind <id>")
     .description(

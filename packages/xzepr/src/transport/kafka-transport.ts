@@ -476,10 +476,22 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
     const beat = setInterval(() => {
       payload.heartbeat().catch(() => undefined);
     }, heartbeatInterval);
+    // Set when the group is rebalancing: the batch stops taking messages, commits what it
+    // finished, and hands the error to kafkajs, which re-joins the group.
+    let rebalancing: unknown;
     try {
       for (const raw of batch.messages) {
         // Fetched before the stop or a seek: left uncommitted, so it is read again.
         if (stopping || fatal || !payload.isRunning() || payload.isStale()) break;
+        try {
+          // Sent at most once per heartbeat interval; tells of a rebalance between messages.
+          await payload.heartbeat();
+        } catch (error) {
+          if (isRebalanceError(error)) {
+            rebalancing = error;
+            break;
+          }
+        }
         const message = toInbound(batch.topic, batch.partition, raw);
         const controller = new AbortController();
         let settle = () => {};
@@ -515,6 +527,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
       if (committed.length > 0 && committed.every(Boolean)) {
         rejections.delete(`${batch.topic}\u0000${batch.partition}`);
       }
+      if (rebalancing !== undefined) throw rebalancing;
     } finally {
       clearInterval(beat);
     }

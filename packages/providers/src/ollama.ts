@@ -34,6 +34,11 @@ export interface OllamaModelOptions {
   readonly contextWindow?: number;
   /** Told what `/api/show` reported, once per model. */
   readonly onModelInfo?: (info: OllamaModelInfo) => void;
+  /**
+   * Asks `/api/show` about the model, when the caller already does (a provider that plans
+   * the context window with the same answer). Default: this model asks once itself.
+   */
+  readonly inspect?: () => Promise<OllamaModelInfo | undefined>;
   /** Retries, backoff and timeouts of requests; see {@link RetryOptions}. */
   readonly retry?: RetryOptions;
   /**
@@ -104,7 +109,7 @@ export function createOllamaModel(options: OllamaModelOptions = {}): LanguageMod
   const wanted = options.contextWindow ?? 32_768;
   let inspected: Promise<OllamaModelInfo | undefined> | undefined;
   const inspect = () =>
-    (inspected ??= inspectWith(client, host, model).then((info) => {
+    (inspected ??= (options.inspect?.() ?? inspectWith(client, host, model)).then((info) => {
       if (info) options.onModelInfo?.(info);
       return info;
     }));

@@ -21,7 +21,12 @@ import { checkModelFile } from "./local/runtime.js";
 import { withTextToolCalls } from "./text-tool-calls.js";
 import { createOllamaModel } from "./ollama.js";
 import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost } from "./ollama-host.js";
-import { findOllamaTag, inspectWith, listTagsWith } from "./ollama-model-info.js";
+import {
+  findOllamaTag,
+  inspectWith,
+  listTagsWith,
+  type OllamaModelInfo,
+} from "./ollama-model-info.js";
 import { createNodeHttpClient } from "./http/http-client.js";
 import {
   createOpenAIModel,
@@ -178,7 +183,19 @@ function ollamaProvider(config: ProviderConfig["ollama"], shared: Shared): Provi
   const lookUpKey = () => shared.credentials.get("ollama");
   const client = withBearerKeyClient(createNodeHttpClient(), { apiKey, lookUpKey });
   const windows = new Map<string, number>();
-  const inspected = new Map<string, Promise<unknown>>();
+  // One /api/show per model, for the window planned and the model's own checks alike.
+  const shown = new Map<string, Promise<OllamaModelInfo | undefined>>();
+  const show = (model: string) => {
+    let asked = shown.get(model);
+    if (!asked) {
+      asked = inspectWith(client, host, model).then((info) => {
+        if (info?.contextLength) windows.set(model, info.contextLength);
+        return info;
+      });
+      shown.set(model, asked);
+    }
+    return asked;
+  };
   // What Ollama is asked for: the configured num_ctx, else the conversation's budget; the
   // model caps both at its trained length.
   const wanted = config.num_ctx ?? shared.maxContextTokens;
@@ -212,9 +229,7 @@ function ollamaProvider(config: ProviderConfig["ollama"], shared: Shared): Provi
         retry,
         ...(apiKey ? { apiKey } : {}),
         lookUpKey,
-        onModelInfo: (info) => {
-          if (info.contextLength) windows.set(model, info.contextLength);
-        },
+        inspect: () => show(model),
       }),
     async listModels() {
       return (await tags()).map((tag) => ({
@@ -241,14 +256,7 @@ function ollamaProvider(config: ProviderConfig["ollama"], shared: Shared): Provi
     },
     contextWindow: window,
     async resolveContextWindow(model) {
-      let asked = inspected.get(model);
-      if (!asked) {
-        asked = inspectWith(client, host, model).then((shown) => {
-          if (shown?.contextLength) windows.set(model, shown.contextLength);
-        });
-        inspected.set(model, asked);
-      }
-      await asked;
+      await show(model);
       return window(model);
     },
   };

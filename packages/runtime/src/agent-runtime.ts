@@ -226,7 +226,10 @@ export async function createAgentRuntime(
   const auditLog = createAuditLog({ path: path.join(dataDir, "audit.log") });
   const dbPath = config.persistence.db_path;
   // What each turn's changes replace, for `xzatoma rewind` (recorded once history is on).
-  const checkpoints = createTurnCheckpoints(dataDir);
+  const checkpoints = createTurnCheckpoints(dataDir, {
+    // Looked up only when the cap is passed; `history` is opened below.
+    exists: () => (history ? (id) => history.getConversation(id) !== undefined : undefined),
+  });
   const workspace = createWorkspaceContext({
     changes: checkpoints.changes,
     root: options.workspace,

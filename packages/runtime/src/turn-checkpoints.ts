@@ -38,8 +38,14 @@ export interface TurnCheckpoints {
  */
 export function createTurnCheckpoints(
   dataDir: string,
-  maxBytes = DEFAULT_CHECKPOINT_MAX_BYTES,
+  options: {
+    /** The cap of the blobs' bytes. Default 2 GiB. */
+    readonly maxBytes?: number;
+    /** Whether a conversation is still in history (checkpoints of others go first). */
+    readonly exists?: () => ((conversationId: string) => boolean) | undefined;
+  } = {},
 ): TurnCheckpoints {
+  const maxBytes = options.maxBytes ?? DEFAULT_CHECKPOINT_MAX_BYTES;
   let current: WorkspaceCheckpoints | undefined;
   let addedBefore = 0;
   let attached:
@@ -81,7 +87,10 @@ export function createTurnCheckpoints(
       } catch {
         // No count yet: start one.
       }
-      if (total > maxBytes) total = pruneCheckpoints({ dataDir, maxBytes }).bytesLeft;
+      if (total > maxBytes) {
+        const exists = options.exists?.();
+        total = pruneCheckpoints({ dataDir, maxBytes, ...(exists ? { exists } : {}) }).bytesLeft;
+      }
       mkdirSync(path.dirname(sizeFile), { recursive: true, mode: 0o700 });
       writeFileSync(sizeFile, JSON.stringify({ bytes: total }));
     },

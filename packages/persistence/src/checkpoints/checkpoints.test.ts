@@ -116,6 +116,26 @@ describe("workspace checkpoints", () => {
     expect(rewind(2).changes.map((change) => change.path)).toEqual(["notes.md"]);
   });
 
+  it("with the conflicts forced, keeps the person's version before putting the old one back", () => {
+    const { workspace, checkpoints, rewind, blobs, dataDir } = setUp();
+    const file = path.join(workspace, "notes.md");
+    writeFileSync(file, "one");
+    checkpoints.startTurn();
+    checkpoints.recordBefore(file);
+    writeFileSync(file, "two");
+    checkpoints.endTurn();
+    writeFileSync(file, "the person's three");
+    const plan = rewind(1);
+    const kept = path.join(dataDir, "kept");
+    const result = applyRewind(workspace, plan.conflicts, blobs, {
+      paths: plan.conflicts.map((conflict) => conflict.path),
+      directory: kept,
+    });
+    expect(result.restored).toEqual(["notes.md"]);
+    expect(readFileSync(file, "utf8")).toBe("one");
+    expect(readFileSync(path.join(kept, "notes.md"), "utf8")).toBe("the person's three");
+  });
+
   it("records a file over the size limit by hash only and says it cannot restore it", () => {
     const { workspace, checkpoints, rewind } = setUp({ maxFileBytes: 4 });
     const file = path.join(workspace, "big.bin");

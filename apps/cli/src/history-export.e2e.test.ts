@@ -65,6 +65,8 @@ beforeAll(async () => {
     "--host",
     model.url,
   ]);
+  if (runOutcome.code !== 0)
+    throw new Error(`the run failed (${String(runOutcome.code)}): ${runOutcome.stderr}`);
   const listed = JSON.parse((await cli(["history", "list", "--json"])).stdout) as
     { items?: { id: string }[] } | { id: string }[];
   conversationId = (Array.isArray(listed) ? listed : (listed.items ?? []))[0]?.id ?? "";
@@ -145,6 +147,17 @@ describe("xzatoma history export and import", () => {
     expect(shown.stdout).toContain("Say goodbye");
     expect(shown.stdout).toContain("read_file");
     expect(await readFile(file, "utf8")).not.toContain(CANARY);
+    // The imported conversation continues where it stopped, on the new machine's history.
+    const before = model.requests.length;
+    const resumed = await cli(
+      ["run", "--resume", id, "--prompt", "And now hello.", "--host", model.url],
+      fresh,
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const sent = JSON.stringify(model.requests.slice(before));
+    expect(sent).toContain("Say goodbye");
+    expect(sent).toContain("And now hello.");
+    expect(sent).not.toContain(CANARY);
   });
 
   it("refuses a file that is not an export, naming what is wrong", async () => {

@@ -86,6 +86,8 @@ beforeAll(async () => {
     "--host",
     model.url,
   ]);
+  if (runOutcome.code !== 0)
+    throw new Error(`the run failed (${String(runOutcome.code)}): ${runOutcome.stderr}`);
   const listed = await cli(["history", "list", "--json"]);
   const parsed = JSON.parse(listed.stdout) as { items?: { id: string }[] } | { id: string }[];
   const items = Array.isArray(parsed) ? parsed : (parsed.items ?? []);

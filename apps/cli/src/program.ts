@@ -578,6 +578,36 @@ export function createProgram(setExitCode: (code: number) => void): Command {
         );
       }),
     );
+  const commands = program
+    .command("commands")
+    .description("Custom commands (Markdown prompt files run as /name args).");
+  commands
+    .command("list")
+    .description(
+      "List the custom commands a session finds here, whether each may run, and invalid ones.",
+    )
+    .option("-w, --workspace <dir>", "the project (default: the current directory)")
+    .option("--json", "JSON output")
+    .action(
+      act(async (call) => {
+        const { commandsList } = await import("./commands/custom-commands.js");
+        return commandsList(call.options as Parameters<typeof commandsList>[0], call.source);
+      }),
+    );
+  commands
+    .command("trust <name>")
+    .description("Trust a project command as it is now (a change makes it untrusted again).")
+    .option("-w, --workspace <dir>", "the project (default: the current directory)")
+    .action(
+      act(async (call) => {
+        const { commandsTrust } = await import("./commands/custom-commands.js");
+        return commandsTrust(
+          String(call.arg),
+          call.options as Parameters<typeof commandsTrust>[1],
+          call.source,
+        );
+      }),
+    );
   registerCompletionCommand(program);
   return program;
 }

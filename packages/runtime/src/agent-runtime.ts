@@ -53,7 +53,12 @@ import {
   type ChildInfo,
   type SubagentScope,
 } from "./subagents/subagent-tools.js";
+import type { CustomCommand } from "./custom-commands/command-file.js";
+import { discoverCommands } from "./custom-commands/discover-commands.js";
+import { expandCommand, parseInvocation } from "./custom-commands/expand-command.js";
+import { fileUnchanged } from "./skills/file-unchanged.js";
 import { activateSkill, mentionedSkills } from "./skills/skill-activation.js";
+import type { Skill } from "./skills/skill-file.js";
 import { skillCatalog } from "./skills/skill-catalog.js";
 import { createSkillTool } from "./skills/skill-tool.js";
 import { loadSessionSkills } from "./skills/session-skills.js";
@@ -116,7 +121,8 @@ export interface AgentRuntimeOptions {
   readonly fileAccess?: FileAccess;
   /**
    * The home directory whose `.xzatoma/skills` and `.agents/skills` hold the person's own
-   * skills. Default `os.homedir()`. `false` turns skills off for this runtime.
+   * skills and `.xzatoma/commands` their custom commands. Default `os.homedir()`. `false`
+   * turns skills and custom commands off for this runtime.
    */
   readonly skills?: false | { readonly homeDir?: string };
 }
@@ -160,6 +166,10 @@ export interface AgentRuntime {
   readonly agent: Agent;
   /** The configured MCP servers (`mcp.servers`); undefined when none is configured. */
   readonly mcp: McpManager | undefined;
+  /** The skills the model is offered: the user's, and the project's a person trusted. */
+  readonly skills: readonly Skill[];
+  /** The custom commands `run` expands (`/name args`): the user's, and trusted project ones. */
+  readonly customCommands: readonly CustomCommand[];
   /** Fetches a URL through the same guard as the fetch tool (for `@url:` mentions). */
   fetchText(
     url: string,
@@ -348,6 +358,17 @@ export async function createAgentRuntime(
     );
   }
   const offeredSkills = skills?.offered ?? [];
+  const commands =
+    options.skills === false
+      ? undefined
+      : discoverCommands({
+          workspace: workspace.root,
+          homeDir: options.skills?.homeDir ?? os.homedir(),
+          dataDir,
+        });
+  for (const problem of commands?.problems ?? []) {
+    io.warn(`command ignored: ${problem.file}: ${problem.field} ${problem.message}`);
+  }
   if (offeredSkills.length > 0) tools.push(createSkillTool(offeredSkills));
   const catalog = skillCatalog(offeredSkills);
   const systemPrompt =
@@ -508,6 +529,8 @@ export async function createAgentRuntime(
       return agent;
     },
     mcp,
+    skills: offeredSkills,
+    customCommands: commands?.offered ?? [],
     async fetchText(url, fetchOptions) {
       const response = await standard.fetcher.fetch(url, { confirmed: fetchOptions.confirmed });
       return { url: response.url, contentType: response.contentType, body: response.body };
@@ -544,6 +567,29 @@ export async function createAgentRuntime(
         runOptions.onEvent?.(event);
       };
       try {
+        // `/name args` runs a custom command: its prompt, with the arguments put in.
+        const invocation = parseInvocation(prompt);
+        const command = invocation
+          ? commands?.commands.find((candidate) => candidate.name === invocation.name)
+          : undefined;
+        if (invocation && command) {
+          if (!commands?.offered.includes(command)) {
+            io.warn(
+              `project command '/${command.name}' is not trusted and was not expanded (${command.file}): review it, then run 'xzatoma commands trust ${command.name}'`,
+            );
+          } else if (!fileUnchanged(command)) {
+            io.warn(
+              `the command '/${command.name}' changed since the session started (${command.file}) and was not expanded`,
+            );
+          } else {
+            prompt = expandCommand(command, invocation.args);
+            if (command.model !== undefined && command.model !== model) {
+              io.warn(
+                `the command '/${command.name}' names the model '${command.model}'; it runs with the session's model '${model}' (switch with --model or /model)`,
+              );
+            }
+          }
+        }
         // A skill the person names (`$name`) is loaded with the prompt.
         const named = mentionedSkills(prompt, offeredSkills).flatMap((skill) => {
           try {

@@ -80,3 +80,13 @@ export {
   type TrustStore,
   type TrustSubject,
 } from "./skills/index.js";
+export {
+  COMMAND_FILE_MAX_BYTES,
+  discoverCommands,
+  expandCommand,
+  parseCommandFile,
+  parseInvocation,
+  splitArguments,
+  type CommandDiscovery,
+  type CustomCommand,
+} from "./custom-commands/index.js";

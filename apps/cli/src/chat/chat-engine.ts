@@ -31,6 +31,10 @@ export interface ChatEngine {
   status(): string;
   /** The MCP servers, their state and their tools (`/mcp`). */
   mcp(): string;
+  /** The skills and custom commands the session offers (`/skills`). */
+  skills(): string;
+  /** Whether `/name` runs a custom command of the session (sent as a prompt). */
+  isCustomCommand(name: string): boolean;
   context(): string;
   summarize(signal: AbortSignal): Promise<string>;
   clear(): string;

@@ -229,6 +229,11 @@ export async function runRepl(options: ReplOptions): Promise<void> {
 
   async function handleLine(line: string): Promise<boolean> {
     const command = parseSlashCommand(line);
+    // `/name args` of a custom command is a message: the runtime puts in its prompt.
+    const name = /^\/(\S+)/.exec(line.trim())?.[1];
+    if (command?.kind === "unknown" && name !== undefined && engine.isCustomCommand(name)) {
+      return handlePrompt(line);
+    }
     if (command) {
       try {
         return await handleSlashCommand(command);
@@ -260,6 +265,9 @@ export async function runRepl(options: ReplOptions): Promise<void> {
         break;
       case "mcp":
         say(engine.mcp());
+        break;
+      case "skills":
+        say(engine.skills());
         break;
       case "context":
         if (command.summary) {

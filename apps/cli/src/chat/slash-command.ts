@@ -9,6 +9,7 @@ export type SlashCommand =
     }
   | { readonly kind: "status" }
   | { readonly kind: "mcp" }
+  | { readonly kind: "skills" }
   | { readonly kind: "context"; readonly summary: boolean }
   | { readonly kind: "models" }
   | { readonly kind: "model"; readonly name: string }
@@ -25,6 +26,8 @@ export const SLASH_HELP = `Commands:
                          withholds), never (refuse those instead of asking)
   /status                mode, approval policy, model, workspace and usage
   /mcp                   MCP servers, their state and their tools
+  /skills                the skills and custom commands offered ($skill in a message
+                         loads a skill; /NAME ARGS runs a custom command)
   /context               tokens used and left in the context window
   /context summary       replace older turns by a summary written by the model
   /models                list the provider's models
@@ -65,6 +68,8 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
       return { kind: "status" };
     case "mcp":
       return { kind: "mcp" };
+    case "skills":
+      return { kind: "skills" };
     case "context":
       if (argument === "" || argument === "info") return { kind: "context", summary: false };
       if (argument === "summary") return { kind: "context", summary: true };

@@ -2,6 +2,7 @@ import { isXzatomaError } from "@xzatoma/core";
 import type { AgentRuntime } from "@xzatoma/runtime";
 import type { ChatEngine, ChatState } from "../chat/chat-engine.js";
 import { describeMcpServers } from "../chat/mcp-view.js";
+import { describeSkills } from "../chat/skills-view.js";
 
 /** Loads @mentions of a message into its prompt. */
 export interface MentionExpander {
@@ -98,6 +99,8 @@ export function createChatSession(
       ].join("\n");
     },
     mcp: () => describeMcpServers(runtime.mcp?.servers()),
+    skills: () => describeSkills(runtime.skills, runtime.customCommands),
+    isCustomCommand: (name) => runtime.customCommands.some((command) => command.name === name),
     context() {
       const status = runtime.agent.conversation.status();
       const left = Math.max(0, status.maxTokens - status.tokens);

@@ -1,0 +1,108 @@
+// Skills and custom commands in `xzatoma chat`, in a real terminal (tmux): `/skills` lists
+// what the session offers, and `/NAME ARGS` of a custom command sends its prompt.
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startScriptedOllama, type ScriptedOllama } from "@xzatoma/scripted-servers/ollama";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
+const SESSION = `xz-chat-skills-${process.pid}`;
+
+function tmux(...args: string[]): string {
+  return execFileSync("tmux", args, { encoding: "utf8" });
+}
+
+async function waitFor(predicate: (text: string) => boolean, what: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const text = tmux("capture-pane", "-p", "-J", "-t", SESSION, "-S", "-300");
+    if (predicate(text)) return text;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function type(text: string): void {
+  tmux("send-keys", "-t", SESSION, "-l", text);
+  tmux("send-keys", "-t", SESSION, "Enter");
+}
+
+let base: string;
+let server: ScriptedOllama;
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-chat-skills-")));
+  const workspace = path.join(base, "project");
+  const home = path.join(base, "home");
+  await mkdir(path.join(workspace, ".git"), { recursive: true });
+  await mkdir(path.join(home, ".xzatoma", "skills", "release"), { recursive: true });
+  await writeFile(
+    path.join(home, ".xzatoma", "skills", "release", "SKILL.md"),
+    "---\nname: release\ndescription: Cut a release of the project.\n---\nTag it.\n",
+  );
+  await mkdir(path.join(home, ".xzatoma", "commands"), { recursive: true });
+  await writeFile(
+    path.join(home, ".xzatoma", "commands", "greet.md"),
+    "---\ndescription: Greet someone\n---\nSay hello to $1.\n",
+  );
+  server = await startScriptedOllama({
+    scenario: (request) => {
+      const text = request.messages.findLast((m) => m.role === "user")?.content ?? "";
+      return { content: text.startsWith("Say hello to") ? `Got: ${text}` : "ok" };
+    },
+  });
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    SESSION,
+    "-x",
+    "160",
+    "-y",
+    "50",
+    "env",
+    "-i",
+    `HOME=${home}`,
+    `PATH=${process.env["PATH"] ?? ""}`,
+    "TERM=xterm-256color",
+    "NO_COLOR=1",
+    process.execPath,
+    BIN,
+    "chat",
+    "--host",
+    server.url,
+    "-w",
+    workspace,
+  );
+  tmux("set-option", "-t", SESSION, "remain-on-exit", "on");
+});
+
+afterAll(async () => {
+  try {
+    tmux("kill-session", "-t", SESSION);
+  } catch {
+    // Already gone.
+  }
+  await server.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+describe("skills and custom commands in chat", () => {
+  it("/skills lists the skill and the command the session offers", async () => {
+    await waitFor((text) => text.includes(">>> "), "the prompt");
+    type("/skills");
+    const text = await waitFor((t) => t.includes("/greet (user)"), "the /skills list");
+    expect(text).toContain("release (user): Cut a release of the project.");
+    expect(text).toContain("/greet (user): Greet someone");
+  });
+
+  it("/greet Ada sends the command's prompt to the model", async () => {
+    type("/greet Ada");
+    await waitFor((text) => text.includes("Got: Say hello to Ada."), "the answer");
+    const last = server.requests.at(-1)?.messages.findLast((m) => m.role === "user");
+    expect(last?.content).toBe("Say hello to Ada.");
+  });
+});

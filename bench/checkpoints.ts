@@ -40,6 +40,8 @@ const p90 = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.9)] ?? 0;
 const du = (directory: string) =>
   execFileSync("du", ["-sk", directory], { encoding: "utf8" }).split("\t")[0];
+const apparent = (directory: string) =>
+  execFileSync("du", ["-sk", "--apparent-size", directory], { encoding: "utf8" }).split("\t")[0];
 const text = (size: number, seed: number) =>
   Array.from(
     { length: Math.ceil(size / 32) },
@@ -125,7 +127,7 @@ try {
       checkpoints.endTurn();
     }
     console.log(
-      `100 turns (3 edits of 2-8 KiB files and 1 new file each): checkpoints ${du(path.join(dataDir, "checkpoints"))} KiB on disk (blobs ${du(path.join(dataDir, "checkpoints", "blobs"))} KiB, index ${du(path.join(dataDir, "checkpoints", "index"))} KiB); the workspace's sources were ${source} KiB`,
+      `100 turns (3 edits of 2-8 KiB files and 1 new file each): checkpoints ${du(path.join(dataDir, "checkpoints"))} KiB on disk (blobs ${du(path.join(dataDir, "checkpoints", "blobs"))} KiB, index ${du(path.join(dataDir, "checkpoints", "index"))} KiB; ${apparent(path.join(dataDir, "checkpoints"))} KiB of content); the workspace's sources were ${source} KiB`,
     );
   }
 } finally {

@@ -17,6 +17,23 @@ function quote(text: string): string {
   return JSON.stringify(shown);
 }
 
+/** What is wrong with a file's content (`undefined`: no such file), or `undefined` when nothing is. */
+export function fileProblem(
+  relative: string,
+  content: string | undefined,
+  expected: FileExpectation,
+): string | undefined {
+  if (expected.absent) return content === undefined ? undefined : `${relative} exists`;
+  if (content === undefined) return `${relative} does not exist`;
+  if (expected.contains !== undefined && !content.includes(expected.contains))
+    return `${relative} does not contain ${quote(expected.contains)}`;
+  if (expected.equals !== undefined && content !== expected.equals)
+    return `${relative} is not ${quote(expected.equals)} (it is ${quote(content)})`;
+  if (expected.matches !== undefined && !new RegExp(expected.matches, "u").test(content))
+    return `${relative} does not match /${expected.matches}/`;
+  return undefined;
+}
+
 async function checkFile(
   root: string,
   relative: string,
@@ -28,15 +45,19 @@ async function checkFile(
   } catch {
     content = undefined;
   }
-  if (expected.absent) return content === undefined ? undefined : `${relative} exists`;
-  if (content === undefined) return `${relative} does not exist`;
-  if (expected.contains !== undefined && !content.includes(expected.contains))
-    return `${relative} does not contain ${quote(expected.contains)}`;
-  if (expected.equals !== undefined && content !== expected.equals)
-    return `${relative} is not ${quote(expected.equals)} (it is ${quote(content)})`;
-  if (expected.matches !== undefined && !new RegExp(expected.matches, "u").test(content))
-    return `${relative} does not match /${expected.matches}/`;
-  return undefined;
+  return fileProblem(relative, content, expected);
+}
+
+/**
+ * True when the case cannot pass without a tool: it expects a tool called, or a file the
+ * fresh workspace does not already satisfy (a file that must stay as it is needs no call).
+ */
+export function needsTool(evalCase: EvalCase): boolean {
+  if ((evalCase.expect.tools?.called?.length ?? 0) > 0) return true;
+  return Object.entries(evalCase.expect.files ?? {}).some(
+    ([relative, expected]) =>
+      fileProblem(relative, evalCase.workspace[relative], expected) !== undefined,
+  );
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 } from "@xzatoma/core";
 import type { Provider } from "@xzatoma/providers";
 import { createAgentRuntime, type RuntimeConfig } from "@xzatoma/runtime";
-import { unmetExpectations } from "./check-expectations.js";
+import { needsTool, unmetExpectations } from "./check-expectations.js";
 import { classifyFailure, type ObservedCall } from "./classify-failure.js";
 import type { Failure } from "./failure-kind.js";
 import type { EvalCase } from "./suite-schema.js";
@@ -176,9 +176,7 @@ export async function runCase(
     calls: observed,
     tools,
     unmet,
-    needsTool:
-      (evalCase.expect.tools?.called?.length ?? 0) > 0 ||
-      Object.values(evalCase.expect.files ?? {}).some((file) => !file.absent),
+    needsTool: needsTool(evalCase),
   });
   if (!context.keep) await rm(base, { recursive: true, force: true });
   return {

@@ -119,6 +119,9 @@ beforeAll(async () => {
     server.url,
     "-w",
     workspace,
+    // Asked before every command that is not provably read-only, so the questions below come.
+    "--approval",
+    "untrusted",
   );
   // Keep the pane after the process exits, so the last screen can still be read.
   tmux("set-option", "-t", SESSION, "remain-on-exit", "on");
@@ -137,7 +140,7 @@ afterAll(async () => {
 describe("xzatoma chat in a terminal", () => {
   it("shows the prompt with mode, approval policy and model, and answers", async () => {
     await waitFor(
-      (text) => text.includes("[PLANNING][ON-ESCALATION][ollama: llama3.2:latest] >>>"),
+      (text) => text.includes("[PLANNING][UNTRUSTED][ollama: llama3.2:latest] >>>"),
       "the prompt",
     );
     type("hello there");
@@ -154,7 +157,7 @@ describe("xzatoma chat in a terminal", () => {
     await waitFor(
       (text) =>
         text.includes("Switched to write mode") &&
-        text.includes("[WRITE][ON-ESCALATION][ollama: llama3.2:latest] >>>"),
+        text.includes("[WRITE][UNTRUSTED][ollama: llama3.2:latest] >>>"),
       "write mode",
     );
     expect(

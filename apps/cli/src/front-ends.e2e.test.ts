@@ -60,7 +60,7 @@ describe("xzatoma run takes its prompt as other agent CLIs do", () => {
     expect(outcome).toMatchObject({ code: 0, stdout: "You said: piped prompt\n" });
   });
 
-  it("says at the end how many calls nobody could approve, and how to let them run", async () => {
+  it("says at the end how many calls nobody could approve, and not to rerun with --allow-dangerous", async () => {
     const toucher = await startScriptedOllama({
       scenario: (_request, index) =>
         index === 0
@@ -73,8 +73,9 @@ describe("xzatoma run takes its prompt as other agent CLIs do", () => {
       });
       expect(outcome.code).toBe(0);
       expect(outcome.stderr).toContain(
-        "xzatoma: 1 call(s) needed a person's yes and were refused; review them and rerun with --allow-dangerous",
+        "xzatoma: 1 call(s) needed a person's yes (network, places outside the workspace, secrets, protected paths, .git writes, or no sandbox) and were refused; review them and run them yourself, or use 'xzatoma chat' to be asked.",
       );
+      expect(outcome.stderr).not.toContain("--allow-dangerous");
     } finally {
       await toucher.close();
     }

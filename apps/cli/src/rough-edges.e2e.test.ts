@@ -294,8 +294,10 @@ describe("refusals", () => {
         deleter.url,
       ]);
       expect(outcome.code).toBe(0);
-      const line = outcome.stderr.split("\n").find((text) => text.includes("delete_path"));
-      expect(line).toMatch(/^ {2}✗ The call to 'delete_path' was not approved: [A-Z`].*\.$/);
+      const line = outcome.stderr
+        .split("\n")
+        .find((text) => text.includes("✗ The call to 'delete_path'"));
+      expect(line).toMatch(/^ {2}✗ The call to 'delete_path' was not approved: [A-Za-z`].*\.$/);
       expect(line).toContain(
         "Only a person's yes can allow this, and no one is asked here (approval policy: never); do it another way, or ask the user to do it. Do not retry it; continue another way or explain what you need.",
       );

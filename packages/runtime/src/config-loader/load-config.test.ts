@@ -748,7 +748,7 @@ describe("the subagent, quota, watcher and xzepr sections", () => {
       "3: agent.subagent.max_depth: expected an integer from 1 to 10, got 20",
       "4: agent.subagent.output_max_size: expected an integer of at least 1024, got 512",
       '7: watcher.kafka.security.protocol: expected one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL, got "TLS"',
-      '8: watcher.kafka.bootstrap_servers: unknown key "bootstrap_servers"; the keys here are: brokers, topic, output_topic, dead_letter_topic, group_id, client_id, auto_create_topics, num_partitions, replication_factor, session_timeout_ms, result_mode, security',
+      '8: watcher.kafka.bootstrap_servers: unknown key "bootstrap_servers"; the keys here are: brokers, topic, output_topic, dead_letter_topic, group_id, client_id, instance_id, auto_create_topics, num_partitions, replication_factor, session_timeout_ms, result_mode, security',
     ]);
     expect(problems.at(-1)).toEqual({
       source: "env:XZATOMA_WATCHER_WATCHER_TYPE",

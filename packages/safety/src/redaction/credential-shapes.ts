@@ -10,6 +10,12 @@ interface ShapeRule {
   readonly accept?: (secret: string) => boolean;
 }
 
+/** The schemes an `Authorization` value may start with: not credentials themselves. */
+const AUTHORIZATION_SCHEMES =
+  /^(?:bearer|basic|token|digest|negotiate|ntlm|bot|apikey|key|sso-key|ssws)$/i;
+/** `${TOKEN}`, `$TOKEN`, `{{ token }}`, `%TOKEN%`: a reference to a credential, not one. */
+const REFERENCE = /^(?:\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\{\{[^}]*\}\}|%[A-Za-z_]+%)$/;
+
 /** A credential after `Bearer`/`Basic` in prose needs a digit or a symbol, or 20 characters. */
 const looksLikeCredential = (secret: string): boolean =>
   /[\d._~+/=-]/.test(secret) || secret.length >= 20;
@@ -27,6 +33,8 @@ const RULES: readonly ShapeRule[] = [
     regex:
       /\bauthorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|bot|apikey|key|sso-key|ssws)[ \t]+)?([^\s"'`,;\\]{1,4096})/dgi,
     group: 1,
+    // `Authorization: Bearer` with nothing after the scheme, or `Bearer ${TOKEN}`.
+    accept: (secret) => !AUTHORIZATION_SCHEMES.test(secret) && !REFERENCE.test(secret),
   },
   {
     id: "bearer-or-basic",

@@ -25,8 +25,15 @@ export function findKeyValueSecrets(text: string): SecretSpan[] {
       // `https://x-access-token:PASSWORD@host`: a URL's user, not a key; the URL password
       // rule hides the password and keeps the host.
       if (text.startsWith("://", match.index - 3)) continue;
-      const value = rule.value(scanner, regex.lastIndex);
-      if (value && !isPlaceholder(text, value)) spans.push(value);
+      const value = rule.value(scanner, regex.lastIndex, match[1] ?? "");
+      if (!value || isPlaceholder(text, value)) continue;
+      if (rule.assignment && !value.quoted && inSentence(text, match.index)) {
+        // `let signature = paths`, `holds secrets: the same`, `TOKENS_PER_PAGE = 4`: in a
+        // sentence or a statement, a bare word or a small number is a reference or a
+        // constant; a literal secret there is quoted, or has digits and symbols.
+        if (/^(?:[A-Za-z_]+|\d{1,5})[;,]?$/.test(text.slice(value.start, value.end))) continue;
+      }
+      spans.push(value);
     }
   }
   return spans;
@@ -40,7 +47,9 @@ interface Value extends SecretSpan {
 interface KeyValueRule {
   /** Group 1 is the name; the match ends where the value starts. */
   readonly regex: RegExp;
-  readonly value: (scanner: ForwardScanner, start: number) => Value | undefined;
+  /** `name = value` forms, where the words before the name tell prose and code from config. */
+  readonly assignment?: boolean;
+  readonly value: (scanner: ForwardScanner, start: number, name: string) => Value | undefined;
 }
 
 const RULES: readonly KeyValueRule[] = [
@@ -50,6 +59,7 @@ const RULES: readonly KeyValueRule[] = [
     regex:
       /(?<![\w.])\\?["'`]?([A-Za-z_][\w.-]{0,63})\\?["'`]?[ \t]{0,16}(?:=>|:=|:(?!:)|=(?![=>~]))[ \t]{0,16}/g,
     value: readValue,
+    assignment: true,
   },
   {
     // --password value, --api-key=value, -token value
@@ -57,14 +67,46 @@ const RULES: readonly KeyValueRule[] = [
     value: readValue,
   },
   {
-    // <password>value</password>
+    // <password>value</password>, closed on its line (`Promise<AuthToken>` is a type)
     regex: /<([A-Za-z_][\w.-]{0,63})>/g,
-    value: (scanner, start) => {
-      const end = Math.min(scanner.next("<", start), scanner.next("\n", start));
-      return end > start ? { start, end, quoted: true } : undefined;
+    value: (scanner, start, name) => {
+      const end = scanner.next("<", start);
+      if (end <= start || scanner.next("\n", start) < end) return undefined;
+      return scanner.text.startsWith(`</${name}>`, end) ? { start, end, quoted: true } : undefined;
     },
   },
 ];
+
+/** Words before `NAME=value` on a line that still make it a setting, not a sentence. */
+const SETTING_WORDS = new Set([
+  "arg",
+  "declare",
+  "env",
+  "export",
+  "local",
+  "readonly",
+  "set",
+  "setenv",
+  "setx",
+  "typeset",
+]);
+
+/**
+ * Whether the name at `index` follows a word on its line (`let x =`, `holds secrets:`),
+ * as in a sentence or a statement, rather than starting a setting: a line's start, after
+ * `{`, `,`, `;`, `?`, `&`, a quote, or a command's flag or `export`. Looks back at most 64
+ * characters.
+ */
+function inSentence(text: string, index: number): boolean {
+  let end = index;
+  const limit = Math.max(0, index - 64);
+  while (end > limit && (text[end - 1] === " " || text[end - 1] === "\t")) end -= 1;
+  if (end === index || end === 0 || !/\w/.test(text.charAt(end - 1))) return false;
+  let start = end;
+  while (start > limit && /[^\s]/.test(text.charAt(start - 1))) start -= 1;
+  const word = text.slice(start, end);
+  return !word.startsWith("-") && !SETTING_WORDS.has(word.toLowerCase());
+}
 
 /** Characters that end an unquoted value: a shell word, a query parameter, a list item. */
 const UNQUOTED_END = /[\s"'`,;&|<>(){}[\]]/;
@@ -109,6 +151,7 @@ const NOT_SECRETS = new Set([
   "number",
   "object",
   "optional",
+  "readonly",
   "redacted",
   "required",
   "self",
@@ -133,11 +176,13 @@ function isPlaceholder(text: string, value: Value): boolean {
   if (/^\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)$|^\$\{[^}]*\}$|^\$?\{\{[^}]*\}\}$/.test(bare))
     return true;
   if (/^%[A-Za-z_]+%$|^\[REDACTED\]$|^\*+$/.test(bare)) return true;
+  // A decimal fraction is a weight or a ratio (`perToken: 0.1`), never a credential.
+  if (/^\d+\.\d+$/.test(bare)) return true;
   if (value.quoted) return false;
   // Code: `token = getToken()`, `password = options.password`, `secret: this.secret`. A
   // value with a digit is not taken for code: secrets have them, member names seldom do.
   const after = text[value.end];
-  if (after === "(" || after === "[") return true;
+  if (after === "(" || after === "[" || after === "<") return true;
   return /^[A-Za-z_$][A-Za-z_$]*(?:\??\.[A-Za-z_$][A-Za-z_$]*)+$/.test(bare);
 }
 

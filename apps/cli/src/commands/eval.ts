@@ -14,7 +14,7 @@ import { renderChart } from "../eval/render-chart.js";
 import { renderMarkdown } from "../eval/render-markdown.js";
 import { headerLine, renderText, runLine, summaryLines } from "../eval/render-text.js";
 import { runSuite } from "../eval/run-suite.js";
-import { ExitCode } from "../exit-codes.js";
+import { ExitCode, exitCodeForSignal, STOP_SIGNALS, type StopSignal } from "../exit-codes.js";
 import { toTerminalSafe, toTerminalSafeJson } from "../render/terminal-safe.js";
 import { UsageError } from "../usage-error.js";
 
@@ -71,6 +71,14 @@ export async function evalCommand(
   progress.write(
     `${headerLine({ suite: suite.name, file, provider: provider.name, model: path.basename(provider.defaultModel), repeat })}\n`,
   );
+  // Ctrl-C, SIGTERM and SIGHUP stop the case in flight; the report keeps what finished.
+  const controller = new AbortController();
+  let stoppedBy: StopSignal | undefined;
+  const onStop = (signal: StopSignal) => {
+    stoppedBy ??= signal;
+    controller.abort();
+  };
+  for (const signal of STOP_SIGNALS) process.once(signal, onStop);
   const report = await runSuite({
     suite,
     file,
@@ -82,7 +90,11 @@ export async function evalCommand(
     warn,
     onRun: (caseId, run) => progress.write(`${runLine(caseId, run, repeat)}\n`),
     ...(options.keep ? { keep: true } : {}),
+    signal: controller.signal,
+  }).finally(() => {
+    for (const signal of STOP_SIGNALS) process.off(signal, onStop);
   });
+  if (stoppedBy) progress.write("interrupted: the report holds the runs that finished\n");
   if (options.json) process.stdout.write(`${toTerminalSafeJson(report, 2)}\n`);
   else process.stdout.write(`${summaryLines(report.summary).join("\n")}\n`);
   if (options.out) {
@@ -96,6 +108,7 @@ export async function evalCommand(
         `report: ${toTerminalSafe(path.join(options.out, "report.md"))} (report.json, chart.svg beside it)\n`,
       );
   }
+  if (stoppedBy) return exitCodeForSignal(stoppedBy);
   return report.summary.passed === report.summary.cases ? ExitCode.ok : ExitCode.failure;
 }
 

@@ -42,6 +42,8 @@ export interface EvalReport {
   /** ISO 8601. */
   readonly startedAt: string;
   readonly durationMs: number;
+  /** Set when Ctrl-C (or SIGTERM, SIGHUP) stopped the eval: the cases are those finished. */
+  readonly interrupted?: true;
   readonly cases: readonly CaseReport[];
   readonly summary: EvalSummary;
 }

@@ -42,6 +42,8 @@ export interface CaseRunContext {
   readonly warn: (message: string) => void;
   /** Keep each case's directory (workspace and data) instead of deleting it. */
   readonly keep?: boolean;
+  /** Stops the run in flight (Ctrl-C); its directory is still removed. */
+  readonly signal?: AbortSignal;
 }
 
 function limitsOf(evalCase: EvalCase): Partial<AgentLimits> {
@@ -136,7 +138,10 @@ export async function runCase(
       },
     );
     try {
-      const result = await runtime.run(evalCase.prompt);
+      const result = await runtime.run(
+        evalCase.prompt,
+        context.signal ? { signal: context.signal } : {},
+      );
       stopReason = result.stopReason;
       error = result.error;
       answer = result.text;

@@ -21,6 +21,11 @@ export interface RunSuiteOptions {
   /** Called after each run, for progress. */
   readonly onRun?: (caseId: string, run: CaseRun) => void;
   readonly keep?: boolean;
+  /**
+   * Stops the eval (Ctrl-C): the run in flight ends, is left out of the report, and no
+   * other case starts; the report holds the runs finished before and says `interrupted`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -37,7 +42,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<EvalReport> {
   const cases: CaseReport[] = [];
   for (const evalCase of selected) {
     const runs: CaseRun[] = [];
-    for (let attempt = 1; attempt <= repeat; attempt += 1) {
+    for (let attempt = 1; attempt <= repeat && !options.signal?.aborted; attempt += 1) {
       const run = await runCase(
         evalCase,
         {
@@ -46,13 +51,16 @@ export async function runSuite(options: RunSuiteOptions): Promise<EvalReport> {
           warn: options.warn,
           ...(options.configPath ? { configPath: options.configPath } : {}),
           ...(options.keep ? { keep: true } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
         },
         attempt,
       );
+      if (options.signal?.aborted) break;
       runs.push(run);
       options.onRun?.(evalCase.id, run);
     }
-    cases.push(caseReport(evalCase.id, runs));
+    if (runs.length > 0) cases.push(caseReport(evalCase.id, runs));
+    if (options.signal?.aborted) break;
   }
   return {
     version: 1,
@@ -67,6 +75,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<EvalReport> {
     repeat,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - clock),
+    ...(options.signal?.aborted ? { interrupted: true as const } : {}),
     cases,
     summary: summarize(cases),
   };

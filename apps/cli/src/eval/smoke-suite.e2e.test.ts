@@ -1,7 +1,8 @@
 // `xzatoma eval evals/smoke.yaml` against a scripted OpenAI-compatible model on 127.0.0.1:
 // the built command, real workspaces, the real runtime and sandbox. Each failing case fails
 // in its own way, and the JSON report says so field by field; a malformed suite exits 2.
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,7 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
-import { runCli, type Outcome } from "../cli.test-support.js";
+import { BIN, runCli, type Outcome } from "../cli.test-support.js";
 import type { EvalReport } from "./eval-report.js";
 import { FAILURE_KINDS, type FailureKind } from "./failure-kind.js";
 
@@ -325,5 +326,74 @@ describe("xzatoma eval on the smoke suite", () => {
     expect(
       model.chatRequests.filter((request) => JSON.stringify(request).includes("Create hello.txt.")),
     ).toHaveLength(0);
+  });
+
+  it("stops on SIGTERM: the case in flight ends, no other starts, the report keeps what finished, exit 143", async () => {
+    const suite = path.join(base, "interrupted.yaml");
+    await writeFile(
+      suite,
+      [
+        "name: interrupted",
+        "cases:",
+        "  - { id: quick, prompt: 'Say done.', expect: { answer: { contains: done } }, scripted: [{ text: done }] }",
+        "  - { id: stalls, prompt: 'Wait for ever.', limits: { timeout_seconds: 600 }, scripted: [{ stall: true }] }",
+        "  - { id: never-starts, prompt: 'Never asked.', scripted: [{ text: never }] }",
+        "",
+      ].join("\n"),
+    );
+    const stalling = await startSuiteModel(suite);
+    const temporary = path.join(base, "tmp");
+    await mkdir(temporary, { recursive: true });
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          "eval",
+          suite,
+          "--json",
+          "--provider",
+          "openai",
+          "--base-url",
+          stalling.url,
+          "--model",
+          "scripted-1",
+        ],
+        {
+          cwd: base,
+          env: {
+            HOME: home,
+            PATH: process.env["PATH"] ?? "",
+            OPENAI_API_KEY: "sk-test",
+            TMPDIR: temporary,
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+      // Signal once the stalling case's request has reached the model.
+      while (
+        !stalling.chatRequests.some((request) => JSON.stringify(request).includes("Wait for ever."))
+      )
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      child.kill("SIGTERM");
+      expect(await closed).toBe(143);
+      const partial = JSON.parse(stdout) as EvalReport;
+      expect(partial.interrupted).toBe(true);
+      expect(partial.cases.map((item) => item.id)).toEqual(["quick"]);
+      expect(partial.summary).toMatchObject({ cases: 1, passed: 1, runs: 1 });
+      expect(stderr).toContain("interrupted: the report holds the runs that finished");
+      expect(
+        stalling.chatRequests.some((request) => JSON.stringify(request).includes("Never asked.")),
+      ).toBe(false);
+      // The stopped case's workspace and data directory are gone too.
+      expect(await readdir(temporary)).toEqual([]);
+    } finally {
+      await stalling.close();
+    }
   });
 });

@@ -379,10 +379,26 @@ export function createProgram(setExitCode: (code: number) => void): Command {
       ),
   )
     .option("--json", "JSON output")
+    .option(
+      "-w, --workspace <dir>",
+      "the project whose .xzatoma/config.yaml is included (default: the current directory)",
+    )
     .action(
       act(async (call) => {
         const { configShow } = await import("./commands/config.js");
         return configShow(call.options as Parameters<typeof configShow>[0], call.source);
+      }),
+    );
+  config
+    .command("trust")
+    .description(
+      "Trust the project's .xzatoma/config.yaml as it is now: all its settings apply but the data location, until it changes.",
+    )
+    .option("-w, --workspace <dir>", "the project (default: the current directory)")
+    .action(
+      act(async (call) => {
+        const { configTrust } = await import("./commands/config-trust.js");
+        return configTrust(call.options as Parameters<typeof configTrust>[0], call.source);
       }),
     );
   config

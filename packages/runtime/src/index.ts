@@ -56,6 +56,14 @@ export {
   type ValueKind,
 } from "./config-loader/index.js";
 export {
+  findProjectConfig,
+  PROJECT_CONFIG_FILE,
+  PROJECT_KEYS_NEVER,
+  PROJECT_KEYS_WITHOUT_TRUST,
+  readProjectConfig,
+  type ProjectConfig,
+} from "./config-loader/index.js";
+export {
   activateSkill,
   commandRoots,
   createSkillTool,

@@ -8,14 +8,16 @@ import {
 import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
 import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
+import { resolveWorkspace } from "../session/prepare-session.js";
 import { loadUserConfig } from "./load-user-config.js";
 
 /** `xzatoma config show`: the effective configuration with the source of each value. */
 export async function configShow(
-  options: { config?: string; json?: boolean },
+  options: { config?: string; json?: boolean; workspace?: string },
   command: CommandOptionSource,
 ): Promise<number> {
-  const loaded = await loadUserConfig(options, command);
+  // With the project's configuration of the workspace, named as the source of its values.
+  const loaded = await loadUserConfig(options, command, [], resolveWorkspace(options.workspace));
   for (const warning of loaded.warnings)
     process.stderr.write(`warning: ${toTerminalSafe(warning)}\n`);
   const format = { configPath: loaded.configPath, configFileFound: loaded.configFileFound };

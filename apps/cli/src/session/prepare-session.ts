@@ -73,6 +73,9 @@ export async function prepareSession(options: {
     flagMappings: FLAG_MAPPINGS,
     homeDir: homedir(),
     cwd: process.cwd(),
+    // The workspace's .xzatoma/config.yaml, under the user's file (what applies untrusted is
+    // limited: see readProjectConfig).
+    projectDir: workspaceRoot,
   });
   for (const warning of loaded.warnings ?? []) options.io.warn(warning);
   const { config } = loaded;

@@ -26,4 +26,12 @@ export {
   type LoadConfigOptions,
   type LoadedConfig,
 } from "./load-config.js";
+export {
+  findProjectConfig,
+  PROJECT_CONFIG_FILE,
+  PROJECT_KEYS_NEVER,
+  PROJECT_KEYS_WITHOUT_TRUST,
+  readProjectConfig,
+  type ProjectConfig,
+} from "./project-config.js";
 export { SELECTED_MODEL_KEY, type ValueKind } from "./value-kinds.js";

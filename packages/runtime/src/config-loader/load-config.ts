@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { z } from "zod";
 import { readConfigFile, type ParsedConfigFile, type ReadTextFile } from "./config-file.js";
+import { readProjectConfig, type ProjectConfig } from "./project-config.js";
 import {
   ConfigError,
   formatConfigProblem,
@@ -89,6 +90,12 @@ export interface LoadConfigOptions {
   readonly cwd?: string;
   /** Reads the config file. Default: `fs.readFile(path, "utf8")`. */
   readonly readFile?: ReadTextFile;
+  /**
+   * The workspace: its nearest `.xzatoma/config.yaml` (up to the repository root) is merged
+   * under the user's file (see `readProjectConfig` for what applies without trust).
+   * Default: no project configuration.
+   */
+  readonly projectDir?: string;
 }
 
 /** The outcome of {@link loadConfig}. */
@@ -109,6 +116,13 @@ export interface LoadedConfig {
    * set no key but look like one that does. Front ends print them.
    */
   readonly warnings: readonly string[];
+  /** The project's configuration file, when one was found (`projectDir`). */
+  readonly project?: {
+    readonly path: string;
+    readonly trusted: boolean;
+    /** Its key paths that did not apply. */
+    readonly ignored: readonly string[];
+  };
 }
 
 interface Assignment {
@@ -316,6 +330,49 @@ function flagAssignments(
  * sources["agent.max_turns"]; // "flag:--max-turns"
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const own = await loadLayers(options, undefined);
+  if (options.projectDir === undefined) return own;
+  // The data directory (where trust is kept) is never the project's to set.
+  const project = readProjectConfig({
+    projectDir: options.projectDir,
+    dataDir: own.config.persistence.data_dir,
+  });
+  if (!project) return own;
+  const summary = { path: project.path, trusted: project.trusted, ignored: project.ignored };
+  const checked = configFileSchema.safeParse(project.data);
+  if (!checked.success || Object.keys(project.data).length === 0) {
+    const invalid = checked.success
+      ? []
+      : [
+          `${project.path}: the project configuration is ignored: ${checked.error.issues
+            .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
+            .join("; ")}`,
+        ];
+    return {
+      ...own,
+      warnings: [...own.warnings, ...project.warnings, ...invalid],
+      project: summary,
+    };
+  }
+  const layered = await loadLayers(options, project);
+  return { ...layered, warnings: [...layered.warnings, ...project.warnings], project: summary };
+}
+
+/** Plain objects merge key by key; anything else in `over` replaces what `under` has. */
+function mergeUnder(under: unknown, over: unknown): unknown {
+  const isMap = (value: unknown): value is Record<string, unknown> =>
+    typeof value === "object" && value !== null && !Array.isArray(value);
+  if (!isMap(under) || !isMap(over)) return over === undefined ? under : over;
+  const result: Record<string, unknown> = { ...under };
+  for (const [key, value] of Object.entries(over)) result[key] = mergeUnder(under[key], value);
+  return result;
+}
+
+/** {@link loadConfig} with the project's layer (already filtered) under the user's file. */
+async function loadLayers(
+  options: LoadConfigOptions,
+  under: ProjectConfig | undefined,
+): Promise<LoadedConfig> {
   const { env, homeDir } = options;
   const flags = options.flags ?? {};
   const flagMappings = options.flagMappings ?? [];
@@ -365,6 +422,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     }
   }
 
+  const ownFileData = fileData;
+  if (under) fileData = mergeUnder(under.data, fileData) as Record<string, unknown>;
   const provider = selectedProvider(fileData, env, flags, flagMappings);
   const assignments = [
     ...environmentAssignments(env, provider),
@@ -378,9 +437,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   if (problems.length > 0) throw new ConfigError(problems);
 
   const assigned = new Map<string, ConfigSource>();
+  if (under) forEachLeaf(under.data, (keyPath) => assigned.set(keyPath, under.source));
   if (file !== undefined) {
     const source = file.source;
-    forEachLeaf(fileData, (keyPath) => assigned.set(keyPath, source));
+    forEachLeaf(ownFileData, (keyPath) => assigned.set(keyPath, source));
   }
   const merged = structuredClone(fileData);
   const overriding = assignments.filter((assignment) => assignment.fallback !== true);
@@ -394,7 +454,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     assigned.set(formatKeyPath(assignment.segments), assignment.source);
   }
   const warnings = [
-    ...pendingWarnings(fileData, locateInFile, assignments, assigned),
+    ...pendingWarnings(ownFileData, locateInFile, assignments, assigned),
     ...strayVariableWarnings(env),
     ...deprecationWarnings(assigned),
   ];

@@ -247,6 +247,12 @@ describe("xzatoma-watcher run: delivery on a Kafka broker", () => {
 
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
+    // A static member that stops on SIGTERM leaves: its partitions are free at once.
+    const groups = kafka.admin();
+    await groups.connect();
+    const described = await groups.describeGroups([`${name}-group`]);
+    await groups.disconnect();
+    expect(described.groups[0]?.members).toEqual([]);
   }, 600_000);
 
   it("a restart with the same instance_id fences the transaction its killed predecessor left open: read_committed readers see new results at once", async () => {

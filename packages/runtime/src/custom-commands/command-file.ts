@@ -1,4 +1,4 @@
-import { yaml } from "../config-loader/yaml.js";
+import { parseFrontMatter } from "../skills/front-matter.js";
 import type { SkillProblem, SkillScope } from "../skills/skill-file.js";
 
 /** A custom command: a Markdown prompt file run as `/name args`. */
@@ -44,7 +44,7 @@ export function parseCommandFile(
   if (match) {
     let data: unknown;
     try {
-      data = yaml().parse(match[1] ?? "");
+      data = parseFrontMatter(match[1] ?? "");
     } catch (error) {
       return problem("front matter", `not valid YAML: ${(error as Error).message.split("\n")[0]}`);
     }

@@ -1,4 +1,4 @@
-import { yaml } from "../config-loader/yaml.js";
+import { parseFrontMatter } from "./front-matter.js";
 
 /** Where a skill was found: the person's own directories, or the project's. */
 export type SkillScope = "user" | "project";
@@ -61,7 +61,7 @@ export function parseSkillFile(
     );
   let data: unknown;
   try {
-    data = yaml().parse(match[1] ?? "");
+    data = parseFrontMatter(match[1] ?? "");
   } catch (error) {
     return problem("front matter", `not valid YAML: ${(error as Error).message.split("\n")[0]}`);
   }

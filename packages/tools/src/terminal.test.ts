@@ -329,6 +329,16 @@ describe("terminal and the trust model", () => {
     expect(asked.workspace.exposure.reasons).toEqual(["ran `cat README.md`"]);
   });
 
+  it("hides a secret a command prints from the model, and records the exposure", async () => {
+    const token = `ghp_${"a1B2c3D4e5".repeat(3)}zZ9y8X`;
+    await writeFile(path.join(root, "settings.txt"), `github_token: ${token}\n`);
+    const { result, workspace } = await call("cat settings.txt", readOnly, { approved: true });
+    expect(result.success).toBe(true);
+    expect(result.output).not.toContain(token);
+    expect(result.output).toContain("[REDACTED]");
+    expect(workspace.exposure.exposed).toBe(true);
+  });
+
   it("without a working sandbox runs only read-only commands unasked, and says how to get the sandbox", async () => {
     const sandbox = createSandbox({ bwrapPath: path.join(base, "no-bwrap-here") });
     const registry = createToolRegistry();

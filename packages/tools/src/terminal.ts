@@ -24,6 +24,7 @@ import {
   protectedEntries,
   sandboxReport,
 } from "./sandbox-rules.js";
+import { createContentScreen } from "./secret-content.js";
 import { guardPath } from "./tool-paths.js";
 import { withWorkspaceLock, type WorkspaceContext } from "./workspace-context.js";
 import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
@@ -352,7 +353,14 @@ export function createTerminalTool(
         durationMs,
         sandboxed: options.sandbox.kind !== "none",
       });
-      const { stdout, stderr } = result;
+      // What a command prints is content like a file's: a secret in it is hidden from the
+      // model and counts as exposure, however the command came to print it.
+      const content = createContentScreen(
+        workspace.exposure,
+        `the output of \`${input.command.slice(0, 80)}\``,
+      );
+      const stdout = content.screen(result.stdout);
+      const stderr = content.screen(result.stderr);
       const stdoutCut = result.cut === "stdout";
       const stderrCut = result.cut === "stderr";
       const body =
@@ -374,28 +382,30 @@ export function createTerminalTool(
         sandboxed: options.sandbox.kind !== "none",
       };
       if (timedOut) {
-        return toolFailure(
-          `The command was stopped after ${timeoutSeconds} s, with everything it started.\n${body}`,
-          metadata,
+        return content.finish(
+          toolFailure(
+            `The command was stopped after ${timeoutSeconds} s, with everything it started.\n${body}`,
+            metadata,
+          ),
         );
       }
       if (context.signal.aborted)
-        return toolFailure(`The command was cancelled.\n${body}`, metadata);
+        return content.finish(toolFailure(`The command was cancelled.\n${body}`, metadata));
       if (result.spawnError) {
-        return toolFailure(
-          `The command could not be started: ${result.spawnError.message}`,
-          metadata,
+        return content.finish(
+          toolFailure(`The command could not be started: ${result.spawnError.message}`, metadata),
         );
       }
       if (result.cut !== undefined) {
-        return toolFailure(
-          `The command produced too much output and was stopped.\n${body}`,
-          metadata,
+        return content.finish(
+          toolFailure(`The command produced too much output and was stopped.\n${body}`, metadata),
         );
       }
       if (exitCode !== 0)
-        return toolFailure(`The command exited with code ${String(exitCode)}.\n${body}`, metadata);
-      return toolSuccess(`exit code 0\n${body}`, metadata);
+        return content.finish(
+          toolFailure(`The command exited with code ${String(exitCode)}.\n${body}`, metadata),
+        );
+      return content.finish(toolSuccess(`exit code 0\n${body}`, metadata));
     },
   });
 }

@@ -96,7 +96,7 @@ export async function evalCommand(
   });
   if (stoppedBy) progress.write("interrupted: the report holds the runs that finished\n");
   if (options.json) process.stdout.write(`${toTerminalSafeJson(report, 2)}\n`);
-  else process.stdout.write(`${summaryLines(report.summary).join("\n")}\n`);
+  else process.stdout.write(`${toTerminalSafe(summaryLines(report.summary).join("\n"))}\n`);
   if (options.out) {
     await mkdir(options.out, { recursive: true });
     await writeFile(path.join(options.out, "report.json"), `${JSON.stringify(report, null, 2)}\n`);

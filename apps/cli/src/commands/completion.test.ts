@@ -99,10 +99,10 @@ describe("xzatoma completion bash, in bash", () => {
     ]);
     expect(bashCompletes("xzatoma", "-c", "x.yaml", "run", "--mode", "w")).toEqual(["write"]);
     expect(bashCompletes("xzatoma", "completion", "")).toEqual(["bash", "zsh", "fish"]);
-    expect(bashCompletes("xzatoma", "policy", "check-command", "--mode", "")).toEqual([
-      "interactive",
-      "restricted",
-      "full",
+    expect(bashCompletes("xzatoma", "policy", "check-command", "--approval", "")).toEqual([
+      "untrusted",
+      "on-escalation",
+      "never",
     ]);
   });
 

@@ -76,7 +76,7 @@ export async function runWatcher(
 
   let watcher: Awaited<ReturnType<typeof startWatcher>>;
   try {
-    watcher = await startWatcher({
+    const starting = startWatcher({
       config,
       workspace,
       configPath: path.resolve(configPath),
@@ -89,6 +89,23 @@ export async function runWatcher(
         wake();
       },
     });
+    // A signal while the service is still starting (a broker that does not answer yet) stops
+    // it then: nothing was consumed, so nothing is in flight.
+    const first = await Promise.race([starting, stopped]);
+    if (typeof first === "string") {
+      const code = fatal ? 1 : 0;
+      starting.then((started) => started.close(0)).catch(() => undefined);
+      process.stderr.write(
+        fatal
+          ? `error: the Kafka consumer stopped: ${(fatal as Error).message}\n`
+          : `xzatoma-watcher: ${first} while starting; stopped\n`,
+      );
+      exitAfter(STOP_TIMEOUT_MS, code);
+      await telemetry?.shutdown();
+      exitAfter(1000, code);
+      return code;
+    }
+    watcher = first;
   } catch (error) {
     await telemetry?.shutdown();
     throw error;

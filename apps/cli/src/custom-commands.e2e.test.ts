@@ -55,7 +55,7 @@ describe("custom commands in the CLI", () => {
   it("a project command runs only after a person trusted it", async () => {
     const untrusted = await promptSent("/ship v2");
     expect(untrusted.user).toBe("/ship v2");
-    expect(untrusted.stderr).toContain("xzatoma commands trust ship");
+    expect(untrusted.stderr).toContain("no person has trusted this content");
 
     const listed = await runCli(["commands", "list", "--json"], { cwd: workspace, env: env() });
     expect(JSON.parse(listed.stdout).commands).toMatchObject([

@@ -41,7 +41,7 @@ describe("project configuration in the CLI", () => {
     expect(shown.stdout).toContain(projectFile);
     expect(shown.stdout).not.toContain("77");
     expect(shown.stderr).toContain("agent.max_turns");
-    expect(shown.stderr).toContain("xzatoma config trust");
+    expect(shown.stderr).toContain("no person has trusted this content");
   });
 
   it("after config trust, its other settings apply", async () => {
@@ -49,6 +49,6 @@ describe("project configuration in the CLI", () => {
     expect(trusted.code, trusted.stderr).toBe(0);
     const shown = await runCli(["config", "show"], { cwd: workspace, env: env() });
     expect(shown.stdout).toMatch(/max_turns: 77/);
-    expect(shown.stderr).not.toContain("not trusted");
+    expect(shown.stderr).not.toContain("no person has trusted");
   });
 });

@@ -73,7 +73,7 @@ describe("skills in the CLI", () => {
     const untrusted = await runOnce();
     expect(untrusted.system).toContain("- release: How to release.");
     expect(untrusted.system).not.toContain("deploy");
-    expect(untrusted.stderr).toContain("xzatoma skills trust deploy");
+    expect(untrusted.stderr).toContain("no person has trusted this content");
 
     const trusted = await runCli(["skills", "trust", "deploy"], { cwd: workspace, env: env() });
     expect(trusted.code, trusted.stderr).toBe(0);

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { mkdirSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Message } from "@xzatoma/conversation";
@@ -66,6 +66,7 @@ import { createSystemPrompt } from "./system-prompt.js";
 import { loadConfiguredToolPackages } from "./tool-packages.js";
 import { narrowLimits } from "./narrow-limits.js";
 import { createTurnCheckpoints } from "./turn-checkpoints.js";
+import { withHooks } from "./hooks/with-hooks.js";
 
 /** Options of {@link createAgentRuntime}. */
 export interface AgentRuntimeOptions {
@@ -354,7 +355,7 @@ export async function createAgentRuntime(
   }
   for (const skill of skills?.untrusted ?? []) {
     io.warn(
-      `project skill '${skill.name}' is not trusted and not offered (${skill.file}): review it, then run 'xzatoma skills trust ${skill.name}'`,
+      `project skill '${skill.name}' is not offered: no person has trusted this content of ${skill.file}`,
     );
   }
   const offeredSkills = skills?.offered ?? [];
@@ -475,14 +476,26 @@ export async function createAgentRuntime(
       }
     : undefined;
 
+  // Hooks run in the data directory: the workspace's files are the model's to write.
+  const hookContext = {
+    hooks: config.hooks ?? { PreToolUse: [], PostToolUse: [] },
+    cwd: dataDir,
+    workspace: workspace.root,
+    env,
+    sessionId: () => recorder?.conversationId,
+  };
+  if (hookContext.hooks.PreToolUse.length + hookContext.hooks.PostToolUse.length > 0) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  }
   // The window the conversation is planned for: what the provider knows now, then what it
   // says before the first run and after a model switch.
   let window = provider.contextWindow(model);
   const build = (messages: readonly Message[]) => {
     const registry = createToolRegistry({ maxOutputBytes: config.agent.tools.max_output_size });
-    const available = [...tools, ...mcpTools].filter((tool) =>
-      isToolAvailable(modes.chatMode, tool.access),
-    );
+    // Hooks wrap each tool, for this agent and the subagents it starts alike.
+    const available = [...tools, ...mcpTools]
+      .filter((tool) => isToolAvailable(modes.chatMode, tool.access))
+      .map((tool) => withHooks(tool, hookContext));
     for (const tool of available) registry.register(tool);
     if (subagentScope) {
       // Rebuilt with every mode switch, so delegation survives it with the new mode's tools.
@@ -575,7 +588,7 @@ export async function createAgentRuntime(
         if (invocation && command) {
           if (!commands?.offered.includes(command)) {
             io.warn(
-              `project command '/${command.name}' is not trusted and was not expanded (${command.file}): review it, then run 'xzatoma commands trust ${command.name}'`,
+              `project command '/${command.name}' was not expanded: no person has trusted this content of ${command.file}`,
             );
           } else if (!fileUnchanged(command)) {
             io.warn(

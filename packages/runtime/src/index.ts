@@ -98,3 +98,12 @@ export {
   type CommandDiscovery,
   type CustomCommand,
 } from "./custom-commands/index.js";
+export {
+  hooksConfigSchema,
+  runHook,
+  withHooks,
+  type HookCommand,
+  type HookContext,
+  type HookOutcome,
+  type HooksConfig,
+} from "./hooks/index.js";

@@ -425,7 +425,7 @@ describe("invalid configuration", () => {
       ["provider.typo", 'unknown key "typo"; did you mean "type"?', 5],
       [
         "extras",
-        'unknown key "extras"; the keys here are: provider, agent, persistence, logging, mcp, watcher, xzepr',
+        'unknown key "extras"; the keys here are: provider, agent, persistence, logging, mcp, hooks, watcher, xzepr',
         6,
       ],
     ]);

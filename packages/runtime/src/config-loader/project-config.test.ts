@@ -75,7 +75,7 @@ describe("the project's configuration", () => {
     expect(loaded.project).toMatchObject({ path: projectFile, trusted: false });
     const warning = loaded.warnings.join("\n");
     expect(warning).toContain("agent.max_turns, agent.terminal.allowlist, mcp.servers");
-    expect(warning).toContain("xzatoma config trust");
+    expect(warning).toContain("no person has trusted this content");
     expect(warning).toContain("persistence.data_dir is never taken from a project");
   });
 

@@ -36,7 +36,7 @@ export interface ProjectConfig {
   /** The real path of the file. */
   readonly path: string;
   readonly sha256: string;
-  /** Whether a person trusted this content of it (`xzatoma config trust`). */
+  /** Whether a person trusted this content of it (the CLI's `config trust`). */
   readonly trusted: boolean;
   /** What applies: the file's settings less the ignored ones. */
   readonly data: Record<string, unknown>;
@@ -152,7 +152,7 @@ export function readProjectConfig(options: {
   const warnings: string[] = [];
   if (untrusted.length > 0) {
     warnings.push(
-      `${real}: the project configuration is not trusted, so ${untrusted.join(", ")} ${untrusted.length === 1 ? "is" : "are"} ignored: review the file, then run 'xzatoma config trust'`,
+      `${real}: the project configuration is not trusted, so ${untrusted.join(", ")} ${untrusted.length === 1 ? "is" : "are"} ignored: no person has trusted this content of it`,
     );
   }
   if (never.length > 0) {

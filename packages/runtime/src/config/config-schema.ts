@@ -8,6 +8,7 @@ import { chatConfigSchema, mentionsConfigSchema } from "./front-end-schemas.js";
 import { watcherConfigSchema } from "@xzatoma/watcher/config";
 import { xzeprConfigSchema } from "@xzatoma/xzepr/config";
 import { mcpConfigSchema } from "@xzatoma/mcp";
+import { hooksConfigSchema } from "../hooks/hooks-config.js";
 import { APPROVAL_POLICIES, approvalPolicyFromLegacy, type ApprovalPolicy } from "@xzatoma/safety";
 
 export { PROVIDER_TYPES, type ProviderType } from "@xzatoma/providers";
@@ -55,6 +56,8 @@ export const runtimeConfigSchema = z.strictObject({
   logging: loggingSchema.prefault({}),
   /** MCP servers whose tools join the agent's (`mcp.servers`); none by default. */
   mcp: mcpConfigSchema.prefault({}),
+  /** Commands run around tool calls (`hooks.PreToolUse`, `hooks.PostToolUse`); absent unless set. */
+  hooks: hooksConfigSchema.optional(),
   /** The watcher service's section (`xzatoma-watcher run`, `xzatoma watch`); absent unless set. */
   watcher: watcherConfigSchema.optional(),
   /** XZepr's REST API, where the watcher reports results; absent unless set. */

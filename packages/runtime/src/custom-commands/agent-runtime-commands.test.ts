@@ -84,6 +84,6 @@ describe("custom commands in a session", () => {
     const { user, warnings } = await run("/ship now");
     expect(user).toBe("/ship now");
     expect(user).not.toContain("SHIP-MARKER");
-    expect(warnings.join("\n")).toContain("xzatoma commands trust ship");
+    expect(warnings.join("\n")).toContain("no person has trusted this content");
   });
 });

@@ -117,7 +117,7 @@ describe("skills in a session", () => {
     expect(seen[0]?.tools).not.toContain("skill");
     expect(JSON.stringify(seen[0]?.messages)).not.toContain("PROJECT-MARKER");
     expect(systemOf(seen[0])).not.toContain("deploy:");
-    expect(warnings.join("\n")).toContain("xzatoma skills trust deploy");
+    expect(warnings.join("\n")).toContain("no person has trusted this content");
   });
 
   it("offers a trusted project skill until its file changes", async () => {

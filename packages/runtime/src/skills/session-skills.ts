@@ -13,7 +13,7 @@ export interface SessionSkills extends SkillDiscovery {
 /**
  * Discovers the skills and keeps the ones a session may use. A project skill steers the
  * agent as AGENTS.md does but arrives with whatever repository was cloned, so it is offered
- * only when a person trusted this content of it (`xzatoma skills trust NAME`), in chat and
+ * only when a person trusted this content of it (the CLI's `skills trust NAME`), in chat and
  * unattended runs alike.
  *
  * @example

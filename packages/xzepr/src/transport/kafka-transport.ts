@@ -306,6 +306,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
   let stopped: Promise<void> | undefined;
   let fatal: Error | undefined;
   const hardStop = new AbortController();
+  let commitsClosed = false;
   const inFlight = new Set<InFlight>();
   /** Batch handlers running: their messages' handlers, then their commits. */
   const batches = new Set<Promise<void>>();
@@ -346,6 +347,9 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
    * gave up (nothing committed: the messages are delivered again).
    */
   const commitBatch = async (batch: CommitBatch, consume: ConsumeOptions): Promise<boolean> => {
+    // After a batch was given up (stopping, or a fatal error), a later one must not commit:
+    // its offsets would pass over the given-up messages, which would then never come again.
+    if (commitsClosed) return false;
     const topicMessages = toTopicMessages(batch.publish);
     // A failed try may have committed all the same (the answer was lost, not the commit):
     // before trying again, look, so results are not published twice. A transaction commits
@@ -411,6 +415,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
         return true;
       } catch (error) {
         if (isAuthError(error) || (options.groupInstanceId && isFencedError(error))) {
+          commitsClosed = true;
           reportFatal(error);
           return false;
         }
@@ -423,7 +428,10 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
           });
           return false;
         }
-        if (lastTry) return false;
+        if (lastTry) {
+          commitsClosed = true;
+          return false;
+        }
         const delay = backoff(attempt);
         transportLog("warn", `publishing and committing failed; trying again in ${delay} ms`, {
           messages: batch.messages,

@@ -371,12 +371,14 @@ export function createProgram(setExitCode: (code: number) => void): Command {
     );
 
   const config = program.command("config").description("The configuration.");
-  configOptions(
-    config
-      .command("show")
-      .description(
-        "Show the effective configuration and where each value came from; the flags show what they would change.",
-      ),
+  approvalOption(
+    configOptions(
+      config
+        .command("show")
+        .description(
+          "Show the effective configuration and where each value came from; the flags show what they would change.",
+        ),
+    ),
   )
     .option("--json", "JSON output")
     .option(

@@ -97,7 +97,11 @@ describe("configuration flags", () => {
     const global = program.options.map((option) => option.long);
     for (const command of [find("run"), find("chat"), find("config", "show")]) {
       const longs = [...global, ...command.options.map((option) => option.long)];
-      for (const mapping of FLAG_MAPPINGS) expect(longs, command.name()).toContain(mapping.flag);
+      for (const mapping of FLAG_MAPPINGS) {
+        // Nobody is asked in run: it has no approval policy to choose.
+        if (command.name() === "run" && mapping.flag === "--approval") continue;
+        expect(longs, command.name()).toContain(mapping.flag);
+      }
     }
   });
 });

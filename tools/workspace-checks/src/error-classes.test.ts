@@ -39,8 +39,12 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "an abort reason (`controller.abort(new RunStop('quota'))`) that ends a run with a stop reason, not a failure",
   "packages/core/src/tool-registry.ts#TimeoutError":
     "module-private: thrown and caught in the same file, where it becomes a failed tool result",
-  "packages/safety/src/command-policy/physical-path.ts#SymlinkLoopError":
-    "internal to the command policy, which turns it into a confirmation; not exported by the package",
+  "packages/safety/src/path-rules/git-config-file.ts#GitConfigSyntaxError":
+    "internal to the path rules, which then protect every path conservatively; not exported by the package",
+  "packages/safety/src/sandbox/egress/channel-frames.ts#ChannelProtocolError":
+    "internal to the egress channel, which closes on it; not exported by the package",
+  "packages/safety/src/sandbox/upper-tree.ts#ChangesTooLargeError":
+    "internal to the sandbox, which turns it into a discarded change set with a reason; not exported by the package",
   "packages/safety/src/command-policy/parse-command.ts#TreeTooDeepError":
     "module-private: thrown and caught in the same file, where it becomes a `too-deep` parse failure",
 };

@@ -97,8 +97,8 @@ export async function runWatcher(
       starting.then((started) => started.close(0)).catch(() => undefined);
       process.stderr.write(
         fatal
-          ? `error: the Kafka consumer stopped: ${(fatal as Error).message}\n`
-          : `xzatoma-watcher: ${first} while starting; stopped\n`,
+          ? `error: the Kafka consumer stopped: ${toTerminalSafeLine((fatal as Error).message)}\n`
+          : `xzatoma-watcher: ${toTerminalSafeLine(first)} while starting; stopped\n`,
       );
       exitAfter(STOP_TIMEOUT_MS, code);
       await telemetry?.shutdown();

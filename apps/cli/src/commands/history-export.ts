@@ -8,7 +8,7 @@ import {
 } from "../history/conversation-export.js";
 import { exportHtml } from "../history/export-html.js";
 import { exportMarkdown } from "../history/export-markdown.js";
-import { toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
+import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
 import { UsageError } from "../usage-error.js";
 import { openUserHistory, type HistoryCommandOptions } from "./history.js";
 
@@ -42,7 +42,8 @@ export async function historyExport(
           ? exportHtml(document)
           : exportMarkdown(document);
     if (options.output) await writeFile(options.output, text, { mode: 0o600 });
-    else process.stdout.write(text);
+    // terminal-safe: on a terminal the export is escaped; into a pipe or file it is the export's bytes.
+    else process.stdout.write(process.stdout.isTTY ? toTerminalSafe(text) : text);
     return ExitCode.ok;
   } finally {
     history.close();
@@ -107,7 +108,9 @@ export async function historyImport(file: string, options: HistoryCommandOptions
       );
     } else {
       process.stdout.write(
-        `Imported as ${id} (exported from ${toTerminalSafeLine(document.conversation.id)}). Continue it: xzatoma chat --resume ${id}\n`,
+        toTerminalSafe(
+          `Imported as ${id} (exported from ${document.conversation.id}). Continue it: xzatoma chat --resume ${id}\n`,
+        ),
       );
     }
     return ExitCode.ok;

@@ -191,12 +191,12 @@ function listTurns(id: string, turns: ReturnType<typeof checkpointTurns>, json: 
     return ExitCode.ok;
   }
   if (turns.length === 0) {
-    process.stdout.write(`Conversation ${id} has no recorded file changes.\n`);
+    process.stdout.write(`Conversation ${safe(id)} has no recorded file changes.\n`);
     return ExitCode.ok;
   }
   for (const turn of turns) {
     const files = turn.paths.length === 0 ? "no file changes" : turn.paths.map(safe).join(", ");
-    process.stdout.write(`turn ${turn.turn}  ${turn.at}  ${files}\n`);
+    process.stdout.write(`${safe(`turn ${turn.turn}  ${turn.at}`)}  ${files}\n`);
   }
   return ExitCode.ok;
 }

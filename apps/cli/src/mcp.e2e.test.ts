@@ -19,7 +19,8 @@ let without: string;
 
 function xzatoma(args: readonly string[], input?: string): Promise<Outcome> {
   return runCli(args, {
-    cwd: base,
+    // The workspace is a project beside the home directory: a server never starts from inside it.
+    cwd: path.join(base, "project"),
     env: { PATH: process.env["PATH"] ?? "", HOME: home },
     ...(input === undefined ? {} : { input }),
   });
@@ -29,6 +30,7 @@ beforeAll(async () => {
   base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-mcp-")));
   home = path.join(base, "home");
   await mkdir(home, { recursive: true });
+  await mkdir(path.join(base, "project"), { recursive: true });
   withServers = path.join(base, "servers.yaml");
   without = path.join(base, "none.yaml");
   const provider = { type: "openai", openai: { base_url: "http://127.0.0.1:9/v1" } };

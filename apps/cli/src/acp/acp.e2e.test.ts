@@ -88,7 +88,8 @@ describe("xzatoma agent speaks ACP over stdio", () => {
   });
 
   it("asks permission for a call that needs a yes: granted it writes, denied it does not and the model is told", async () => {
-    const file = path.join(workspace, "notes.txt");
+    // A hidden file: changing one needs a person (an ordinary file would change unasked).
+    const file = path.join(workspace, ".notes");
     await writeFile(file, "old\n");
     script = (request) => {
       const last = lastMessage(request);
@@ -96,7 +97,7 @@ describe("xzatoma agent speaks ACP over stdio", () => {
       const words = lastUser(request).split(" ");
       return {
         toolCalls: [
-          { name: "write_file", arguments: { path: "notes.txt", content: `${words.at(-1)}\n` } },
+          { name: "write_file", arguments: { path: ".notes", content: `${words.at(-1)}\n` } },
         ],
       };
     };
@@ -132,7 +133,7 @@ describe("xzatoma agent speaks ACP over stdio", () => {
     expect(call?.update).toMatchObject({
       kind: "edit",
       status: "pending",
-      rawInput: { path: "notes.txt", content: "granted\n" },
+      rawInput: { path: ".notes", content: "granted\n" },
       locations: [{ path: file }],
     });
     const completed = agent.updates.find(
@@ -164,15 +165,13 @@ describe("xzatoma agent speaks ACP over stdio", () => {
   });
 
   it("refuses the call when the permission request fails or the turn is cancelled while it waits", async () => {
-    const file = path.join(workspace, "guarded.txt");
+    const file = path.join(workspace, ".guarded");
     await writeFile(file, "original\n");
     script = (request) => {
       const last = lastMessage(request);
       if (last?.role === "tool") return { content: `Tool said: ${last.content}` };
       return {
-        toolCalls: [
-          { name: "write_file", arguments: { path: "guarded.txt", content: "changed\n" } },
-        ],
+        toolCalls: [{ name: "write_file", arguments: { path: ".guarded", content: "changed\n" } }],
       };
     };
     let mode: "fail" | "hang" = "fail";

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source tools/toolchain/env.sh
-bash tools/toolchain/system-packages.sh tmux gnome-keyring dbus-daemon
+bash tools/toolchain/system-packages.sh tmux gnome-keyring dbus-daemon chromium
 # The embedded model the local provider tests run (downloaded once into .cache/).
 bash tools/models/fetch-smollm2.sh >/dev/null
 bash tools/kafka/start.sh --fetch-only >/dev/null # the Kafka broker the Kafka tests start (jars through Maven, once, into .cache/)

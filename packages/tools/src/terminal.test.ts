@@ -329,6 +329,27 @@ describe("terminal and the trust model", () => {
     expect(asked.workspace.exposure.reasons).toEqual(["ran `cat README.md`"]);
   });
 
+  it("runs read-only git without the repository's fsmonitor program, even without a sandbox", async () => {
+    const marker = path.join(base, "fsmonitor-ran");
+    git("config", "core.fsmonitor", `touch ${marker}`);
+    const registry = createToolRegistry();
+    registry.register(
+      createTerminalTool(createWorkspaceContext({ root }), {
+        commandPolicy: readOnly,
+        sandbox: createSandbox({ disabled: true }),
+      }),
+    );
+    const result = await registry.execute(
+      { toolCallId: "1", toolName: "terminal", input: JSON.stringify({ command: "git status" }) },
+      { signal, approve: () => ({ approved: true }) },
+    );
+    expect(result.success).toBe(true);
+    expect(existsSync(marker)).toBe(false);
+    // The control: git itself does run it for the same repository.
+    spawnSync("git", ["status"], { cwd: root });
+    expect(existsSync(marker)).toBe(true);
+  });
+
   it("hides a secret a command prints from the model, and records the exposure", async () => {
     const token = `ghp_${"a1B2c3D4e5".repeat(3)}zZ9y8X`;
     await writeFile(path.join(root, "settings.txt"), `github_token: ${token}\n`);

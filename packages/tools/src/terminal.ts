@@ -101,6 +101,12 @@ export function sanitizedEnvironment(
     PAGER: "cat",
     GIT_PAGER: "cat",
     GIT_TERMINAL_PROMPT: "0",
+    // A repository's own config can name a program git runs on a read (`core.fsmonitor` on
+    // `git status`); a read-only git command may run without a sandbox, so commands get git
+    // with that key overridden at the highest level, the command line's.
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "core.fsmonitor",
+    GIT_CONFIG_VALUE_0: "false",
   };
   for (const name of ["LANG", "LC_ALL", "LC_CTYPE", "TZ"]) {
     const value = source[name];

@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { SkillProblem } from "../skills/skill-file.js";
 import { commandRoots, type SkillRoot } from "../skills/skill-roots.js";
 import { openTrustStore } from "../skills/skill-trust.js";
+import { readRootFile, realDirectory } from "../skills/read-root-file.js";
 import { COMMAND_NAME_PART, parseCommandFile, type CustomCommand } from "./command-file.js";
 
 /** The largest command file read: 64 KiB. */
@@ -22,19 +22,6 @@ export interface CommandDiscovery {
   readonly untrusted: readonly CustomCommand[];
   readonly shadowed: readonly CustomCommand[];
   readonly problems: readonly SkillProblem[];
-}
-
-function isInside(parent: string, child: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}
-
-function realDirectory(directory: string): string | undefined {
-  try {
-    return statSync(directory).isDirectory() ? realpathSync(directory) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -57,28 +44,16 @@ export function discoverCommands(options: {
   const shadowed: CustomCommand[] = [];
   const problems: SkillProblem[] = [];
   const add = (root: SkillRoot, confine: string | undefined, file: string, parts: string[]) => {
-    let real: string;
-    let bytes: Buffer;
-    try {
-      real = realpathSync(file);
-      if (root.scope === "project" && (!confine || !isInside(confine, real))) {
-        problems.push({ file, field: "file", message: "leads outside the project directory" });
-        return;
-      }
-      const stats = statSync(real);
-      if (!stats.isFile()) return;
-      if (stats.size > COMMAND_FILE_MAX_BYTES) {
-        problems.push({
-          file: real,
-          field: "file",
-          message: `has ${stats.size} bytes; at most ${COMMAND_FILE_MAX_BYTES}`,
-        });
-        return;
-      }
-      bytes = readFileSync(real);
-    } catch {
+    const read = readRootFile(file, root, confine, {
+      maxBytes: COMMAND_FILE_MAX_BYTES,
+      outsideMessage: "leads outside the project directory",
+    });
+    if (read === undefined) return;
+    if ("problem" in read) {
+      problems.push(read.problem);
       return;
     }
+    const { file: real, bytes, sha256 } = read;
     const bad = parts.find((part) => !COMMAND_NAME_PART.test(part));
     if (bad !== undefined) {
       problems.push({
@@ -92,7 +67,7 @@ export function discoverCommands(options: {
       name: parts.join(":"),
       file: real,
       scope: root.scope,
-      sha256: createHash("sha256").update(bytes).digest("hex"),
+      sha256,
     });
     if ("problem" in parsed) problems.push(parsed.problem);
     else if (found.has(parsed.command.name)) shadowed.push(parsed.command);

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
+import { readRootFile, realDirectory } from "./read-root-file.js";
 import { parseSkillFile, type Skill, type SkillProblem } from "./skill-file.js";
 import { skillRoots, type SkillRoot } from "./skill-roots.js";
 
@@ -15,19 +15,6 @@ export interface SkillDiscovery {
   readonly shadowed: readonly Skill[];
   /** Invalid skills: the file, the field and what is wrong. */
   readonly problems: readonly SkillProblem[];
-}
-
-function isInside(parent: string, child: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}
-
-function realDirectory(directory: string): string | undefined {
-  try {
-    return statSync(directory).isDirectory() ? realpathSync(directory) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -60,39 +47,29 @@ export function discoverSkills(options: {
     for (const entry of entries) {
       if (entry.startsWith(".")) continue;
       const candidate = path.join(directory, entry, "SKILL.md");
-      let file: string;
-      let bytes: Buffer;
+      // The same file reached through two roots (a link) is one skill.
+      let real: string;
       try {
-        file = realpathSync(candidate);
-        if (seenFiles.has(file)) continue;
-        seenFiles.add(file);
-        if (root.scope === "project" && (!confine || !isInside(confine, file))) {
-          problems.push({
-            file: candidate,
-            field: "file",
-            message: "leads outside the project directory; a project skill must live in it",
-          });
-          continue;
-        }
-        const stats = statSync(file);
-        if (!stats.isFile()) continue;
-        if (stats.size > SKILL_FILE_MAX_BYTES) {
-          problems.push({
-            file,
-            field: "file",
-            message: `has ${stats.size} bytes; at most ${SKILL_FILE_MAX_BYTES}`,
-          });
-          continue;
-        }
-        bytes = readFileSync(file);
+        real = realpathSync(candidate);
       } catch {
         continue; // No SKILL.md in this directory: not a skill.
       }
-      const parsed = parseSkillFile(bytes.toString("utf8"), {
-        file,
+      if (seenFiles.has(real)) continue;
+      seenFiles.add(real);
+      const read = readRootFile(candidate, root, confine, {
+        maxBytes: SKILL_FILE_MAX_BYTES,
+        outsideMessage: "leads outside the project directory; a project skill must live in it",
+      });
+      if (read === undefined) continue;
+      if ("problem" in read) {
+        problems.push(read.problem);
+        continue;
+      }
+      const parsed = parseSkillFile(read.bytes.toString("utf8"), {
+        file: read.file,
         directory: path.join(directory, entry),
         scope: root.scope,
-        sha256: createHash("sha256").update(bytes).digest("hex"),
+        sha256: read.sha256,
       });
       if ("problem" in parsed) {
         problems.push(parsed.problem);

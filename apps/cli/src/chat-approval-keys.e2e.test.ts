@@ -1,7 +1,6 @@
 // Ctrl-C and Ctrl-D at an approval question, in a real terminal: `xzatoma chat` runs inside
 // tmux against the scripted Ollama server. Either key refuses the call; Ctrl-C cancels the
 // turn and keeps the session, Ctrl-D ends the session cleanly; the conversation is saved.
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,6 +14,7 @@ import {
 } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.test-support.js";
+import { terminalSession, tmux } from "./terminal.test-support.js";
 
 const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
 
@@ -34,30 +34,7 @@ let server: ScriptedOllama;
 let session: string | undefined;
 let sessions = 0;
 
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", args, { encoding: "utf8" });
-}
-
-function screen(): string {
-  return tmux("capture-pane", "-p", "-J", "-t", session ?? "", "-S", "-300");
-}
-
-async function waitFor(predicate: (text: string) => boolean, what: string): Promise<string> {
-  // Generous: a loaded machine answers slowly; a passing test waits only as long as it must.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const text = screen();
-    if (predicate(text)) return text;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function type(text: string): void {
-  tmux("send-keys", "-t", session ?? "", "-l", text);
-  tmux("send-keys", "-t", session ?? "", "Enter");
-}
+const { waitFor, type } = terminalSession(() => session ?? "");
 
 /** Starts `xzatoma chat --mode write --approval untrusted` in a new tmux session and waits for its prompt. */
 /** Where the shell around the current session's chat writes its exit status. */

@@ -1,34 +1,17 @@
 // Skills and custom commands in `xzatoma chat`, in a real terminal (tmux): `/skills` lists
 // what the session offers, and `/NAME ARGS` of a custom command sends its prompt.
-import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startScriptedOllama, type ScriptedOllama } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { terminalSession, tmux } from "./terminal.test-support.js";
 
 const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
 const SESSION = `xz-chat-skills-${process.pid}`;
 
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", args, { encoding: "utf8" });
-}
-
-async function waitFor(predicate: (text: string) => boolean, what: string): Promise<string> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const text = tmux("capture-pane", "-p", "-J", "-t", SESSION, "-S", "-300");
-    if (predicate(text)) return text;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function type(text: string): void {
-  tmux("send-keys", "-t", SESSION, "-l", text);
-  tmux("send-keys", "-t", SESSION, "Enter");
-}
+const { waitFor, type } = terminalSession(() => SESSION);
 
 let base: string;
 let server: ScriptedOllama;

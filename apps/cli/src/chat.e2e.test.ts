@@ -1,6 +1,5 @@
 // The REPL in a real terminal: `xzatoma chat` runs inside tmux against the scripted
 // Ollama server; the test types with send-keys and reads the screen with capture-pane.
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +12,7 @@ import {
   type ScriptedTurn,
 } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { terminalSession, tmux } from "./terminal.test-support.js";
 
 const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
 const SESSION = `xz-chat-${process.pid}`;
@@ -52,35 +52,9 @@ function scenario(request: OllamaChatRequest): ScriptedTurn {
   return { content: "ok" };
 }
 
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", args, { encoding: "utf8" });
-}
-
-function screen(): string {
-  return tmux("capture-pane", "-p", "-J", "-t", SESSION, "-S", "-300");
-}
-
-async function waitFor(
-  predicate: (text: string) => boolean,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = screen();
-    if (predicate(text)) return text;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
-function type(text: string): void {
-  tmux("send-keys", "-t", SESSION, "-l", text);
-  tmux("send-keys", "-t", SESSION, "Enter");
-}
+const { screen, waitFor, type } = terminalSession(() => SESSION);
 
 let base: string;
 let workspace: string;

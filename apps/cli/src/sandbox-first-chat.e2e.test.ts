@@ -2,7 +2,6 @@
 // approval policy (on-escalation) runs inside tmux against the scripted Ollama server.
 // A command that runs in the sandbox runs without a question; a command that escalates
 // (it needs the network) asks, and the question shows the command and why it escalates.
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,6 +14,7 @@ import {
   type ScriptedTurn,
 } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { terminalSession, tmux } from "./terminal.test-support.js";
 
 const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
 const SESSION = `xz-sandbox-first-chat-${String(process.pid)}`;
@@ -37,29 +37,10 @@ function scenario(request: OllamaChatRequest): ScriptedTurn {
   return { content: "ok" };
 }
 
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", args, { encoding: "utf8" });
-}
-
-function screen(): string {
-  return tmux("capture-pane", "-p", "-J", "-t", SESSION, "-S", "-300");
-}
-
-async function waitFor(predicate: (text: string) => boolean, what: string): Promise<string> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const text = screen();
-    if (predicate(text)) return text;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-function type(text: string): void {
-  tmux("send-keys", "-t", SESSION, "-l", text);
-  tmux("send-keys", "-t", SESSION, "Enter");
-}
+const { waitFor, type } = terminalSession(() => SESSION, {
+  timeoutMs: WAIT_MS,
+  pollMs: 200,
+});
 
 let base: string;
 let workspace: string;

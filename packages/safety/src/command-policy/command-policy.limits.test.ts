@@ -18,6 +18,18 @@ afterAll(() => workspace.remove());
 const kinds = async (command: string, options?: { cwd?: string }, using = policy) =>
   (await using.check(command, options)).escalations.map((escalation) => escalation.kind);
 
+describe("what a command needs", () => {
+  it("sees a fetching git subcommand behind git's own options", async () => {
+    for (const command of [
+      "git -C . push",
+      "git -C . fetch origin",
+      "git --git-dir=.git push",
+      "git --no-pager pull",
+    ])
+      expect(await kinds(command), command).toContain("network");
+  });
+});
+
 describe("fail closed", () => {
   it("escalates a parse past the deadline as unanalysed, and still sees what the partial tree shows", async () => {
     const hurried = await createCommandPolicy({ pathGuard: guard, parseTimeoutMs: 0 });

@@ -89,8 +89,15 @@ export function checkGit(name: string, args: readonly Arg[], ctx: ArgvContext): 
     ctx.findings.confirm("The git subcommand is computed");
     return true;
   }
-  if (NETWORK_SUBCOMMANDS.get("git")?.has(subcommand) === true && !readsOnly(subcommand, rest))
+  // Escalated here, not only by the network rule: that rule takes the first word that is not
+  // an option for the subcommand, which after `-C DIR` is DIR (`git -C . push`).
+  if (NETWORK_SUBCOMMANDS.get("git")?.has(subcommand) === true && !readsOnly(subcommand, rest)) {
+    ctx.findings.escalate(
+      "network",
+      `\`git ${subcommand}\` needs the network, which the sandbox gives only to hosts a person allows.`,
+    );
     return true;
+  }
   const fetching = /^(?:update|show|prune|sync|add)$/.test(rest[0]?.value ?? "");
   if (
     (subcommand === "remote" || subcommand === "submodule" || subcommand === "archive") &&

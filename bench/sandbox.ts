@@ -55,10 +55,15 @@ interface Figures {
   readonly p90: number;
 }
 
-async function measure(script: string, confined: boolean): Promise<Figures> {
+// An agent's commands come seconds apart, not back to back; some kernel costs (an RCU
+// grace period) show only then, so the spaced rows leave `pauseMs` between commands.
+async function measure(script: string, confined: boolean, pauseMs = 0): Promise<Figures> {
   await once(script, confined);
   const times: number[] = [];
-  for (let index = 0; index < RUNS; index += 1) times.push(await once(script, confined));
+  for (let index = 0; index < RUNS; index += 1) {
+    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    times.push(await once(script, confined));
+  }
   return { median: median(times), p90: p90(times) };
 }
 
@@ -71,6 +76,8 @@ const show = (figures: Figures, base?: Figures) =>
 try {
   const direct = await measure("ls", false);
   const confined = await measure("ls", true);
+  const directSpaced = await measure("ls", false, 100);
+  const confinedSpaced = await measure("ls", true, 100);
   const write = "for i in $(seq 100); do echo $i > f$i.txt; done; rm -f f*.txt";
   const directWrite = await measure(write, false);
   const confinedWrite = await measure(write, true);
@@ -79,6 +86,8 @@ try {
   );
   console.log(`  ls directly              ${show(direct)}`);
   console.log(`  ls in the sandbox        ${show(confined, direct)}`);
+  console.log(`  ls directly, 100 ms apart ${show(directSpaced)}`);
+  console.log(`  ls sandboxed, 100 ms apart ${show(confinedSpaced, directSpaced)}`);
   console.log(`  100 files directly       ${show(directWrite)}`);
   console.log(`  100 files in the sandbox ${show(confinedWrite, directWrite)}`);
 } finally {

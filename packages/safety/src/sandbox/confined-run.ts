@@ -305,7 +305,7 @@ export async function confineRun(
         options,
         target: workspace,
         limits: shellLimitArguments(limits),
-        ...(pending.cgroup ? { cgroupProcs: pending.cgroup.procs } : {}),
+        ...(pending.cgroup ? { cgroupJoinFiles: pending.cgroup.joinFiles } : {}),
       },
       [machine.tools.bwrap, ...bwrapArguments, "--", ...command],
     );

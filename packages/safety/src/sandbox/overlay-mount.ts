@@ -47,12 +47,13 @@ export function overlayOptions(
 export const MOUNT_FAILED_STATUS = 125;
 
 // Joins the command's cgroups when there are any ($4, $5: pids and memory, the same one
-// on cgroup v2), so everything it starts is counted there; sets the limits ($6-$9) before
+// on cgroup v2; `0` names the writing thread, and the shell has no other), so everything
+// it starts is counted there; sets the limits ($6-$9) before
 // bwrap makes its user namespace, so they bind the whole sandbox (dash names the process
 // limit -p, other shells -u); mounts the overlay; becomes bwrap.
 const MOUNT_THEN_EXEC = [
   "m=$1 o=$2 t=$3",
-  `for c in "$4" "$5"; do if [ -n "$c" ]; then echo $$ > "$c" || exit ${MOUNT_FAILED_STATUS}; fi; done`,
+  `for c in "$4" "$5"; do if [ -n "$c" ]; then echo 0 > "$c" || exit ${MOUNT_FAILED_STATUS}; fi; done`,
   'ulimit -u "$6" 2>/dev/null || ulimit -p "$6" 2>/dev/null',
   'ulimit -d "$7" 2>/dev/null; ulimit -f "$8" 2>/dev/null; ulimit -t "$9" 2>/dev/null',
   "shift 9",
@@ -80,8 +81,8 @@ export interface OverlayLaunch {
   /** The overlay's mount options and where it covers. */
   readonly options: string;
   readonly target: string;
-  /** `cgroup.procs` of the command's cgroups (at most two: pids and memory). */
-  readonly cgroupProcs?: readonly string[];
+  /** The join files of the command's cgroups (at most two: pids and memory), `RunCgroup.joinFiles`. */
+  readonly cgroupJoinFiles?: readonly string[];
   /** From `shellLimitArguments`. */
   readonly limits: readonly string[];
 }
@@ -103,8 +104,8 @@ export function mountThenExec(
     tools.mount,
     launch.options,
     launch.target,
-    launch.cgroupProcs?.[0] ?? "",
-    launch.cgroupProcs?.[1] ?? "",
+    launch.cgroupJoinFiles?.[0] ?? "",
+    launch.cgroupJoinFiles?.[1] ?? "",
     ...launch.limits,
     ...argv,
   ];

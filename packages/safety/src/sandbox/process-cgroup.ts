@@ -120,8 +120,14 @@ export interface RunCgroupLimits {
 
 /** One command's cgroups. */
 export interface RunCgroup {
-  /** The files a process writes its pid to, to join (one per hierarchy). */
-  readonly procs: readonly string[];
+  /**
+   * The files a single-threaded process writes `0` to, to join (one per hierarchy). On
+   * cgroup v1 that is `tasks`, which moves the writing thread alone: the kernel then skips
+   * the global lock whose every write waits for an RCU grace period (10-20 ms on an idle
+   * machine) that moving a whole process through `cgroup.procs` costs. A v2 cgroup takes
+   * processes only, through `cgroup.procs`.
+   */
+  readonly joinFiles: readonly string[];
   /** True when a memory cgroup holds the command. */
   readonly boundsMemory: boolean;
   /** How many of its processes the kernel killed for passing the memory limit. */
@@ -178,14 +184,14 @@ export async function createRunCgroup(
 ): Promise<RunCgroup> {
   const name = `xzatoma-sandbox-${randomBytes(6).toString("hex")}`;
   const made: string[] = [];
-  const procs: string[] = [];
+  const joinFiles: string[] = [];
   let memory: { directory: string; version: 1 | 2 } | undefined;
   const make = async (parent: CgroupParent): Promise<string> => {
     const directory = path.join(parent.directory, name);
     if (!made.includes(directory)) {
       await mkdir(directory);
       made.push(directory);
-      procs.push(path.join(directory, "cgroup.procs"));
+      joinFiles.push(path.join(directory, parent.version === 1 ? "tasks" : "cgroup.procs"));
     }
     return directory;
   };
@@ -203,7 +209,7 @@ export async function createRunCgroup(
     throw error;
   }
   return {
-    procs,
+    joinFiles,
     boundsMemory: memory !== undefined,
     memoryKills: () => (memory ? readKills(memory.directory, memory.version) : Promise.resolve(0)),
     async remove() {

@@ -98,15 +98,9 @@ export function checkGit(name: string, args: readonly Arg[], ctx: ArgvContext): 
     );
     return true;
   }
-  const fetching = /^(?:update|show|prune|sync|add)$/.test(rest[0]?.value ?? "");
-  if (
-    (subcommand === "remote" || subcommand === "submodule" || subcommand === "archive") &&
-    fetching
-  ) {
-    ctx.findings.escalate(
-      "network",
-      `\`git ${subcommand} ${rest[0]?.value ?? ""}\` may reach a remote, which needs the network`,
-    );
+  const form = `${subcommand} ${rest[0]?.value ?? ""}`;
+  if (/^(?:remote|submodule|archive) (?:update|show|prune|sync|add)$/.test(form)) {
+    ctx.findings.escalate("network", `\`git ${form}\` may reach a remote, which needs the network`);
   }
   if (!readsOnly(subcommand, rest)) {
     ctx.findings.escalate(

@@ -21,6 +21,7 @@ import {
 } from "./state.js";
 import { contextLevel, type ContextStatus, type ContextStatusChange } from "./status.js";
 import { addToSummary, createSummaryStats } from "./summary.js";
+import { completeSummary, openStepsOf, type SummaryFacts } from "./summary-facts.js";
 
 /** One message of the whole history, as {@link Conversation.entries} returns it. */
 export interface ConversationEntry {
@@ -51,6 +52,14 @@ export interface ConversationUpdate {
   readonly status?: ContextStatusChange;
   /** Set when the appended tool result belongs to a call already pruned: it was hidden at once. */
   readonly hidden?: true;
+  /** Set by `replaceSummary` when the text left out facts of the record, which were added. */
+  readonly addedFacts?: SummaryFacts;
+}
+
+/** Options of {@link Conversation.compact}. */
+export interface CompactOptions {
+  /** The last turns kept whole; everything before them that may go is pruned. Default 1. */
+  readonly keepTurns?: number;
 }
 
 /** Provider-reported usage of the last request. */
@@ -84,12 +93,25 @@ export interface Conversation {
   status(): ContextStatus;
   /** Prunes down to `pruneTarget` now (even with `pruneThreshold: false`), if above it. */
   prune(): ConversationUpdate;
+  /**
+   * Prunes everything before the last `keepTurns` turns that may go, whatever the total
+   * (`/compact`). What is kept verbatim stays: system messages (the instructions), pinned
+   * messages, the first user message (the goal), the latest request, kept tools' results.
+   */
+  compact(options?: CompactOptions): ConversationUpdate;
   /** The current summary text, if anything was pruned. */
   summary(): string | undefined;
   /**
+   * The facts a summary must carry now: files changed and requests among the messages
+   * pruned since the last model-written summary, and the open steps of the latest
+   * checklist a kept tool returned (a plan's progress).
+   */
+  summaryFacts(): SummaryFacts;
+  /**
    * Replaces the deterministic summary with `text` written by the model (give it the
-   * current `summary()` and the pruned messages). Later prunes append to it, never stack.
-   * Throws when nothing was pruned.
+   * current `summary()` and the pruned messages). The text is checked for `summaryFacts()`;
+   * each one it leaves out is added from the record (reported as `addedFacts`). Later
+   * prunes append to it, never stack. Throws when nothing was pruned.
    */
   replaceSummary(text: string): ConversationUpdate;
   /** A JSON-safe snapshot; see `restoreConversation`. */
@@ -181,8 +203,33 @@ class ManagedConversation implements Conversation {
     return this.#update(pruned, false);
   }
 
+  compact(options: CompactOptions = {}): ConversationUpdate {
+    const turns = options.keepTurns ?? 1;
+    if (!Number.isSafeInteger(turns) || turns < 1)
+      throw new RangeError(`keepTurns must be an integer of at least 1 (got ${String(turns)}).`);
+    const pruned = pruneToTarget(this.#state, -1, { turns, retained: false });
+    return this.#update(pruned, false);
+  }
+
   summary(): string | undefined {
     return this.#state.summary?.message.content;
+  }
+
+  summaryFacts(): SummaryFacts {
+    const state = this.#state;
+    const stats = state.summary?.record.stats;
+    const openSteps: string[] = [];
+    for (const [, group] of state.held) {
+      if (group.pruned) continue;
+      for (const member of group.members)
+        if (member.message.role === "tool" && !member.message.isError)
+          openSteps.push(...openStepsOf(member.message.content));
+    }
+    return {
+      filesChanged: stats ? [...stats.changed] : [],
+      decisions: stats ? [...stats.requests] : [],
+      openSteps,
+    };
   }
 
   replaceSummary(text: string): ConversationUpdate {
@@ -191,10 +238,14 @@ class ManagedConversation implements Conversation {
       throw new Error("Nothing has been pruned yet, so there is no summary to replace.");
     if (typeof text !== "string" || text.trim() === "")
       throw new RangeError("The replacement summary is empty.");
-    summary.record.modelText = text.trim();
+    const completed = completeSummary(text.trim(), this.summaryFacts());
+    summary.record.modelText = completed.text;
     summary.record.stats = createSummaryStats();
     refreshSummary(this.#state);
-    return this.#settle(false);
+    const update = this.#settle(false);
+    const added = completed.added;
+    const any = added.filesChanged.length + added.decisions.length + added.openSteps.length > 0;
+    return any ? { ...update, addedFacts: added } : update;
   }
 
   toJSON(): SerializedConversation {

@@ -31,17 +31,27 @@ export {
   CONVERSATION_DEFAULTS,
   resolveConversationOptions,
   type ConversationOptions,
+  type KeptTool,
   type ResolvedConversationOptions,
 } from "./options.js";
 export {
   createConversation,
   type AppendOptions,
+  type CompactOptions,
   type Conversation,
   type ConversationEntry,
   type ConversationUpdate,
   type ReportedUsage,
 } from "./conversation.js";
 export type { PruneReport } from "./prune.js";
+export {
+  completeSummary,
+  missingFacts,
+  openStepsOf,
+  type CompletedSummary,
+  type SummaryFacts,
+} from "./summary-facts.js";
+export { FILE_CHANGING_TOOLS } from "./summary.js";
 export type { ContextLevel, ContextStatus, ContextStatusChange } from "./status.js";
 export { PATH_ARGUMENTS, pathsInToolInput } from "./tool-paths.js";
 export { ConversationFormatError } from "./errors.js";

@@ -32,7 +32,16 @@ export interface ConversationOptions {
   readonly reservedTokens?: number;
   /** Counts the tokens of new messages. Default: the character heuristic. */
   readonly tokenizer?: TokenCounter;
+  /**
+   * Tools whose results are kept verbatim through every prune and summary: `all` keeps
+   * every result (an activated skill's instructions), `latest` only the newest (a plan's
+   * progress: the older ones become prunable). Default none.
+   */
+  readonly keptTools?: Readonly<Record<string, KeptTool>>;
 }
+
+/** How the results of a tool in `keptTools` are kept. */
+export type KeptTool = "all" | "latest";
 
 /** {@link ConversationOptions} with every default applied. */
 export interface ResolvedConversationOptions {
@@ -44,6 +53,7 @@ export interface ResolvedConversationOptions {
   readonly criticalThreshold: number;
   readonly reservedTokens: number;
   readonly tokenizer: TokenCounter;
+  readonly keptTools: Readonly<Record<string, KeptTool>>;
 }
 
 /** The defaults of {@link ConversationOptions}. */
@@ -133,5 +143,18 @@ export function resolveConversationOptions(
     criticalThreshold,
     reservedTokens,
     tokenizer,
+    keptTools: keptToolsOption(options.keptTools),
   };
+}
+
+function keptToolsOption(value: unknown): Readonly<Record<string, KeptTool>> {
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    fail("keptTools", 'a mapping of tool names to "all" or "latest"', value);
+  const kept: Record<string, KeptTool> = {};
+  for (const [name, how] of Object.entries(value)) {
+    if (how !== "all" && how !== "latest") fail(`keptTools.${name}`, '"all" or "latest"', how);
+    kept[name] = how;
+  }
+  return kept;
 }

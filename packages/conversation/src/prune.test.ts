@@ -148,10 +148,11 @@ describe("the summary", () => {
     expect(conversation.entries().filter((entry) => entry.summary)).toHaveLength(1);
     expect(conversation.forModel().filter((message) => message.content === merged)).toHaveLength(1);
 
-    conversation.replaceSummary("The user asked to refactor the parser; a.ts was copied to b.ts.");
-    expect(conversation.summary()).toBe(
-      "The user asked to refactor the parser; a.ts was copied to b.ts.",
-    );
+    const complete =
+      'The user asked to refactor the parser, then to "Now add tests"; src/a.ts was copied to src/b.ts.';
+    const replaced = conversation.replaceSummary(complete);
+    expect(replaced.addedFacts).toBeUndefined();
+    expect(conversation.summary()).toBe(complete);
     expect(conversation.forModel()[1]?.content).toBe(conversation.summary());
     expect(conversation.status().tokens).toBe(recount(conversation.forModel()));
 

@@ -8,8 +8,9 @@
  * 3. only if still over: tool exchanges inside the retained turns, oldest first, never
  *    the latest one (a long autonomous run is a single turn).
  *
- * System messages, the first user message and pinned messages are never pruned.
- * Everything dropped is accounted in the one summary record.
+ * System messages, the first user message and pinned messages are never pruned; the latest
+ * user request and the results of kept tools (`keptTools`) are not pruned while they are
+ * current. Everything dropped is accounted in the one summary record.
  */
 import type { Message } from "./message.js";
 import {
@@ -45,6 +46,7 @@ function isDroppableHead(entry: Entry | undefined, kind: Group["kind"]): entry i
     !entry.pruned &&
     entry.group.kind === kind &&
     !entry.group.keep &&
+    !entry.group.hold &&
     entry.group.members[0] === entry
   );
 }
@@ -92,10 +94,50 @@ function pass(
 }
 
 /**
+ * Drops groups released since the last prune (an older plan progress, an earlier request)
+ * that lie before `end`: the passes' cursors may have gone past them while they were held.
+ */
+function dropReleased(
+  state: ConversationState,
+  end: number,
+  target: number,
+  dropped: Entry[],
+): void {
+  if (state.released.length === 0) return;
+  const stats = ensureSummary(state).record.stats;
+  const waiting: Group[] = [];
+  for (const group of state.released) {
+    const head = group.members[0];
+    if (group.pruned || group.hold || group.keep || !head) continue;
+    if (head.index < end && currentTokens(state) > target) dropGroup(state, group, stats, dropped);
+    else waiting.push(group);
+  }
+  state.released = waiting;
+}
+
+/** How {@link pruneToTarget} may reach its target. */
+export interface PruneScope {
+  /** Drop up to the start of the last `turns` turns instead of `minRetainTurns`. */
+  readonly turns?: number;
+  /** Whether tool exchanges inside the retained turns may go too (default true). */
+  readonly retained?: boolean;
+}
+
+function boundaryOf(state: ConversationState, scope: PruneScope): number {
+  if (scope.turns === undefined) return retentionBoundary(state);
+  const starts = state.turnStarts;
+  return starts[Math.max(0, starts.length - scope.turns)] ?? 0;
+}
+
+/**
  * Prunes until the conversation is at or below `target` tokens (or nothing more may be
  * dropped). Returns undefined when nothing was dropped.
  */
-export function pruneToTarget(state: ConversationState, target: number): PruneReport | undefined {
+export function pruneToTarget(
+  state: ConversationState,
+  target: number,
+  scope: PruneScope = {},
+): PruneReport | undefined {
   const tokensBefore = currentTokens(state);
   if (tokensBefore <= target) return undefined;
   const hadSummary = state.summary !== undefined;
@@ -104,12 +146,15 @@ export function pruneToTarget(state: ConversationState, target: number): PruneRe
   // A second round only when the grown summary pushed the total back over the target.
   for (let round = 0; round < 3; round += 1) {
     const count = dropped.length;
-    const boundary = retentionBoundary(state);
+    const boundary = boundaryOf(state, scope);
+    dropReleased(state, boundary, target, dropped);
     pass(state, "exchanges", "exchange", boundary, target, dropped);
     pass(state, "texts", "text", boundary, target, dropped);
-    state.cursors.retained = Math.max(state.cursors.retained, boundary);
-    if (pass(state, "retained", "exchange", state.lastExchangeHead, target, dropped))
-      trimmedRetainedTurns = true;
+    if (scope.retained !== false) {
+      state.cursors.retained = Math.max(state.cursors.retained, boundary);
+      if (pass(state, "retained", "exchange", state.lastExchangeHead, target, dropped))
+        trimmedRetainedTurns = true;
+    }
     if (dropped.length === count) break;
     refreshSummary(state);
     if (currentTokens(state) <= target) break;

@@ -36,6 +36,8 @@ export interface SerializedSummary {
   /** Touched paths, least recent first. */
   readonly files: readonly string[];
   readonly filesOmitted: number;
+  /** Paths the file-changing tools named, oldest first (absent when none). */
+  readonly changed?: readonly string[];
   readonly requests: readonly string[];
   readonly firstTurn?: number;
   readonly lastTurn?: number;
@@ -82,6 +84,7 @@ export function serializeState(state: ConversationState): SerializedConversation
           tools: [...stats.tools].map(([name, t]) => ({ name, calls: t.calls, failed: t.failed })),
           files: [...stats.files],
           filesOmitted: stats.filesOmitted,
+          ...(stats.changed.size > 0 ? { changed: [...stats.changed] } : {}),
           requests: [...stats.requests],
           ...(stats.firstTurn === undefined ? {} : { firstTurn: stats.firstTurn }),
           ...(stats.lastTurn === undefined ? {} : { lastTurn: stats.lastTurn }),
@@ -191,6 +194,10 @@ function parseSummary(value: unknown, field: string): SummaryRecord {
     touchFile(stats, string(file, `${field}.files[${index}]`)),
   );
   stats.filesOmitted += count(json.filesOmitted, `${field}.filesOmitted`);
+  if (json.changed !== undefined)
+    array(json.changed, `${field}.changed`).forEach((file, index) =>
+      stats.changed.add(string(file, `${field}.changed[${index}]`)),
+    );
   const requests = array(json.requests, `${field}.requests`);
   requests.forEach((request, index) => string(request, `${field}.requests[${index}]`));
   stats.requests.push(...(requests as string[]).slice(-MAX_REQUESTS));

@@ -19,6 +19,12 @@ export interface Group {
   readonly members: Entry[];
   /** Never pruned: system messages, the first user message, pinned messages. */
   keep: boolean;
+  /**
+   * Kept while it is current: the latest user request, the latest result of a tool kept
+   * `latest` (a plan's progress), every result of a tool kept `all` (an activated skill).
+   * Released (and prunable again) when a newer one replaces it.
+   */
+  hold: boolean;
   pruned: boolean;
 }
 
@@ -69,6 +75,12 @@ export interface ConversationState {
   sentEstimate: number | undefined;
   /** The level last reported to the caller. */
   level: ContextLevel;
+  /** The group of the latest user message, held until the next one. */
+  lastUser: Group | undefined;
+  /** Per tool kept `latest`: the group holding its latest result. */
+  readonly held: Map<string, Group>;
+  /** Groups no longer held that a pass's cursor may have passed already; the next prune drops them. */
+  released: Group[];
 }
 
 export function createState(options: ResolvedConversationOptions): ConversationState {
@@ -89,6 +101,9 @@ export function createState(options: ResolvedConversationOptions): ConversationS
     usageReported: false,
     sentEstimate: undefined,
     level: "ok",
+    lastUser: undefined,
+    held: new Map(),
+    released: [],
   };
 }
 
@@ -108,19 +123,61 @@ function groupFor(state: ConversationState, message: Message, index: number): Gr
     const existing = state.callGroups.get(message.toolCallId);
     if (existing) return existing;
     // A result without a known call stands alone.
-    const orphan: Group = { kind: "exchange", members: [], keep: false, pruned: false };
+    const orphan: Group = {
+      kind: "exchange",
+      members: [],
+      keep: false,
+      hold: false,
+      pruned: false,
+    };
     state.callGroups.set(message.toolCallId, orphan);
     return orphan;
   }
   if (message.role === "assistant" && message.toolCalls.length > 0) {
-    const group: Group = { kind: "exchange", members: [], keep: false, pruned: false };
+    const group: Group = {
+      kind: "exchange",
+      members: [],
+      keep: false,
+      hold: false,
+      pruned: false,
+    };
     for (const call of message.toolCalls) state.callGroups.set(call.id, group);
     state.lastExchangeHead = index;
     return group;
   }
-  if (message.role === "system") return { kind: "system", members: [], keep: true, pruned: false };
+  if (message.role === "system")
+    return { kind: "system", members: [], keep: true, hold: false, pruned: false };
   const first = message.role === "user" && state.turnStarts.length === 0;
-  return { kind: "text", members: [], keep: first, pruned: false };
+  return { kind: "text", members: [], keep: first, hold: false, pruned: false };
+}
+
+function release(state: ConversationState, group: Group | undefined, next: Group): void {
+  if (!group || group === next || !group.hold) return;
+  group.hold = false;
+  if (!group.pruned && !group.keep) state.released.push(group);
+}
+
+/**
+ * Holds what must stay verbatim while it is current: the latest user request, and the
+ * results of the tools `keptTools` names (`all`: every result; `latest`: the newest, the
+ * one before is released).
+ */
+function holdCurrent(state: ConversationState, message: Message, group: Group): void {
+  if (group.pruned) return;
+  if (message.role === "user") {
+    release(state, state.lastUser, group);
+    group.hold = true;
+    state.lastUser = group;
+    return;
+  }
+  if (message.role !== "tool") return;
+  const kept = state.options.keptTools[message.toolName];
+  if (kept === undefined) return;
+  if (kept === "latest") {
+    release(state, state.held.get(message.toolName), group);
+    state.held.set(message.toolName, group);
+  }
+  group.hold = true;
 }
 
 /**
@@ -136,6 +193,7 @@ export function addEntry(state: ConversationState, message: Message, pinned: boo
   const entry: Entry = { index, message, pinned, pruned: group.pruned, tokens, turn, group };
   group.members.push(entry);
   state.entries.push(entry);
+  holdCurrent(state, message, group);
   if (message.role === "user") state.turnStarts.push(index);
   if (message.role === "system" && index === state.leadingSystem) state.leadingSystem += 1;
   if (entry.pruned) {

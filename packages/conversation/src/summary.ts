@@ -22,6 +22,8 @@ export interface SummaryStats {
   readonly files: Set<string>;
   /** Paths evicted from `files` to bound it. */
   filesOmitted: number;
+  /** Paths named by calls of the tools that change files ({@link FILE_CHANGING_TOOLS}), oldest first. */
+  readonly changed: Set<string>;
   /** Excerpts of the latest pruned user requests, oldest first. */
   readonly requests: string[];
   firstTurn: number | undefined;
@@ -34,6 +36,19 @@ export interface SummaryRecord {
   modelText: string | undefined;
   stats: SummaryStats;
 }
+
+/**
+ * The tools whose calls change the files their path arguments name: XZatoma's file tools.
+ * The paths they named are the "files changed" a summary must carry.
+ */
+export const FILE_CHANGING_TOOLS: ReadonlySet<string> = new Set([
+  "write_file",
+  "edit_file",
+  "delete_path",
+  "move_path",
+  "copy_path",
+  "create_directory",
+]);
 
 /** Paths remembered by a summary. */
 export const MAX_FILES_KEPT = 200;
@@ -54,6 +69,7 @@ export function createSummaryStats(): SummaryStats {
     tools: new Map(),
     files: new Set(),
     filesOmitted: 0,
+    changed: new Set(),
     requests: [],
     firstTurn: undefined,
     lastTurn: undefined,
@@ -91,7 +107,11 @@ export function addToSummary(stats: SummaryStats, message: Message, turn: number
         const tally = stats.tools.get(call.name) ?? { calls: 0, failed: 0 };
         tally.calls += 1;
         stats.tools.set(call.name, tally);
-        for (const path of pathsInToolInput(call.input)) touchFile(stats, path);
+        for (const path of pathsInToolInput(call.input)) {
+          touchFile(stats, path);
+          if (FILE_CHANGING_TOOLS.has(call.name) && stats.changed.size < MAX_FILES_KEPT)
+            stats.changed.add(path);
+        }
       }
       break;
     case "tool":
@@ -131,6 +151,7 @@ function describeStats(stats: SummaryStats, lead: string): string {
       tools.length > MAX_TOOLS_SHOWN ? `, and ${tools.length - MAX_TOOLS_SHOWN} more` : "";
     lines.push(`Tools used: ${tools.slice(0, MAX_TOOLS_SHOWN).join(", ")}${more}.`);
   }
+  if (stats.changed.size > 0) lines.push(`Files changed: ${[...stats.changed].join(", ")}.`);
   if (stats.files.size > 0) {
     const files = [...stats.files];
     const hidden = Math.max(0, files.length - MAX_FILES_SHOWN) + stats.filesOmitted;

@@ -57,4 +57,21 @@ describe("processed-event ledger", () => {
     });
     expect(history.lookupProcessedEvent("evt-2")).toBeUndefined();
   });
+
+  it("forgets an entry, so the event can be recorded again, and finds entries by a LIKE pattern", () => {
+    const history = openTempHistory();
+    history.markEventProcessed('["ci","a_1"]', { outcome: "completed" });
+    history.markEventProcessed('["ci","ab1"]', { outcome: "failed" });
+    history.markEventProcessed('["cd","a_1"]', { outcome: "completed" });
+    // `_` escaped: only the ids that end in a_1, not ab1.
+    expect(history.findProcessedEvents('%,"a\\_1"]').map((entry) => entry.eventId)).toEqual([
+      '["cd","a_1"]',
+      '["ci","a_1"]',
+    ]);
+    expect(history.findProcessedEvents("%", 1)).toHaveLength(1);
+    expect(history.forgetProcessedEvent('["ci","a_1"]')).toBe(true);
+    expect(history.forgetProcessedEvent('["ci","a_1"]')).toBe(false);
+    expect(history.lookupProcessedEvent('["ci","a_1"]')).toBeUndefined();
+    expect(history.markEventProcessed('["ci","a_1"]', { outcome: "failed" })).toBe(true);
+  });
 });

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { HistoryContext } from "./history-context.js";
 import { perConnection } from "./per-connection.js";
 import { processedEvents } from "./schema/index.js";
@@ -79,13 +79,35 @@ export function isEventProcessed(context: HistoryContext, eventId: string): bool
   return row !== undefined;
 }
 
-/** `History.lookupProcessedEvent`: the ledger entry for `eventId`, if there is one. */
-export function lookupProcessedEvent(
+/** `History.forgetProcessedEvent`: deletes the ledger entry for `eventId`; whether there was one. */
+export function forgetProcessedEvent(context: HistoryContext, eventId: string): boolean {
+  const result = context.db
+    .delete(processedEvents)
+    .where(eq(processedEvents.eventId, eventId))
+    .run();
+  return result.changes > 0;
+}
+
+/**
+ * `History.findProcessedEvents`: the ledger entries whose id matches `pattern`, SQL `LIKE`
+ * with `\\` as its escape character, in id order, at most `limit` (default 100).
+ */
+export function findProcessedEvents(
   context: HistoryContext,
-  eventId: string,
-): ProcessedEventRecord | undefined {
-  const row = ledgerQueries(context.db).lookup.get({ eventId });
-  if (row === undefined) return undefined;
+  pattern: string,
+  limit = 100,
+): ProcessedEventRecord[] {
+  const rows = context.db
+    .select()
+    .from(processedEvents)
+    .where(sql`${processedEvents.eventId} LIKE ${pattern} ESCAPE '\\'`)
+    .orderBy(asc(processedEvents.eventId))
+    .limit(Math.max(1, limit))
+    .all();
+  return rows.map(toRecord);
+}
+
+function toRecord(row: typeof processedEvents.$inferSelect): ProcessedEventRecord {
   return {
     eventId: row.eventId,
     outcome: row.outcome,
@@ -94,4 +116,13 @@ export function lookupProcessedEvent(
     ...(row.delivery !== null ? { delivery: row.delivery } : {}),
     ...(row.result !== null ? { result: row.result } : {}),
   };
+}
+
+/** `History.lookupProcessedEvent`: the ledger entry for `eventId`, if there is one. */
+export function lookupProcessedEvent(
+  context: HistoryContext,
+  eventId: string,
+): ProcessedEventRecord | undefined {
+  const row = ledgerQueries(context.db).lookup.get({ eventId });
+  return row === undefined ? undefined : toRecord(row);
 }

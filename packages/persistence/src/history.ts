@@ -88,6 +88,20 @@ export interface History {
   /** The ledger entry {@link History.markEventProcessed} recorded for `eventId`, if any. */
   lookupProcessedEvent(eventId: string): ProcessedEventRecord | undefined;
 
+  /**
+   * Deletes the ledger entry for `eventId`, so the watcher handles the event again when it
+   * next reads it (`xzatoma-watcher ledger forget`).
+   *
+   * @returns whether there was an entry.
+   */
+  forgetProcessedEvent(eventId: string): boolean;
+
+  /**
+   * Ledger entries whose id matches `pattern` (SQL `LIKE`, escape character `\`), in id
+   * order, at most `limit` (default 100).
+   */
+  findProcessedEvents(pattern: string, limit?: number): ProcessedEventRecord[];
+
   /** Closes the connection. Further calls throw. Safe to call twice. */
   close(): void;
 }

@@ -3,7 +3,13 @@ import path from "node:path";
 import { redactSecrets } from "@xzatoma/safety";
 import { monotonicFactory } from "ulid";
 import { createConversation, deleteConversation, finishConversation } from "./conversations.js";
-import { isEventProcessed, lookupProcessedEvent, markEventProcessed } from "./event-ledger.js";
+import {
+  findProcessedEvents,
+  forgetProcessedEvent,
+  isEventProcessed,
+  lookupProcessedEvent,
+  markEventProcessed,
+} from "./event-ledger.js";
 import type { History } from "./history.js";
 import type { HistoryContext } from "./history-context.js";
 import { appendMessages, markPruned } from "./messages.js";
@@ -111,6 +117,8 @@ function createHistory(context: HistoryContext, file: string): History {
     markEventProcessed: (eventId, event) => markEventProcessed(context, eventId, event),
     isEventProcessed: (eventId) => isEventProcessed(context, eventId),
     lookupProcessedEvent: (eventId) => lookupProcessedEvent(context, eventId),
+    forgetProcessedEvent: (eventId) => forgetProcessedEvent(context, eventId),
+    findProcessedEvents: (pattern, limit) => findProcessedEvents(context, pattern, limit),
     close: () => {
       if (context.db.$client.isOpen) context.db.$client.close();
     },

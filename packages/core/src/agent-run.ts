@@ -36,6 +36,8 @@ export interface AgentRunOptions {
   readonly signal?: AbortSignal;
   /** Receives every event of the run, in order. */
   readonly onEvent?: (event: AgentEvent) => void;
+  /** Keep the input verbatim through every prune (it carries a skill the person named). */
+  readonly pinInput?: boolean;
 }
 
 /** How a run ended. */
@@ -158,9 +160,10 @@ export class AgentRun {
     let stopReason: StopReason;
     let error: AgentEventError | undefined;
     this.#emit({ type: "run-started", input, tools: registry.names() });
-    this.#append(userMessage(input));
+    this.#append(userMessage(input), this.#options.pinInput === true);
     try {
-      stopReason = await this.#loop(toModelTools(registry.specifications()));
+      // Read again for every request: a tool search may have loaded more tools.
+      stopReason = await this.#loop(() => toModelTools(registry.specifications()));
     } catch (caught) {
       const reason = controller.signal.aborted ? controller.signal.reason : caught;
       if (reason instanceof RunStop) {
@@ -215,7 +218,7 @@ export class AgentRun {
     );
   }
 
-  async #loop(tools: LanguageModelV4FunctionTool[]): Promise<StopReason> {
+  async #loop(tools: () => LanguageModelV4FunctionTool[]): Promise<StopReason> {
     const { limits, conversation } = this.#host;
     const signal = this.#controller.signal;
     for (;;) {
@@ -227,7 +230,7 @@ export class AgentRun {
 
       const estimatedSent = conversation.status().tokens;
       this.#checkFits(estimatedSent);
-      const response = await this.#respond(tools);
+      const response = await this.#respond(tools());
       this.#usage = addUsage(this.#usage, response.usage);
       this.#emit({ type: "usage", turn, usage: response.usage, totals: this.#usage });
       // Reported input tokens are the truth for what was sent, unless they are far below the
@@ -454,8 +457,8 @@ export class AgentRun {
   }
 
   /** Appends a message and reports pruning and context-level changes as events. */
-  #append(message: Message): void {
-    this.#report(this.#host.conversation.append(message));
+  #append(message: Message, pinned = false): void {
+    this.#report(this.#host.conversation.append(message, pinned ? { pinned } : undefined));
   }
 
   #report(update: ConversationUpdate): void {

@@ -28,6 +28,9 @@ import type { Tool } from "./tool.js";
 
 export type { AgentResult, AgentRunOptions, ModelCallSettings } from "./agent-run.js";
 
+/** The most of the pruned messages' text a summary request carries (the latest part). */
+const SUMMARY_INPUT_CHARS = 200_000;
+
 /** Options of {@link Agent}. */
 export interface AgentOptions {
   /** The model to talk to: an AI SDK language model (specification v4). */
@@ -132,9 +135,14 @@ export class Agent {
   /**
    * Replaces the deterministic summary of pruned messages by one the model writes
    * (`/context summary`). Prunes first when nothing was pruned yet. Resolves with the
-   * summary now in force, or undefined when there is nothing to summarise.
+   * summary now in force, or undefined when there is nothing to summarise. The summary is
+   * checked for the files changed, the person's requests and the open steps; what it left
+   * out is added from the record (see `Conversation.replaceSummary`). `focus` tells the
+   * model what to keep in most detail.
    */
-  async summarizeContext(options: { signal?: AbortSignal } = {}): Promise<string | undefined> {
+  async summarizeContext(
+    options: { signal?: AbortSignal; focus?: string } = {},
+  ): Promise<string | undefined> {
     if (this.#conversation.summary() === undefined) this.#conversation.prune();
     const current = this.#conversation.summary();
     if (current === undefined) return undefined;
@@ -142,12 +150,15 @@ export class Agent {
       .entries()
       .filter((entry) => entry.pruned && !entry.summary)
       .map((entry) => `${entry.message.role}: ${entry.message.content.slice(0, 2000)}`)
-      .join("\n");
+      .join("\n")
+      .slice(-SUMMARY_INPUT_CHARS);
+    const focus = options.focus?.trim();
     const { stream } = await this.#model.doStream({
       ...this.#callSettings,
       prompt: toModelPrompt([
         systemMessage(
-          "Summarise the conversation below for the assistant that continues it: goals, decisions, files touched, results, open questions. Be brief and factual.",
+          "Summarise the conversation below for the assistant that continues it: goals, decisions, files changed (with their paths), results, steps still open, open questions. Be brief and factual." +
+            (focus ? ` Keep most detail about: ${focus}` : ""),
         ),
         userMessage(`${current}\n\nEarlier messages:\n${dropped}`),
       ]),
@@ -164,6 +175,22 @@ export class Agent {
       `Summary of earlier conversation (written by the model):\n${text.trim()}`,
     );
     return this.#conversation.summary();
+  }
+
+  /**
+   * Compacts the conversation now (`/compact`): everything before the last turn that may go
+   * is pruned, and the model summarises it (with `focus`). The instructions, pinned
+   * messages, the first request (the goal), the latest request, an activated skill and a
+   * plan's latest progress stay verbatim. Resolves with how many messages were pruned and
+   * the summary in force (undefined when there was nothing to compact).
+   */
+  async compactContext(
+    options: { signal?: AbortSignal; focus?: string } = {},
+  ): Promise<{ readonly pruned: number; readonly summary: string | undefined }> {
+    const update = this.#conversation.compact();
+    const pruned = update.pruned?.dropped.length ?? 0;
+    if (this.#conversation.summary() === undefined) return { pruned, summary: undefined };
+    return { pruned, summary: await this.summarizeContext(options) };
   }
 
   /** The limits in force. */

@@ -11,10 +11,10 @@ it("maps every stop reason to the documented exit code", () => {
     "tool-calls-per-step",
     "repeated-tool-calls",
     "length",
-    "quota",
   ] as const) {
     expect(exitCodeForStop(reason)).toBe(3);
   }
+  expect(exitCodeForStop("quota")).toBe(4);
   expect(exitCodeForStop("aborted")).toBe(130);
 });
 

@@ -9,6 +9,7 @@ import type { StopReason } from "@xzatoma/core";
  * | 1 | failure: the model failed or could not be reached, a plan or config is invalid |
  * | 2 | usage error: unknown command or flag, missing or invalid value |
  * | 3 | a limit stopped the run before a final answer (turns, time, tool calls) |
+ * | 4 | the tree's quota was exceeded (agent.quota: tokens, subagent executions or time of the whole tree) |
  * | 130 | interrupted (Ctrl-C, SIGINT) |
  * | 143 | interrupted by SIGTERM (`kill`, `timeout`) |
  * | 129 | interrupted by SIGHUP (the terminal closed) |
@@ -18,6 +19,7 @@ export const ExitCode = {
   failure: 1,
   usage: 2,
   limit: 3,
+  quota: 4,
   interrupted: 130,
 } as const;
 
@@ -25,6 +27,8 @@ export const ExitCode = {
 export function exitCodeForStop(reason: StopReason): number {
   if (reason === "completed") return ExitCode.ok;
   if (reason === "aborted") return ExitCode.interrupted;
+  // A budget shared by the whole tree, which a script tells apart from one agent's limit.
+  if (reason === "quota") return ExitCode.quota;
   // Every other stop reason but `error` is a limit (see isLimitStop in @xzatoma/core); the
   // check is spelled out here so that `--help` loads no agent package.
   if (reason !== "error") return ExitCode.limit;

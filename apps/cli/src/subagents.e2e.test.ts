@@ -101,7 +101,7 @@ describe("xzatoma run --subagents", () => {
     expect(offered).toEqual(expect.arrayContaining(["subagent", "parallel_subagent"]));
   });
 
-  it("ends a tree that uses up its token quota with stopReason quota and exit code 3", async () => {
+  it("ends a tree that uses up its token quota with stopReason quota and exit code 4", async () => {
     let listed = 0;
     const scenario: Scenario = (request) => {
       if (depthOf(request) === 1) {
@@ -122,7 +122,7 @@ describe("xzatoma run --subagents", () => {
       cwd: workspace,
       env: { ...env(), XZATOMA_AGENT_QUOTA_MAX_TOTAL_TOKENS: "1500" },
     });
-    expect(outcome.code).toBe(3);
+    expect(outcome.code).toBe(4);
     const events = outcome.stdout
       .trimEnd()
       .split("\n")

@@ -1,4 +1,5 @@
 import type { StopReason } from "./agent-limits.js";
+import type { QuotaExceeded } from "./quota-exceeded.js";
 import type { ApprovalDecision, ApprovalRequest } from "./tool-registry.js";
 import type { ToolResult } from "./tool-result.js";
 import type { Usage } from "./usage.js";
@@ -98,8 +99,16 @@ export type AgentEvent =
       readonly text: string;
       readonly turns: number;
       readonly toolCalls: number;
+      /** The tokens of this agent's own model requests. */
       readonly usage: Usage;
       readonly durationMs: number;
+      /**
+       * The tokens of the whole tree: this agent's and every subagent's under it, final
+       * answers included. Set by a runtime whose run may delegate.
+       */
+      readonly treeUsage?: Usage;
+      /** Which budget of the tree was exceeded, when `stopReason` is `quota`. */
+      readonly quota?: QuotaExceeded;
     };
 
 /** The type names of {@link AgentEvent}. */

@@ -21,6 +21,7 @@ import { describeError, isXzatomaError, ProviderError, XzatomaError } from "./er
 import { RepeatedCallDetector } from "./loop-detector.js";
 import { toModelPrompt, toModelTools } from "./model-prompt.js";
 import type { ApprovalHandler, ToolAuditSink, ToolRegistry } from "./tool-registry.js";
+import type { QuotaExceeded } from "./quota-exceeded.js";
 import { toolResultToModelText } from "./tool-result.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "./usage.js";
 
@@ -51,6 +52,10 @@ export interface AgentResult {
   readonly durationMs: number;
   /** Set when `stopReason` is `error`. */
   readonly error?: AgentEventError;
+  /** The tokens of the whole tree (a runtime whose run may delegate sets it). */
+  readonly treeUsage?: Usage;
+  /** Which budget of the tree was exceeded, when `stopReason` is `quota`. */
+  readonly quota?: QuotaExceeded;
 }
 
 /** What a run uses of its agent: everything that outlives the run. */
@@ -241,6 +246,13 @@ export class AgentRun {
       }
       this.#append(assistantMessage(response.text, response.toolCalls));
       if (response.text !== "") this.#text = response.text;
+      // An observer that counts these tokens against a budget shared with other runs (the
+      // tree's quota) may stop this run on its usage event: a response that crossed the
+      // budget, a final answer included, ends the run with the observer's reason.
+      if (signal.aborted) {
+        this.#refuseCalls(response.toolCalls, "the run was stopped");
+        throw signal.reason;
+      }
 
       const cutOff = response.finishReason === "length";
       if (response.toolCalls.length === 0) {

@@ -73,6 +73,7 @@ export {
   type ToolResult,
 } from "./tool-result.js";
 export { addUsage, EMPTY_USAGE, type Usage } from "./usage.js";
+export type { QuotaBudget, QuotaExceeded } from "./quota-exceeded.js";
 export {
   createPlanProgress,
   parsePlan,

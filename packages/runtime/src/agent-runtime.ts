@@ -557,6 +557,7 @@ export async function createAgentRuntime(
         }
       }
       await fitWindow();
+      quota.close();
       quota = createQuota(quotaOf(config));
       turn = 0;
       const telemetry = options.telemetry
@@ -573,6 +574,12 @@ export async function createAgentRuntime(
       const onOuterAbort = () => controller.abort(outer?.reason);
       if (outer?.aborted) onOuterAbort();
       else outer?.addEventListener("abort", onOuterAbort, { once: true });
+      // The tree's quota binds a run that may delegate, its top-level agent included: once
+      // any agent of the tree exceeds a budget (or the tree's time is up) the whole run stops.
+      const treeQuota = quota;
+      const onQuota = () => controller.abort(new RunStop("quota"));
+      if (subagentScope) treeQuota.signal.addEventListener("abort", onQuota, { once: true });
+      let finished: Extract<AgentEvent, { type: "finished" }> | undefined;
       emit = (event) => {
         telemetry?.onEvent(event);
         recorder?.onEvent(event);
@@ -620,24 +627,33 @@ export async function createAgentRuntime(
               turn = event.turn;
               checkpoints.startTurn();
             }
-            // The tree's token quota binds a run that may delegate, its top-level agent
-            // included; a run without the delegation tools has the agent's own limits. (The
-            // tree's time bounds its children; the top-level run has agent.timeout_seconds.)
-            if (
-              subagentScope &&
-              event.type === "usage" &&
-              quota.spend(event.usage.totalTokens) !== undefined
-            )
-              controller.abort(new RunStop("quota"));
-            emit(event);
+            // A run without the delegation tools has the agent's own limits alone.
+            if (subagentScope && event.type === "usage") treeQuota.spend(event.usage);
+            // Held until the children have ended, to carry the whole tree's tokens.
+            if (event.type === "finished" && subagentScope) finished = event;
+            else emit(event);
           },
-        });
+        };
+        // `Stop` hooks may send the agent on, with their reason as the next message.
+        const result = await runUntilStopHooksAgree(
+          sessionHooks,
+          withPromptContext(text, "UserPromptSubmit", submitted.context),
+          (input) => agent.run(input, runOptions),
+        );
+        await sessionHooks.settle();
         // A run that ended early (cancelled, a limit) has told its children to stop through
         // their tool calls' signals; each stores how it ended before the run is reported over.
         if (children.size > 0) await Promise.allSettled([...children]);
+        const exceeded = result.stopReason === "quota" ? treeQuota.exceeded : undefined;
+        const tree = subagentScope
+          ? { treeUsage: treeQuota.usage, ...(exceeded ? { quota: exceeded } : {}) }
+          : {};
+        if (finished) emit({ ...finished, ...tree });
         totals = addUsage(totals, result.usage);
-        return result;
+        return { ...result, ...tree };
       } finally {
+        treeQuota.signal.removeEventListener("abort", onQuota);
+        treeQuota.close();
         outer?.removeEventListener("abort", onOuterAbort);
         emit = () => undefined;
         checkpoints.endRun();

@@ -67,7 +67,9 @@ function describeStop(result: AgentResult, limits: AgentLimits): string | undefi
     case "repeated-tool-calls":
       return `stopped: the model repeated the same tool call more than ${limits.maxRepeatedToolCalls} times in a row (a loop).`;
     case "quota":
-      return "stopped: the run's shared quota (agent.quota: subagent executions, tokens or time across the tree) is used up.";
+      return result.quota
+        ? `stopped: ${result.quota.message}: the whole tree stopped (raise ${result.quota.key}).`
+        : "stopped: the run's shared quota (agent.quota: subagent executions, tokens or time across the tree) is used up.";
     case "length":
       return "stopped: the model's context window or output limit ran out; the text so far is above.";
     case "aborted":

@@ -555,6 +555,15 @@ class RunTelemetryImpl implements RunTelemetry {
         "xzatoma.turns": event.turns,
         "xzatoma.tool_calls": event.toolCalls,
       });
+      // The whole tree's tokens (every subagent's, final answers included), when it may delegate.
+      if (event.treeUsage) {
+        run.span.setAttributes({
+          "xzatoma.tree.input_tokens": event.treeUsage.inputTokens,
+          "xzatoma.tree.output_tokens": event.treeUsage.outputTokens,
+          "xzatoma.tree.total_tokens": event.treeUsage.totalTokens,
+        });
+      }
+      if (event.quota) run.span.setAttribute("xzatoma.quota.budget", event.quota.budget);
     }
     if (this.#tree.root === this) this.#closeSubagents();
     this.#closeRun();

@@ -19,6 +19,11 @@ import { createHistoryRecorder, type History, type HistoryRecorder } from "@xzat
 import type { Provider } from "@xzatoma/providers";
 import { z } from "zod";
 import { agentOptionsForWindow } from "../context-budget.js";
+import {
+  runUntilStopHooksAgree,
+  withPromptContext,
+  type SessionHooks,
+} from "../hooks/session-hooks.js";
 import { createSystemPrompt } from "../system-prompt.js";
 import type { Quota } from "./quota.js";
 import type { SubagentConfig } from "./subagent-config.js";
@@ -59,6 +64,8 @@ export interface SubagentScope {
   readonly track: (running: Promise<unknown>) => void;
   /** Told of each call refused before a child started (telemetry's `subagent_errors_total`). */
   readonly refused?: (event: SubagentRefusedEvent) => void;
+  /** The session's hooks: `SubagentStart` and `SubagentStop` run around each child. */
+  readonly hooks?: Pick<SessionHooks, "configured" | "runner" | "subagentStart" | "subagentStop">;
   /** Receives each child's events (telemetry); may return a listener for them. */
   readonly observe?: (child: StartedChildInfo) => ((event: AgentEvent) => void) | undefined;
 }
@@ -261,46 +268,57 @@ export function createSubagentTools(scope: SubagentScope, level: DelegatingLevel
       );
     }
 
+    // The child stops with its parent, and with the whole tree once the quota trips (its
+    // tokens or another agent's, or the tree's time).
     const controller = new AbortController();
     const onParentAbort = () => controller.abort(signal.reason);
+    const onQuota = () => controller.abort(new RunStop("quota"));
     if (signal.aborted) onParentAbort();
     else signal.addEventListener("abort", onParentAbort, { once: true });
-    const timer = setTimeout(() => controller.abort(new RunStop("quota")), quota.timeLeftMs());
+    if (quota.signal.aborted) onQuota();
+    else quota.signal.addEventListener("abort", onQuota, { once: true });
     const observer = scope.observe?.({ ...info, provider: scope.provider.name, model });
-    let quotaReason: string | undefined;
     scope.emit({ type: "subagent-started", turn: scope.turn(), ...info });
     let result: AgentResult;
     try {
-      const running = child.run(
-        `${task.task_prompt}\n\nWhen you are done, answer with this: ${task.summary_prompt ?? DEFAULT_SUMMARY_PROMPT}`,
-        {
+      const hookInfo = { agentId: `${toolCallId}:${label}`, label, depth };
+      const hooks = scope.hooks;
+      const added = hooks ? await hooks.subagentStart(hookInfo) : [];
+      const started = child;
+      const runOnce = (input: string) =>
+        started.run(input, {
           signal: controller.signal,
           onEvent: (event) => {
             recorder?.onEvent(event);
             // Stored as soon as it asks its model: a tree killed mid-child still shows it.
             if (event.type === "turn-started" && event.turn === 1) recorder?.store();
             observer?.(event);
-            if (event.type === "usage") {
-              const over = quota.spend(event.usage.totalTokens);
-              if (over && !controller.signal.aborted) {
-                quotaReason = over;
-                controller.abort(new RunStop("quota"));
-              }
-            }
+            // A response past the budget, a final answer included, trips the quota.
+            if (event.type === "usage") quota.spend(event.usage);
           },
-        },
+        });
+      const prompt = withPromptContext(
+        `${task.task_prompt}\n\nWhen you are done, answer with this: ${task.summary_prompt ?? DEFAULT_SUMMARY_PROMPT}`,
+        "SubagentStart",
+        added,
       );
+      // `SubagentStop` hooks may send the child on, with their reason as its next message.
+      const running = hooks
+        ? runUntilStopHooksAgree(hooks, prompt, runOnce, "SubagentStop", (message, active) =>
+            hooks.subagentStop(hookInfo, message, active),
+          )
+        : runOnce(prompt);
       scope.track(running);
       result = await running;
     } finally {
-      clearTimeout(timer);
       signal.removeEventListener("abort", onParentAbort);
+      quota.signal.removeEventListener("abort", onQuota);
     }
     const error =
       result.stopReason === "completed"
         ? undefined
         : result.stopReason === "quota"
-          ? `Stopped: ${quotaReason ?? "the run's time quota is used up (agent.quota.max_total_time_seconds)"}.`
+          ? `Stopped: ${quota.exceeded?.message ?? "the run's quota is used up (agent.quota)"}.`
           : result.stopReason === "error"
             ? `Failed: ${result.error?.message ?? "the model failed"}.`
             : `Stopped before finishing (${result.stopReason}).`;

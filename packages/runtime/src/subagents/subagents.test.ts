@@ -302,7 +302,7 @@ describe("subagent", () => {
     expect(result.text).toContain("Maximum subagent depth (2) reached");
   });
 
-  it("stops a child that crosses the tree's token quota while it runs, and tells the parent", async () => {
+  it("stops the whole tree when a child crosses the tree's token quota while it runs", async () => {
     let childRequests = 0;
     const scenario: ChatScenario = (request) => {
       if (depthOf(request) === 1) {
@@ -328,11 +328,72 @@ describe("subagent", () => {
       quota: { max_total_tokens: 1500 },
       subagent: { default_max_turns: 40 },
     });
-    const result = await agent.run("delegate");
-    expect(result.text).toContain('[subagent "spender" quota');
-    expect(result.text).toContain("tokens is used up");
+    const events: AgentEvent[] = [];
+    const result = await agent.run("delegate", { onEvent: (event) => events.push(event) });
+    // The parent does not go on spending: it never asks its model again after the child.
+    expect(result.stopReason).toBe("quota");
+    expect(server!.chatRequests.filter((request) => depthOf(request) === 0)).toHaveLength(1);
     expect(childRequests).toBeGreaterThan(0);
     expect(childRequests).toBeLessThan(40);
+    expect(result.quota).toMatchObject({
+      budget: "tokens",
+      limit: 1500,
+      key: "agent.quota.max_total_tokens",
+    });
+    expect(result.quota!.used).toBeGreaterThan(1500);
+    expect(result.treeUsage?.totalTokens).toBe(result.quota!.used);
+    expect(events.find((event) => event.type === "subagent-finished")).toMatchObject({
+      label: "spender",
+      stopReason: "quota",
+      error: expect.stringMatching(/^Stopped: the run's quota of 1500 tokens is used up/),
+    });
+    expect(events.at(-1)).toMatchObject({
+      type: "finished",
+      stopReason: "quota",
+      treeUsage: result.treeUsage,
+      quota: result.quota,
+    });
+  });
+
+  it("counts a child's final answer: one that takes the tree past its budget stops the tree", async () => {
+    // Measured first: the tokens of the top-level request and of the child's one answer.
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) return { content: "The notes say the answer is 42. ".repeat(20) };
+      return hasToolResult(request)
+        ? { content: "Delegated and done." }
+        : {
+            toolCalls: [
+              { name: "subagent", arguments: { label: "answerer", task_prompt: "Read notes" } },
+            ],
+          };
+    };
+    const measured: AgentEvent[] = [];
+    const free = await start(scenario);
+    const completed = await free.run("delegate", { onEvent: (event) => measured.push(event) });
+    expect(completed.stopReason).toBe("completed");
+    const first = measured.find((event) => event.type === "usage");
+    const child = measured.find((event) => event.type === "subagent-finished");
+    if (first?.type !== "usage" || child?.type !== "subagent-finished") throw new Error("no usage");
+    // The whole tree's tokens: the top-level agent's two requests and the child's one.
+    expect(completed.treeUsage?.totalTokens).toBe(
+      completed.usage.totalTokens + child.usage.totalTokens,
+    );
+    await free.close();
+    runtime = undefined;
+    await server?.close();
+
+    const limit = first.usage.totalTokens + Math.floor(child.usage.totalTokens / 2);
+    const agent = await start(scenario, { quota: { max_total_tokens: limit } });
+    const events: AgentEvent[] = [];
+    const result = await agent.run("delegate", { onEvent: (event) => events.push(event) });
+    expect(result.stopReason).toBe("quota");
+    expect(result.quota).toMatchObject({ budget: "tokens", limit });
+    expect(result.quota!.used).toBe(first.usage.totalTokens + child.usage.totalTokens);
+    expect(events.find((event) => event.type === "subagent-finished")).toMatchObject({
+      stopReason: "quota",
+    });
+    // The top-level agent never read the answer: its model was asked once.
+    expect(server!.chatRequests.filter((request) => depthOf(request) === 0)).toHaveLength(1);
   });
 
   it("refuses a child once the run's executions are used up", async () => {
@@ -507,7 +568,6 @@ describe("the tree's quota", () => {
     async (_key, limit) => {
       let spenderRequests = 0;
       const secondAsked: string[] = [];
-      let report = "";
       const scenario: ChatScenario = (request) => {
         if (depthOf(request) === 1) {
           if (userText(request).startsWith("second")) {
@@ -524,12 +584,7 @@ describe("the tree's quota", () => {
             ],
           };
         }
-        if (toolResults(request).length === 1) {
-          report = lastTool(request);
-          // One more step: the response that asks for it crosses the budget, so it never runs.
-          return { toolCalls: [{ name: "list_directory", arguments: { path: "." } }] };
-        }
-        if (hasToolResult(request)) return { content: "after the children" };
+        if (hasToolResult(request)) return { content: "never asked: the tree is stopped" };
         return {
           toolCalls: [
             {
@@ -549,20 +604,25 @@ describe("the tree's quota", () => {
         ...("quota" in limit ? { quota: limit.quota } : {}),
         subagent: { default_max_turns: 40, ...("subagent" in limit ? limit.subagent : {}) },
       });
-      const result = await agent.run("delegate twice");
-      // The top-level run's own next response crossed the budget too.
+      const events: AgentEvent[] = [];
+      const result = await agent.run("delegate twice", { onEvent: (event) => events.push(event) });
+      // The spender crossed the budget: the whole tree stops, the top-level run included,
+      // which does not ask its model again.
       expect(result.stopReason).toBe("quota");
+      expect(result.text).not.toContain("never asked");
       expect(spenderRequests).toBeGreaterThan(0);
       // Reserving the second child is refused: it never asks its model.
       expect(secondAsked).toEqual([]);
-      const parsed = JSON.parse(report.replace(/^Error: /, "")) as {
-        results: { label: string; stop_reason?: string; error?: string }[];
-      };
-      expect(parsed.results[0]).toMatchObject({ label: "spender", stop_reason: "quota" });
-      expect(parsed.results[1]?.stop_reason).toBeUndefined();
-      expect(parsed.results[1]?.error).toMatch(
-        /^Not started: the run's quota of 1500 tokens is used up \(\d+ used; agent\.quota\.max_total_tokens\)\.$/,
-      );
+      expect(result.quota).toMatchObject({ budget: "tokens", limit: 1500 });
+      const started = events.filter((event) => event.type === "subagent-started");
+      expect(started.map((event) => event.label)).toEqual(["spender"]);
+      expect(events.find((event) => event.type === "subagent-finished")).toMatchObject({
+        label: "spender",
+        stopReason: "quota",
+        error: expect.stringMatching(
+          /^Stopped: the run's quota of 1500 tokens is used up \(\d+ used; agent\.quota\.max_total_tokens\)\.$/,
+        ),
+      });
     },
   );
 
@@ -613,7 +673,7 @@ describe("the tree's quota", () => {
   it.each([
     ["agent.quota.max_total_time_seconds", { quota: { max_total_time_seconds: 1 } }],
     ["agent.subagent.max_total_time (its older name)", { subagent: { max_total_time: 1 } }],
-  ])("stops a running child when %s is up, then refuses to start another", async (_key, limit) => {
+  ])("stops a running child and the top-level run when %s is up", async (_key, limit) => {
     const asked: string[] = [];
     const scenario: ChatScenario = (request) => {
       if (depthOf(request) === 1) {
@@ -628,20 +688,23 @@ describe("the tree's quota", () => {
       };
     };
     const agent = await start(scenario, limit);
-    const startedAt = performance.now();
-    const result = await agent.run("delegate slowly");
-    expect(result.stopReason).toBe("completed");
-    // The child's timer is the tree's remaining time, not the tool's 300 s.
-    expect(performance.now() - startedAt).toBeLessThan(10_000);
+    const events: AgentEvent[] = [];
+    const result = await agent.run("delegate slowly", { onEvent: (event) => events.push(event) });
+    // The tree's time bounds every agent of it: the child and the top-level run stop.
+    expect(result.stopReason).toBe("quota");
+    expect(result.quota).toMatchObject({
+      budget: "time",
+      limit: 1,
+      key: "agent.quota.max_total_time_seconds",
+    });
     expect(asked).toEqual(["slow task"]);
-    const [slow, late] = result.text.split("\n---\n");
-    expect(slow).toMatch(/^Error: \[subagent "slow" quota: /);
-    expect(slow).toContain(
-      "Stopped: the run's time quota is used up (agent.quota.max_total_time_seconds).",
-    );
-    expect(late).toBe(
-      `Error: [subagent "late" not run] Not started: the run's quota of 1 s is used up (agent.quota.max_total_time_seconds).`,
-    );
+    expect(events.find((event) => event.type === "subagent-finished")).toMatchObject({
+      label: "slow",
+      stopReason: "quota",
+      error: "Stopped: the run's quota of 1 s is used up (agent.quota.max_total_time_seconds).",
+    });
+    // No second child: the top-level model was not asked again.
+    expect(server!.chatRequests.filter((request) => depthOf(request) === 0)).toHaveLength(1);
   });
 });
 

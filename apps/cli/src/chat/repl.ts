@@ -1,16 +1,13 @@
 import { createInterface, type Interface } from "node:readline";
 import type { AgentEvent, ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
+import { editableField, withEditedField } from "../render/approval-edit.js";
 import { formatApprovalRequest } from "../render/approval-view.js";
 import { createMarkdownStream } from "../render/markdown-stream.js";
 import { createSpinner } from "../render/spinner.js";
 import { summariseInput } from "../render/summarise-input.js";
+import { describeRefusal } from "../render/refusal-words.js";
 import { describeSubagent } from "../render/text-renderer.js";
-import {
-  needsEscaping,
-  toTerminalSafe,
-  toTerminalSafeJson,
-  toTerminalSafeLine,
-} from "../render/terminal-safe.js";
+import { toTerminalSafe, toTerminalSafeLine } from "../render/terminal-safe.js";
 import type { ChatEngine } from "./chat-engine.js";
 import { formatPrompt, parseSlashCommand, SLASH_HELP } from "./slash-command.js";
 
@@ -131,38 +128,26 @@ export async function runRepl(options: ReplOptions): Promise<void> {
           continue;
         }
         if (answer === "e" || answer === "edit") {
-          const input = request.input as Record<string, unknown>;
-          const field = typeof input["command"] === "string" ? "command" : undefined;
-          // The line editor prints its text raw and submits at a newline, so a value that
-          // would need escaping (or has several lines) is not offered for editing.
-          let current = field ? String(input[field]) : toTerminalSafeJson(request.input);
-          if (current.includes("\n") || needsEscaping(current, { strict: true, keepTabs: false })) {
-            write(
-              dim(
-                "  It has several lines or characters shown as escapes above, which the line editor cannot show; type it anew.\n",
-              ),
-            );
-            current = "";
-          }
-          const edited = await question(rl, "  edit> ", current, refused);
-          if (edited === undefined || edited.trim() === "")
-            return { approved: false, reason: "the user rejected it" };
-          if (field)
-            return {
-              approved: true,
-              reason: "edited by the user",
-              editedInput: { ...input, [field]: edited },
-            };
-          try {
-            return {
-              approved: true,
-              reason: "edited by the user",
-              editedInput: JSON.parse(edited) as unknown,
-            };
-          } catch {
-            write(red("  That is not valid JSON.\n"));
+          // The command line, the path, the URL: plain text, never the call's JSON.
+          const field = editableField(request);
+          if (field === undefined) {
+            write(dim("  This call has no text to edit; approve or reject it.\n"));
             continue;
           }
+          if (field.retype)
+            write(
+              dim(
+                `  Its ${field.key} has several lines or characters shown as escapes above, which the line editor cannot show; type it anew.\n`,
+              ),
+            );
+          const edited = await question(rl, `  edit ${field.key}> `, field.value, refused);
+          if (edited === undefined || edited.trim() === "")
+            return { approved: false, reason: "the user rejected it" };
+          return {
+            approved: true,
+            reason: "edited by the user",
+            editedInput: withEditedField(request, field, edited),
+          };
         }
       }
     } finally {
@@ -190,7 +175,8 @@ export async function runRepl(options: ReplOptions): Promise<void> {
         if (!event.result.success)
           write(
             red(
-              `  ✗ ${toTerminalSafeLine((event.result.error ?? "failed").split("\n")[0] ?? "")}\n`,
+              // A refusal in the person's words; the model's instructions stay the model's.
+              `  ✗ ${toTerminalSafeLine(event.result.metadata?.["refused"] ? describeRefusal(event.result.error ?? "") : ((event.result.error ?? "failed").split("\n")[0] ?? ""))}\n`,
             ),
           );
         break;

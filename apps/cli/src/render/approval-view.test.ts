@@ -153,4 +153,62 @@ describe("formatApprovalRequest", () => {
     );
     expect(rawControls(withoutOwnStyling)).toEqual([]);
   });
+
+  it("shows an overwrite as a diff of the file, not as its new content", () => {
+    const before = "one\ntwo\nthree\n";
+    const after = "one\n2\nthree\n";
+    const { text, shortened } = formatApprovalRequest(
+      {
+        toolCallId: "1",
+        toolName: "write_file",
+        access: "write",
+        input: { path: "n.txt", content: after },
+        verdict: "allow",
+        reason: "It overwrites the existing file n.txt.",
+        summary: "overwrite n.txt (14 bytes -> 12 bytes)",
+        change: { path: "n.txt", before, after },
+      },
+      { color: false },
+    );
+    expect(shortened).toBe(false);
+    expect(text).toBe(
+      [
+        "? write_file wants to: overwrite n.txt (14 bytes -> 12 bytes)",
+        "  It overwrites the existing file n.txt.",
+        "  1 line removed, 1 line added in n.txt:",
+        "  --- a/n.txt",
+        "  +++ b/n.txt",
+        "  @@ -1,3 +1,3 @@",
+        "   one",
+        "  -two",
+        "  +2",
+        "   three",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("offers v for a long diff and shows it whole then", () => {
+    const after = Array.from({ length: 200 }, (_, index) => `line ${index}\n`).join("");
+    const request = {
+      toolCallId: "1",
+      toolName: "write_file",
+      access: "write" as const,
+      input: { path: "n.txt", content: after },
+      verdict: "allow" as const,
+      reason: "It overwrites the existing file n.txt.",
+      summary: "overwrite n.txt",
+      change: { path: "n.txt", before: "x\n", after },
+    };
+    const short = formatApprovalRequest(request, { color: false });
+    expect(short.shortened).toBe(true);
+    expect(short.text).toContain("… 144 more diff lines not shown; answer v to view them all");
+    const whole = formatApprovalRequest(request, {
+      color: false,
+      previewLines: Infinity,
+      previewCharacters: Infinity,
+    });
+    expect(whole.shortened).toBe(false);
+    expect(whole.text).toContain("+line 199");
+  });
 });

@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from "@xzatoma/core";
+import { formatChangeDiff, type ProposedChange } from "./approval-diff.js";
 import { toTerminalSafe, toTerminalSafeLine } from "./terminal-safe.js";
 
 /** Options of {@link formatApprovalRequest}. */
@@ -55,7 +56,7 @@ function summaryShows(summary: string, value: string): boolean {
  * // { text: "? terminal wants to: ls  (in .)\n  <reason>\n", shortened: false }
  */
 export function formatApprovalRequest(
-  request: ApprovalRequest,
+  request: ApprovalRequest & { readonly change?: ProposedChange },
   options: ApprovalViewOptions,
 ): ApprovalView {
   const { color } = options;
@@ -89,6 +90,24 @@ export function formatApprovalRequest(
   out.push(`  ${dim(toTerminalSafeLine(request.reason, { strict: true }))}`);
 
   let shortened = false;
+  const change = request.change;
+  if (change !== undefined) {
+    // What the file holds now against what it would hold: the diff, not the new content.
+    const diff = formatChangeDiff(change, {
+      color,
+      ...(Number.isFinite(maxLines) ? {} : { maxLines: Infinity }),
+    });
+    out.push(
+      `  ${plural(diff.removed, "line")} removed, ${plural(diff.added, "line")} added in ${safe(change.path)}:`,
+    );
+    out.push(diff.text.replace(/\n$/, ""));
+    if (diff.hiddenLines > 0) {
+      shortened = true;
+      out.push(
+        `  ${dim(`… ${plural(diff.hiddenLines, "more diff line")} not shown; answer v to view them all`)}`,
+      );
+    }
+  }
   const input = request.input;
   const fields: [string, unknown][] =
     input !== null && typeof input === "object" && !Array.isArray(input)
@@ -96,6 +115,8 @@ export function formatApprovalRequest(
       : [["input", input]];
   for (const [key, value] of fields) {
     if (value === undefined) continue;
+    // The diff above says what these do to the file.
+    if (change !== undefined && (key === "content" || key === "old_text")) continue;
     if (typeof value === "string" && summary !== undefined && summaryShows(summary, value))
       continue;
     const raw = typeof value === "string" ? value : (JSON.stringify(value, null, 2) ?? "");

@@ -3,6 +3,7 @@ import type { AgentRuntime } from "@xzatoma/runtime";
 import type { ChatEngine, ChatState } from "../chat/chat-engine.js";
 import { describeMcpServers } from "../chat/mcp-view.js";
 import { describeSkills } from "../chat/skills-view.js";
+import { proposedChange } from "./proposed-change.js";
 
 /** Loads @mentions of a message into its prompt. */
 export interface MentionExpander {
@@ -119,7 +120,16 @@ export function createChatSession(
       runtime.clear();
       return "Started a new conversation.";
     },
-    setConfirm: installConfirm,
+    // Each question carries what an overwrite or edit would change, read just before it is
+    // asked, so the person approves a diff rather than the new content.
+    setConfirm(confirm) {
+      const guard = runtime.workspace.pathGuard;
+      const reader = { root: guard.root, resolve: (input: string) => guard.resolve(input) };
+      installConfirm(async (request) => {
+        const change = await proposedChange(request, reader);
+        return confirm(change === undefined ? request : { ...request, change });
+      });
+    },
     close: () => runtime.close(),
   };
 }

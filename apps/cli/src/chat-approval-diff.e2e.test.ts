@@ -1,0 +1,158 @@
+// What a person sees at an approval question in a real terminal: `xzatoma chat` in tmux
+// against the scripted Ollama server. An overwrite shows a diff of the file as it is against
+// what it would become (not the new content), an edit of a call changes its path as plain
+// text, and a refusal reads in the person's words, not in the words meant for the model.
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  startScriptedOllama,
+  type OllamaChatRequest,
+  type ScriptedOllama,
+  type ScriptedTurn,
+} from "@xzatoma/scripted-servers/ollama";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { terminalSession, tmux } from "./terminal.test-support.js";
+
+const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
+
+const OLD = [
+  ...["alpha", "beta", "gamma", "delta", "epsilon", "zeta"],
+  ...["eta", "theta", "iota", "kappa", ""],
+].join("\n");
+const NEW = OLD.replace("zeta", "ZETA CHANGED");
+
+function scenario(request: OllamaChatRequest): ScriptedTurn {
+  const last = request.messages.at(-1);
+  if (last?.role === "tool") return { content: `Tool said: ${last.content.split("\n")[0] ?? ""}` };
+  const text = request.messages.findLast((message) => message.role === "user")?.content ?? "";
+  if (text.startsWith("rewrite notes"))
+    return { toolCalls: [{ name: "write_file", arguments: { path: "notes.txt", content: NEW } }] };
+  return { content: "Hello from the scripted model." };
+}
+
+let base: string;
+let workspace: string;
+let home: string;
+let server: ScriptedOllama;
+let session: string | undefined;
+let sessions = 0;
+
+const { waitFor, type, screen } = terminalSession(() => session ?? "");
+
+async function startChat(): Promise<void> {
+  sessions += 1;
+  session = `xz-approval-diff-${process.pid}-${sessions}`;
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    session,
+    "-x",
+    "160",
+    "-y",
+    "50",
+    "env",
+    "-i",
+    `HOME=${home}`,
+    `PATH=${process.env["PATH"] ?? ""}`,
+    "TERM=xterm-256color",
+    "NO_COLOR=1",
+    process.execPath,
+    BIN,
+    "chat",
+    "--mode",
+    "write",
+    "--approval",
+    "untrusted",
+    "--host",
+    server.url,
+    "-w",
+    workspace,
+  );
+  tmux("set-option", "-t", session, "remain-on-exit", "on");
+  await waitFor((text) => text.includes(">>>"), "the prompt");
+}
+
+async function askToOverwrite(): Promise<string> {
+  await writeFile(path.join(workspace, "notes.txt"), OLD);
+  type("rewrite notes");
+  return waitFor(
+    (text) =>
+      text.includes("write_file wants to: overwrite notes.txt") && text.includes("[r]eject?"),
+    "the approval question",
+  );
+}
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-approval-diff-")));
+  workspace = path.join(base, "project");
+  home = path.join(base, "home");
+  await mkdir(workspace, { recursive: true });
+  await mkdir(home, { recursive: true });
+  server = await startScriptedOllama({ scenario });
+});
+
+afterEach(() => {
+  try {
+    if (session) tmux("kill-session", "-t", session);
+  } catch {
+    // Already gone.
+  }
+  session = undefined;
+});
+
+afterAll(async () => {
+  await server.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+describe("an overwrite at the approval question", () => {
+  it("shows the diff of the file before it is approved, and writes it after the yes", async () => {
+    await startChat();
+    const question = await askToOverwrite();
+    const lines = question.split("\n").map((line) => line.trim());
+    expect(lines).toContain("1 line removed, 1 line added in notes.txt:");
+    expect(lines).toContain("--- a/notes.txt");
+    expect(lines).toContain("+++ b/notes.txt");
+    expect(lines).toContain("-zeta");
+    expect(lines).toContain("+ZETA CHANGED");
+    // Three lines of context around the change, not the whole new content.
+    expect(lines).toContain("gamma");
+    expect(lines).toContain("iota");
+    expect(lines).not.toContain("beta");
+    expect(lines).not.toContain("kappa");
+    expect(question).not.toContain("content (");
+    // Nothing happened yet.
+    expect(await readFile(path.join(workspace, "notes.txt"), "utf8")).toBe(OLD);
+    type("a");
+    await waitFor((text) => text.includes("Tool said: Overwrote notes.txt"), "the answer");
+    expect(await readFile(path.join(workspace, "notes.txt"), "utf8")).toBe(NEW);
+  }, 180_000);
+
+  it("edits the path as plain text, and a refusal reads in the person's words", async () => {
+    await startChat();
+    await askToOverwrite();
+    type("e");
+    await waitFor((text) => text.includes("edit path> notes.txt"), "the path in the line editor");
+    // Replace the path: clear the line (Ctrl-U) and type another one.
+    tmux("send-keys", "-t", session ?? "", "C-u");
+    type("other.txt");
+    await waitFor((text) => text.includes("Tool said: Created other.txt"), "the edited write");
+    expect(await readFile(path.join(workspace, "other.txt"), "utf8")).toBe(NEW);
+    expect(await readFile(path.join(workspace, "notes.txt"), "utf8")).toBe(OLD);
+
+    type("rewrite notes");
+    await waitFor(
+      (text) => text.split("write_file wants to: overwrite notes.txt").length === 3,
+      "the second question",
+    );
+    type("r");
+    await waitFor((text) => text.includes("✗ not run: you refused it"), "the refusal");
+    expect(screen()).not.toContain("✗ The call to 'write_file' was not approved");
+    expect(existsSync(path.join(workspace, "notes.txt"))).toBe(true);
+    expect(await readFile(path.join(workspace, "notes.txt"), "utf8")).toBe(OLD);
+  }, 240_000);
+});

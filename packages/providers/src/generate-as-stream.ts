@@ -1,8 +1,10 @@
 import type {
   LanguageModelV4,
   LanguageModelV4GenerateResult,
+  LanguageModelV4Middleware,
   LanguageModelV4StreamPart,
 } from "@ai-sdk/provider";
+import { wrapLanguageModel } from "./middleware.js";
 
 /** The parts a stream of `result` would have had: its content in order, then the finish. */
 export function streamPartsOf(result: LanguageModelV4GenerateResult): LanguageModelV4StreamPart[] {
@@ -45,32 +47,29 @@ export function streamPartsOf(result: LanguageModelV4GenerateResult): LanguageMo
 }
 
 /**
- * A model whose `doStream` asks for the whole answer at once (`doGenerate`) and hands it
+ * Middleware whose `doStream` asks for the whole answer at once (`doGenerate`) and hands it
  * over as a stream, for servers or settings where streaming is off. The caller sees the
  * same parts as from a streamed answer, all at the end.
  */
+export const generateAsStreamMiddleware: LanguageModelV4Middleware = {
+  specificationVersion: "v4",
+  async wrapStream({ doGenerate }) {
+    const result = await doGenerate();
+    const parts = streamPartsOf(result);
+    return {
+      stream: new ReadableStream<LanguageModelV4StreamPart>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      }),
+      ...(result.request ? { request: result.request } : {}),
+      ...(result.response ? { response: { headers: result.response.headers } } : {}),
+    };
+  },
+};
+
+/** `model` with {@link generateAsStreamMiddleware}. */
 export function generateAsStream(model: LanguageModelV4): LanguageModelV4 {
-  return {
-    specificationVersion: "v4",
-    provider: model.provider,
-    modelId: model.modelId,
-    get supportedUrls() {
-      return model.supportedUrls;
-    },
-    doGenerate: (options) => model.doGenerate(options),
-    async doStream(options) {
-      const result = await model.doGenerate(options);
-      const parts = streamPartsOf(result);
-      return {
-        stream: new ReadableStream<LanguageModelV4StreamPart>({
-          start(controller) {
-            for (const part of parts) controller.enqueue(part);
-            controller.close();
-          },
-        }),
-        ...(result.request ? { request: result.request } : {}),
-        ...(result.response ? { response: { headers: result.response.headers } } : {}),
-      };
-    },
-  };
+  return wrapLanguageModel({ model, middleware: generateAsStreamMiddleware });
 }

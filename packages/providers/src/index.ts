@@ -12,6 +12,7 @@ export {
 export { DEFAULT_OLLAMA_HOST, normalizeOllamaHost, resolveOllamaHost } from "./ollama-host.js";
 export {
   connectionErrorCode,
+  providerErrorsMiddleware,
   translateProviderError,
   withProviderErrors,
   type ExplainedProviderError,
@@ -58,6 +59,7 @@ export {
   defaultSleep,
   ProviderTimeoutError,
   REDACTED,
+  retryMiddleware,
   withRetries,
   type ResolvedRetryOptions,
   type RetryableKind,
@@ -102,5 +104,5 @@ export {
   type Provider,
   type ProviderOptions,
 } from "./provider.js";
-export { generateAsStream } from "./generate-as-stream.js";
+export { generateAsStream, generateAsStreamMiddleware } from "./generate-as-stream.js";
 export { withBearerKey, type BearerKeyOptions } from "./bearer-fetch.js";

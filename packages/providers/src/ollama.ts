@@ -1,14 +1,15 @@
-import type { LanguageModelV4 } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4Middleware } from "@ai-sdk/provider";
 import { ProviderError } from "@xzatoma/core";
 import { withBearerKeyClient } from "./bearer-fetch.js";
 import { createNodeHttpClient, fetchHttpClient } from "./http/http-client.js";
 import { createOllamaChatModel } from "./ollama-chat-model.js";
 import { inspectWith, type OllamaModelInfo } from "./ollama-model-info.js";
-import { withRetries, type RetryOptions } from "./retry/index.js";
-import { withTextToolCalls } from "./text-tool-calls.js";
+import { wrapLanguageModel } from "./middleware.js";
+import { retryMiddleware, type RetryOptions } from "./retry/index.js";
+import { textToolCallsMiddleware } from "./text-tool-calls.js";
 import { resolveOllamaHost } from "./ollama-host.js";
 import {
-  withProviderErrors,
+  providerErrorsMiddleware,
   type ExplainedProviderError,
   type ProviderErrorWording,
 } from "./provider-errors.js";
@@ -102,10 +103,6 @@ export function createOllamaModel(options: OllamaModelOptions = {}): LanguageMod
     ...(options.headers ? { headers: options.headers } : {}),
   });
   const wording = ollamaWording(host, model);
-  const inner = withRetries(withTextToolCalls(withProviderErrors(chat, wording)), {
-    ...options.retry,
-    wording,
-  });
   const wanted = options.contextWindow ?? 32_768;
   let inspected: Promise<OllamaModelInfo | undefined> | undefined;
   const inspect = () =>
@@ -113,29 +110,49 @@ export function createOllamaModel(options: OllamaModelOptions = {}): LanguageMod
       if (info) options.onModelInfo?.(info);
       return info;
     }));
+  // The first middleware sees a call first: the model's own checks and num_ctx, then the
+  // retries around every attempt, then text tool calls and error wording next to the server.
+  return wrapLanguageModel({
+    model: chat,
+    middleware: [
+      ollamaDefaultsMiddleware({ model, host, wanted, inspect }),
+      retryMiddleware({ ...options.retry, wording }),
+      textToolCallsMiddleware(),
+      providerErrorsMiddleware(wording),
+    ],
+  });
+}
+
+/**
+ * Middleware of what a streamed Ollama request needs before it is sent: a model that cannot
+ * call tools is refused when tools are offered (Ollama would answer with an error, or
+ * ignore them), and `num_ctx` is the wanted window capped at the model's trained length,
+ * unless the call sets its own.
+ */
+function ollamaDefaultsMiddleware(settings: {
+  readonly model: string;
+  readonly host: string;
+  readonly wanted: number;
+  readonly inspect: () => Promise<OllamaModelInfo | undefined>;
+}): LanguageModelV4Middleware {
+  const { model, host, wanted, inspect } = settings;
   return {
     specificationVersion: "v4",
-    provider: inner.provider,
-    modelId: inner.modelId,
-    get supportedUrls() {
-      return inner.supportedUrls;
-    },
-    doGenerate: (callOptions) => inner.doGenerate(callOptions),
-    async doStream(callOptions) {
+    async wrapStream({ model: below, params }) {
       const info = await inspect();
-      if (info && !info.supportsTools && (callOptions.tools?.length ?? 0) > 0) {
+      if (info && !info.supportsTools && (params.tools?.length ?? 0) > 0) {
         throw new ProviderError(
           `The Ollama model '${model}' cannot call tools, which XZatoma needs. Choose one that can, such as ${OLLAMA_TOOL_MODELS.join(", ")}.`,
           { fields: { provider: "ollama", model, url: host } },
         );
       }
       const numCtx = Math.min(wanted, info?.contextLength ?? wanted);
-      const ollama = (callOptions.providerOptions?.["ollama"] ?? {}) as Record<string, unknown>;
+      const ollama = (params.providerOptions?.["ollama"] ?? {}) as Record<string, unknown>;
       const ollamaOptions = (ollama["options"] ?? {}) as Record<string, unknown>;
-      return inner.doStream({
-        ...callOptions,
+      return below.doStream({
+        ...params,
         providerOptions: {
-          ...callOptions.providerOptions,
+          ...params.providerOptions,
           ollama: { ...ollama, options: { num_ctx: numCtx, ...ollamaOptions } },
         },
       });

@@ -1,6 +1,7 @@
 import {
   APICallError,
   type LanguageModelV4,
+  type LanguageModelV4Middleware,
   type LanguageModelV4StreamPart,
 } from "@ai-sdk/provider";
 import {
@@ -11,6 +12,7 @@ import {
   XzatomaError,
   type ErrorCode,
 } from "@xzatoma/core";
+import { wrapLanguageModel } from "./middleware.js";
 
 const CONNECTION_CODES = new Set([
   "ECONNREFUSED",
@@ -186,31 +188,23 @@ export function translateProviderError(error: unknown, wording: ProviderErrorWor
 }
 
 /**
- * Wraps a model so every failure, thrown or streamed, arrives as an XZatoma error
+ * Middleware that makes every failure, thrown or streamed, arrive as an XZatoma error
  * worded for the user. The model's behaviour is otherwise unchanged.
  */
-export function withProviderErrors(
-  model: LanguageModelV4,
-  wording: ProviderErrorWording,
-): LanguageModelV4 {
+export function providerErrorsMiddleware(wording: ProviderErrorWording): LanguageModelV4Middleware {
   return {
     specificationVersion: "v4",
-    provider: model.provider,
-    modelId: model.modelId,
-    get supportedUrls() {
-      return model.supportedUrls;
-    },
-    async doGenerate(options) {
+    async wrapGenerate({ doGenerate }) {
       try {
-        return await model.doGenerate(options);
+        return await doGenerate();
       } catch (error) {
         throw translateProviderError(error, wording);
       }
     },
-    async doStream(options) {
+    async wrapStream({ doStream }) {
       let result;
       try {
-        result = await model.doStream(options);
+        result = await doStream();
       } catch (error) {
         throw translateProviderError(error, wording);
       }
@@ -228,4 +222,12 @@ export function withProviderErrors(
       return { ...result, stream };
     },
   };
+}
+
+/** `model` with {@link providerErrorsMiddleware}. */
+export function withProviderErrors(
+  model: LanguageModelV4,
+  wording: ProviderErrorWording,
+): LanguageModelV4 {
+  return wrapLanguageModel({ model, middleware: providerErrorsMiddleware(wording) });
 }

@@ -18,7 +18,8 @@ import {
   resolveLocalModelPath,
 } from "./local/index.js";
 import { checkModelFile } from "./local/runtime.js";
-import { withTextToolCalls } from "./text-tool-calls.js";
+import { wrapLanguageModel } from "./middleware.js";
+import { textToolCallsMiddleware } from "./text-tool-calls.js";
 import { createOllamaModel } from "./ollama.js";
 import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost } from "./ollama-host.js";
 import {
@@ -502,8 +503,9 @@ function localProvider(config: ProviderConfig["local"], shared: Shared): Provide
       try {
         // Small models often write the call as JSON text instead of the function-call
         // syntax; such an answer becomes the call when its arguments fit the tool.
-        return withTextToolCalls(createLocalModel({ modelPath: file }), {
-          requireValidArguments: true,
+        return wrapLanguageModel({
+          model: createLocalModel({ modelPath: file }),
+          middleware: textToolCallsMiddleware({ requireValidArguments: true }),
         });
       } catch (error) {
         if (

@@ -1,4 +1,9 @@
-import type { LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import type {
+  LanguageModelV4,
+  LanguageModelV4Middleware,
+  LanguageModelV4StreamPart,
+} from "@ai-sdk/provider";
+import { wrapLanguageModel } from "./middleware.js";
 
 /** A tool call recovered from text. */
 export interface RecoveredToolCall {
@@ -133,24 +138,17 @@ export interface TextToolCallOptions {
 }
 
 /**
- * Wraps a model so that a response whose whole text is a tool call becomes a real tool
+ * Middleware that makes a streamed response whose whole text is a tool call a real tool
  * call. Text that might be a call is held back until the response ends; ordinary text
  * streams through unchanged.
  */
-export function withTextToolCalls(
-  model: LanguageModelV4,
+export function textToolCallsMiddleware(
   options: TextToolCallOptions = {},
-): LanguageModelV4 {
+): LanguageModelV4Middleware {
   return {
     specificationVersion: "v4",
-    provider: model.provider,
-    modelId: model.modelId,
-    get supportedUrls() {
-      return model.supportedUrls;
-    },
-    doGenerate: (options) => model.doGenerate(options),
-    async doStream(callOptions) {
-      const result = await model.doStream(callOptions);
+    async wrapStream({ doStream, params: callOptions }) {
+      const result = await doStream();
       const functions = (callOptions.tools ?? []).flatMap((tool) =>
         tool.type === "function" ? [tool] : [],
       );
@@ -219,4 +217,12 @@ export function withTextToolCalls(
       return { ...result, stream };
     },
   };
+}
+
+/** `model` with {@link textToolCallsMiddleware}. */
+export function withTextToolCalls(
+  model: LanguageModelV4,
+  options: TextToolCallOptions = {},
+): LanguageModelV4 {
+  return wrapLanguageModel({ model, middleware: textToolCallsMiddleware(options) });
 }

@@ -1,10 +1,11 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { ProviderError } from "@xzatoma/core";
-import { withProviderErrors, type ProviderErrorWording } from "../provider-errors.js";
+import { wrapLanguageModel } from "../middleware.js";
+import { providerErrorsMiddleware, type ProviderErrorWording } from "../provider-errors.js";
 import { redactError } from "../retry/redact.js";
 import { requestJson } from "../retry/http.js";
 import type { RetryOptions } from "../retry/retry-policy.js";
-import { retryRequest, withRetries } from "../retry/with-retries.js";
+import { retryMiddleware, retryRequest } from "../retry/with-retries.js";
 import { DEFAULT_COPILOT_HEADERS, DEFAULT_COPILOT_MODEL, type CopilotHeaders } from "./defaults.js";
 import { hasImageInput, initiatorOf } from "./initiator.js";
 import {
@@ -164,10 +165,7 @@ export function createCopilotClient(options: CopilotClientOptions = {}): Copilot
           fetch: copilotFetch,
         }).responses(modelId);
       });
-      models = {
-        chat: withProviderErrors(chat, wording),
-        responses: withProviderErrors(responses, wording),
-      };
+      models = { chat, responses };
       sdkModels.set(key, models);
     }
     return models;
@@ -215,7 +213,13 @@ export function createCopilotClient(options: CopilotClientOptions = {}): Copilot
         return inner.doStream({ ...callOptions, headers });
       },
     };
-    return withRetries(router, { ...options.retry, wording, secrets });
+    return wrapLanguageModel({
+      model: router,
+      middleware: [
+        retryMiddleware({ ...options.retry, wording, secrets }),
+        providerErrorsMiddleware(wording),
+      ],
+    });
   }
 
   return {

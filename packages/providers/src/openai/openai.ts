@@ -1,12 +1,13 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { XzatomaError } from "@xzatoma/core";
-import { generateAsStream } from "../generate-as-stream.js";
+import { generateAsStreamMiddleware } from "../generate-as-stream.js";
 import { lazyModel } from "../lazy-model.js";
-import { withProviderErrors, type ProviderErrorWording } from "../provider-errors.js";
+import { wrapLanguageModel } from "../middleware.js";
+import { providerErrorsMiddleware, type ProviderErrorWording } from "../provider-errors.js";
 import { findApiCallError } from "../retry/failures.js";
 import { requestJson } from "../retry/http.js";
 import type { RetryOptions } from "../retry/retry-policy.js";
-import { retryRequest, withRetries } from "../retry/with-retries.js";
+import { retryMiddleware, retryRequest } from "../retry/with-retries.js";
 import { UNKNOWN_CAPABILITIES, type ListedModel } from "./model-info.js";
 
 type Fetch = typeof globalThis.fetch;
@@ -211,12 +212,20 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModelV4 
     return options.api === "responses" ? provider.responses(model) : provider.chat(model);
   });
   const wording = openAIWording(connection, model);
-  const retried = withRetries(withProviderErrors(inner, wording), {
+  const retries = retryMiddleware({
     ...options.retry,
     wording,
     secrets: () => (apiKey ? [apiKey] : []),
   });
-  return options.streaming === false ? generateAsStream(retried) : retried;
+  return wrapLanguageModel({
+    model: inner,
+    middleware: [
+      // Streaming off: the whole answer, retried as one request, handed over as a stream.
+      ...(options.streaming === false ? [generateAsStreamMiddleware] : []),
+      retries,
+      providerErrorsMiddleware(wording),
+    ],
+  });
 }
 
 /** A model of an OpenAI or compatible server. */

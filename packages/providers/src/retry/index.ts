@@ -20,4 +20,9 @@ export {
   type RetryOptions,
   type Sleep,
 } from "./retry-policy.js";
-export { retryRequest, withRetries, type WithRetriesOptions } from "./with-retries.js";
+export {
+  retryMiddleware,
+  retryRequest,
+  withRetries,
+  type WithRetriesOptions,
+} from "./with-retries.js";

@@ -1,10 +1,13 @@
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Middleware,
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from "@ai-sdk/provider";
 import { isXzatomaError, ProviderError } from "@xzatoma/core";
+import { wrapLanguageModel } from "../middleware.js";
 import {
   providerIdOf,
   translateProviderError,
@@ -20,7 +23,7 @@ import {
 import { redactError } from "./redact.js";
 import { backoffDelayMs, resolveRetryOptions, type RetryOptions } from "./retry-policy.js";
 
-/** Options of {@link withRetries}. */
+/** Options of {@link retryMiddleware} and {@link withRetries}. */
 export interface WithRetriesOptions extends RetryOptions {
   /** How failures of this provider are worded (as for `withProviderErrors`). */
   readonly wording: ProviderErrorWording;
@@ -163,8 +166,9 @@ function createRetryLogic(options: WithRetriesOptions) {
 }
 
 /**
- * Wraps a model with retries, timeouts and credential redaction; usable with any
- * provider's model (wrapped with `withProviderErrors` or not).
+ * Middleware of retries, timeouts and credential redaction; usable over any provider's
+ * model (with `providerErrorsMiddleware` below it or not). Each attempt calls the model
+ * below with its own abort signal.
  *
  * - A request that fails with HTTP 408/429/5xx or a connection error is retried with
  *   exponential backoff and jitter, honouring `Retry-After`, up to `maxAttempts` in all.
@@ -176,12 +180,13 @@ function createRetryLogic(options: WithRetriesOptions) {
  * - After the last attempt the error names the provider, the status and the attempts.
  *   The caller's conversation is untouched: nothing is delivered from failed attempts.
  */
-export function withRetries(model: LanguageModelV4, options: WithRetriesOptions): LanguageModelV4 {
+export function retryMiddleware(options: WithRetriesOptions): LanguageModelV4Middleware {
   const { policy, clean, nextDelay, streamFailure, responseTimeout, idleTimeout } =
     createRetryLogic(options);
   const redacting = options.secrets !== undefined;
 
   async function attemptStream(
+    model: LanguageModelV4,
     callOptions: LanguageModelV4CallOptions,
   ): Promise<LanguageModelV4StreamResult> {
     for (let attempt = 1; ; attempt += 1) {
@@ -280,38 +285,41 @@ export function withRetries(model: LanguageModelV4, options: WithRetriesOptions)
     });
   }
 
+  async function attemptGenerate(
+    model: LanguageModelV4,
+    callOptions: LanguageModelV4CallOptions,
+  ): Promise<LanguageModelV4GenerateResult> {
+    for (let attempt = 1; ; attempt += 1) {
+      const controller = new AbortController();
+      const signal = callOptions.abortSignal
+        ? AbortSignal.any([callOptions.abortSignal, controller.signal])
+        : controller.signal;
+      try {
+        const started = Promise.resolve(model.doGenerate({ ...callOptions, abortSignal: signal }));
+        started.catch(() => undefined);
+        return await within(started, policy.responseTimeoutMs, () => {
+          const timeout = responseTimeout();
+          controller.abort(timeout);
+          return timeout;
+        });
+      } catch (error) {
+        controller.abort(error);
+        const delayMs = nextDelay(error, attempt, callOptions.abortSignal);
+        await policy.sleep(delayMs, callOptions.abortSignal);
+      }
+    }
+  }
+
   return {
     specificationVersion: "v4",
-    provider: model.provider,
-    modelId: model.modelId,
-    get supportedUrls() {
-      return model.supportedUrls;
-    },
-    async doGenerate(callOptions) {
-      for (let attempt = 1; ; attempt += 1) {
-        const controller = new AbortController();
-        const signal = callOptions.abortSignal
-          ? AbortSignal.any([callOptions.abortSignal, controller.signal])
-          : controller.signal;
-        try {
-          const started = Promise.resolve(
-            model.doGenerate({ ...callOptions, abortSignal: signal }),
-          );
-          started.catch(() => undefined);
-          return await within(started, policy.responseTimeoutMs, () => {
-            const timeout = responseTimeout();
-            controller.abort(timeout);
-            return timeout;
-          });
-        } catch (error) {
-          controller.abort(error);
-          const delayMs = nextDelay(error, attempt, callOptions.abortSignal);
-          await policy.sleep(delayMs, callOptions.abortSignal);
-        }
-      }
-    },
-    doStream: attemptStream,
+    wrapGenerate: ({ model, params }) => attemptGenerate(model, params),
+    wrapStream: ({ model, params }) => attemptStream(model, params),
   };
+}
+
+/** `model` with {@link retryMiddleware}. */
+export function withRetries(model: LanguageModelV4, options: WithRetriesOptions): LanguageModelV4 {
+  return wrapLanguageModel({ model, middleware: retryMiddleware(options) });
 }
 
 /**

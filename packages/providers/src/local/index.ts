@@ -1,13 +1,12 @@
+export { createLocalModel, loadLocalModel } from "./model.js";
 export {
-  createLocalModel,
   DEFAULT_LOCAL_CONTEXT_SIZE,
   DEFAULT_LOCAL_MAX_TOKENS,
   DEFAULT_LOCAL_SAMPLING,
-  loadLocalModel,
   type LocalLanguageModel,
   type LocalModelOptions,
   type LocalSampling,
-} from "./model.js";
+} from "./options.js";
 export { LocalModelUnavailableError, type LocalModelUnavailableReason } from "./errors.js";
 export {
   DEFAULT_LOCAL_MODEL_FILE,

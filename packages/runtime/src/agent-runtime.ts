@@ -12,6 +12,7 @@ import {
   type AgentEvent,
   type AgentLimits,
   type AgentResult,
+  type AgentRunOptions,
   type Tool,
   type Usage,
 } from "@xzatoma/core";
@@ -66,6 +67,12 @@ import { createSystemPrompt } from "./system-prompt.js";
 import { loadConfiguredToolPackages } from "./tool-packages.js";
 import { narrowLimits } from "./narrow-limits.js";
 import { createTurnCheckpoints } from "./turn-checkpoints.js";
+import { NO_HOOKS } from "./hooks/hooks-config.js";
+import {
+  createSessionHooks,
+  runUntilStopHooksAgree,
+  withPromptContext,
+} from "./hooks/session-hooks.js";
 import { withHooks } from "./hooks/with-hooks.js";
 
 /** Options of {@link createAgentRuntime}. */
@@ -185,6 +192,11 @@ export interface AgentRuntime {
   status(): RuntimeStatus;
   /** Starts a new conversation. */
   clear(): void;
+  /**
+   * Summarises what the model no longer sees (`/context summary`), after the `PreCompact`
+   * hooks (trigger `manual`, `instructions` as their `custom_instructions`).
+   */
+  compact(options?: { signal?: AbortSignal; instructions?: string }): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -372,7 +384,7 @@ export async function createAgentRuntime(
   }
   if (offeredSkills.length > 0) tools.push(createSkillTool(offeredSkills));
   const catalog = skillCatalog(offeredSkills);
-  const systemPrompt =
+  const baseSystemPrompt =
     createSystemPrompt({
       workspace: workspace.root,
       toolNames: [...tools.map((tool) => tool.name), ...(subagentsOn ? SUBAGENT_TOOL_NAMES : [])],
@@ -434,7 +446,34 @@ export async function createAgentRuntime(
     });
   }
 
-  const approve = createApprovalHandler(modes, io.ask);
+  // Hooks run in the data directory: the workspace's files are the model's to write.
+  const hooks = config.hooks ?? NO_HOOKS;
+  const sessionHooks = createSessionHooks({
+    hooks,
+    cwd: dataDir,
+    workspace: workspace.root,
+    env,
+    sessionId: () => recorder?.conversationId,
+    permissionMode: () => modes.approvalPolicy,
+    warn: (message) => io.warn(message),
+  });
+  if (Object.values(hooks).some((entries) => entries.length > 0)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  }
+  const ask = io.ask;
+  const approve = createApprovalHandler(
+    modes,
+    ask
+      ? (request, outcome) => {
+          // `Notification` hooks hear that a person is asked (`permission_prompt`).
+          sessionHooks.notify(
+            "permission_prompt",
+            `XZatoma needs your permission to use ${request.toolName}`,
+          );
+          return ask(request, outcome);
+        }
+      : undefined,
+  );
   const audit = createAuditSink(auditLog, workspace.root);
 
   // Per top-level run: the tree's shared quota, where its events go, and its current turn.
@@ -463,6 +502,7 @@ export async function createAgentRuntime(
           void running.then(done, done);
         },
         ...(history ? { history } : {}),
+        hooks: sessionHooks,
         refused: (event) => runTelemetry?.onEvent(event),
         observe: (child) => {
           const childTelemetry = runTelemetry?.subagent(child);
@@ -476,17 +516,9 @@ export async function createAgentRuntime(
       }
     : undefined;
 
-  // Hooks run in the data directory: the workspace's files are the model's to write.
-  const hookContext = {
-    hooks: config.hooks ?? { PreToolUse: [], PostToolUse: [] },
-    cwd: dataDir,
-    workspace: workspace.root,
-    env,
-    sessionId: () => recorder?.conversationId,
-  };
-  if (hookContext.hooks.PreToolUse.length + hookContext.hooks.PostToolUse.length > 0) {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  }
+  // What `SessionStart` hooks add to the instructions, for the session they started.
+  let sessionContext: readonly string[] = [];
+  const systemPrompt = () => withPromptContext(baseSystemPrompt, "SessionStart", sessionContext);
   // The window the conversation is planned for: what the provider knows now, then what it
   // says before the first run and after a model switch.
   let window = provider.contextWindow(model);
@@ -495,7 +527,7 @@ export async function createAgentRuntime(
     // Hooks wrap each tool, for this agent and the subagents it starts alike.
     const available = [...tools, ...mcpTools]
       .filter((tool) => isToolAvailable(modes.chatMode, tool.access))
-      .map((tool) => withHooks(tool, hookContext));
+      .map((tool) => withHooks(tool, sessionHooks.runner));
     for (const tool of available) registry.register(tool);
     if (subagentScope) {
       // Rebuilt with every mode switch, so delegation survives it with the new mode's tools.
@@ -507,7 +539,7 @@ export async function createAgentRuntime(
       ...fromConfig,
       model: provider.languageModel(model),
       tools: registry,
-      systemPrompt,
+      systemPrompt: systemPrompt(),
       approve,
       audit,
       history: messages,
@@ -516,6 +548,9 @@ export async function createAgentRuntime(
     });
   };
   if (mcp) mcpTools = await mcp.connect("start");
+  sessionContext = await sessionHooks.start(resumeId ? "resume" : "startup", model);
+  // A cleared session's `SessionStart` (source `clear`), awaited by the next run.
+  let restarted: Promise<void> | undefined;
   let agent = build(resumed);
   const fitWindow = async () => {
     const resolved = await provider.resolveContextWindow(model);
@@ -587,6 +622,27 @@ export async function createAgentRuntime(
         runOptions.onEvent?.(event);
       };
       try {
+        if (restarted) {
+          await restarted;
+          restarted = undefined;
+          agent = build(agent.messages);
+        }
+        // `UserPromptSubmit` hooks see the prompt as typed: they may refuse it or add context.
+        const submitted = await sessionHooks.promptSubmitted(prompt);
+        if (submitted.blocked !== undefined) {
+          return {
+            stopReason: "error",
+            text: "",
+            turns: 0,
+            toolCalls: 0,
+            usage: ZERO,
+            durationMs: 0,
+            error: {
+              code: "INVALID_ARGUMENT",
+              message: `A UserPromptSubmit hook refused the prompt: ${submitted.blocked}`,
+            },
+          };
+        }
         // `/name args` runs a custom command: its prompt, with the arguments put in.
         const invocation = parseInvocation(prompt);
         const command = invocation
@@ -610,8 +666,15 @@ export async function createAgentRuntime(
             }
           }
         }
+        // `/skill-name args` (a skill offered as a command, as over ACP) loads that skill.
+        const invoked =
+          invocation && !command
+            ? offeredSkills.find((skill) => skill.name === invocation.name)
+            : undefined;
+        if (invocation && invoked) prompt = invocation.args || `Use the skill '${invoked.name}'.`;
         // A skill the person names (`$name`) is loaded with the prompt.
-        const named = mentionedSkills(prompt, offeredSkills).flatMap((skill) => {
+        const wanted = mentionedSkills(prompt, offeredSkills).filter((skill) => skill !== invoked);
+        const named = [...(invoked ? [invoked] : []), ...wanted].flatMap((skill) => {
           try {
             return [activateSkill(skill)];
           } catch (error) {
@@ -620,9 +683,10 @@ export async function createAgentRuntime(
           }
         });
         const text = named.length === 0 ? prompt : `${named.join("\n\n")}\n\n${prompt}`;
-        const result = await agent.run(text, {
+        const runOptions: AgentRunOptions = {
           signal: controller.signal,
           onEvent: (event) => {
+            if (event.type === "context-pruned") void sessionHooks.preCompact("auto");
             if (event.type === "turn-started") {
               turn = event.turn;
               checkpoints.startTurn();
@@ -689,8 +753,19 @@ export async function createAgentRuntime(
       agent = build([]);
       recorder?.clear();
       checkpoints.reset();
+      // For the hooks, the old session ends and a new one starts; the next run waits for them.
+      restarted = sessionHooks.end("clear").then(async () => {
+        sessionContext = await sessionHooks.start("clear", model);
+      });
+    },
+    async compact(compactOptions = {}) {
+      await sessionHooks.preCompact("manual", compactOptions.instructions);
+      return agent.summarizeContext(compactOptions.signal ? { signal: compactOptions.signal } : {});
     },
     async close() {
+      await restarted;
+      await sessionHooks.end("other");
+      await sessionHooks.settle();
       checkpoints.close();
       closeHistory();
       await Promise.all([standard.close(), mcp?.close()]);

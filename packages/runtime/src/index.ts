@@ -99,11 +99,20 @@ export {
   type CustomCommand,
 } from "./custom-commands/index.js";
 export {
+  createHookRunner,
+  createSessionHooks,
+  HOOK_EVENTS,
   hooksConfigSchema,
+  parseHookOutput,
   runHook,
   withHooks,
   type HookCommand,
   type HookContext,
+  type HookEventName,
   type HookOutcome,
+  type HookOutput,
+  type HookRunner,
   type HooksConfig,
+  type HookVerdict,
+  type SessionHooks,
 } from "./hooks/index.js";

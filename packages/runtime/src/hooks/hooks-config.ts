@@ -9,34 +9,90 @@ const hookCommandSchema = z.strictObject({
   timeout: z.number().int().min(1).max(600).default(60),
 });
 
-/** Hooks of one event for the tools whose name the `matcher` regular expression matches. */
+/**
+ * A matcher: a regular expression over what the event is about (a tool's name for the tool
+ * events, the source of `SessionStart`, the trigger of `PreCompact`, ...), matched whole.
+ * Empty, absent or `*` matches everything.
+ */
+const matcherSchema = z
+  .string()
+  .default("")
+  .refine((text) => {
+    if (text === "*") return true;
+    try {
+      new RegExp(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }, "not a valid regular expression");
+
+/** Hooks of one event for what the `matcher` matches. */
 const hookMatcherSchema = z.strictObject({
-  /** A regular expression over the tool's name; empty or absent matches every tool. */
-  matcher: z
-    .string()
-    .default("")
-    .refine((text) => {
-      try {
-        new RegExp(text);
-        return true;
-      } catch {
-        return false;
-      }
-    }, "not a valid regular expression"),
+  matcher: matcherSchema,
   hooks: z.array(hookCommandSchema).min(1),
 });
 
+const eventSchema = z.array(hookMatcherSchema).default([]);
+
+/** The events hooks run on, in the order of a session's life. */
+export const HOOK_EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "Notification",
+  "SubagentStart",
+  "SubagentStop",
+  "PreCompact",
+  "Stop",
+  "SessionEnd",
+] as const;
+
+/** One of {@link HOOK_EVENTS}. */
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
 /**
- * `hooks`: commands XZatoma runs around tool calls (`PreToolUse`, `PostToolUse`), in the
- * shape of Claude Code's settings so existing hook scripts move over. Hooks are code: a
- * project's configuration sets them only once trusted.
+ * `hooks`: commands XZatoma runs at points of a session (tool calls, prompts, the end of a
+ * response, subagents, compaction, notifications, a session's start and end), in the shape
+ * of Claude Code's settings so existing hook scripts move over. Hooks are code: a project's
+ * configuration sets them only once trusted.
  */
 export const hooksConfigSchema = z.strictObject({
-  PreToolUse: z.array(hookMatcherSchema).default([]),
-  PostToolUse: z.array(hookMatcherSchema).default([]),
+  SessionStart: eventSchema,
+  UserPromptSubmit: eventSchema,
+  PreToolUse: eventSchema,
+  PostToolUse: eventSchema,
+  Notification: eventSchema,
+  SubagentStart: eventSchema,
+  SubagentStop: eventSchema,
+  PreCompact: eventSchema,
+  Stop: eventSchema,
+  SessionEnd: eventSchema,
 });
 
 /** The `hooks` section after defaults. */
 export type HooksConfig = z.output<typeof hooksConfigSchema>;
 /** One configured hook command. */
 export type HookCommand = z.output<typeof hookCommandSchema>;
+/** The matchers of one event. */
+export type HookMatchers = HooksConfig[HookEventName];
+
+/** No hooks at all. */
+export const NO_HOOKS: HooksConfig = hooksConfigSchema.parse({});
+
+/**
+ * The hook commands of `entries` whose matcher accepts `subject`. An event without a subject
+ * (`UserPromptSubmit`, `Stop`) ignores matchers, as Claude Code does.
+ */
+export function matchingHooks(entries: HookMatchers, subject: string | undefined): HookCommand[] {
+  return entries
+    .filter(
+      (entry) =>
+        subject === undefined ||
+        entry.matcher === "" ||
+        entry.matcher === "*" ||
+        new RegExp(`^(?:${entry.matcher})$`).test(subject),
+    )
+    .flatMap((entry) => entry.hooks);
+}

@@ -1,135 +1,281 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import {
-  startScriptedOpenAI,
-  type ChatView,
-  type ScriptedOpenAI,
-} from "@xzatoma/scripted-servers/openai";
+import type { ChatView } from "@xzatoma/scripted-servers/openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAgentRuntime } from "../agent-runtime.js";
 import { loadConfig } from "../config-loader/load-config.js";
-import { resolveRuntimeConfig } from "../resolve-config.js";
+import { readProjectConfig } from "../config-loader/project-config.js";
+import { openTrustStore } from "../skills/skill-trust.js";
+import {
+  createHookFixture,
+  hook,
+  last,
+  logTo,
+  startHookedRuntime,
+  type HookFixture,
+} from "./hooks.test-support.js";
 
-let base: string;
-let home: string;
-let workspace: string;
-let server: ScriptedOpenAI | undefined;
-
+let fixture: HookFixture;
 beforeEach(async () => {
-  base = await mkdtemp(path.join(os.tmpdir(), "xz-hooks-"));
-  home = path.join(base, "home");
-  workspace = path.join(base, "workspace");
-  await mkdir(workspace, { recursive: true });
-  await mkdir(home, { recursive: true });
-  await writeFile(path.join(workspace, "notes.txt"), "NOTES-CONTENT\n");
+  fixture = await createHookFixture();
 });
 afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await rm(base, { recursive: true, force: true });
+  await fixture.close();
 });
 
-/** The model reads notes.txt, then answers; returns the tool message it saw. */
-async function readWithHooks(hooks: Record<string, unknown>): Promise<string> {
-  const seen: ChatView[] = [];
-  server = await startScriptedOpenAI({
-    scenario: (request, index) => {
-      seen.push(request);
-      return index === 0
-        ? { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] }
-        : { content: "done" };
-    },
-    apiKey: "sk-test",
-    models: ["scripted-1"],
+/** The model makes `call`, then answers; returns the tool message it read. */
+async function callWithHooks(
+  hooks: Record<string, unknown>,
+  call: { name: string; arguments: Record<string, unknown> } = {
+    name: "read_file",
+    arguments: { path: "notes.txt" },
+  },
+): Promise<string> {
+  const started = await startHookedRuntime(fixture, {
+    hooks,
+    scenario: (_request, index) => (index === 0 ? { toolCalls: [call] } : { content: "done" }),
   });
-  const config = resolveRuntimeConfig(
-    {
-      provider: { type: "openai", openai: { base_url: server.url, model: "scripted-1" } },
-      agent: { terminal: { sandbox: false } },
-      persistence: { data_dir: path.join(home, "data"), enabled: false },
-      hooks,
-    },
-    { homeDir: home, env: {} },
-  );
-  const runtime = await createAgentRuntime(
-    config,
-    { warn: () => undefined },
-    {
-      workspace,
-      modes: { chatMode: "write", approvalPolicy: "never" },
-      env: { OPENAI_API_KEY: "sk-test", PATH: process.env["PATH"] ?? "" },
-      skills: false,
-    },
-  );
   try {
-    await runtime.run("read the notes");
+    await started.runtime.run("read the notes");
   } finally {
-    await runtime.close();
+    await started.close();
   }
-  return seen[1]?.messages.findLast((m) => m.role === "tool")?.content ?? "";
+  return last(started.seen[1], "tool");
 }
 
-const hook = (command: string, timeout?: number) => [
-  {
-    matcher: "read_file|write_file",
-    hooks: [{ type: "command", command, ...(timeout ? { timeout } : {}) }],
-  },
-];
+const rewriteTo = (input: Record<string, unknown>) =>
+  `#!/bin/sh\ncat > /dev/null\necho '${JSON.stringify({
+    hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: input },
+  })}'\n`;
 
-describe("hooks", () => {
+describe("PreToolUse and PostToolUse hooks", () => {
   it("gives PreToolUse the event as JSON and lets the call run on exit 0", async () => {
-    const log = path.join(base, "event.json");
-    const tool = await readWithHooks({ PreToolUse: hook(`cat > ${JSON.stringify(log)}`) });
+    const log = fixture.log("events.jsonl");
+    const script = await fixture.script("log.sh", logTo(log));
+    const tool = await callWithHooks({ PreToolUse: hook(script, { matcher: "read_file" }) });
     expect(tool).toContain("NOTES-CONTENT");
-    const event = JSON.parse(await readFile(log, "utf8"));
-    expect(event).toMatchObject({
-      hook_event_name: "PreToolUse",
-      tool_name: "read_file",
-      tool_input: { path: "notes.txt" },
+    expect(await fixture.events(log)).toMatchObject([
+      {
+        hook_event_name: "PreToolUse",
+        tool_name: "read_file",
+        tool_input: { path: "notes.txt" },
+        cwd: fixture.workspace,
+        permission_mode: "never",
+      },
+    ]);
+  });
+
+  it("runs only the hooks whose matcher names the tool", async () => {
+    const log = fixture.log("events.jsonl");
+    const script = await fixture.script("log.sh", logTo(log));
+    const tool = await callWithHooks({
+      PreToolUse: hook(script, { matcher: "write_file|terminal" }),
     });
+    expect(tool).toContain("NOTES-CONTENT");
+    expect(await fixture.events(log)).toEqual([]);
   });
 
   it("refuses the call when PreToolUse exits 2, its standard error reaching the model", async () => {
-    const tool = await readWithHooks({
-      PreToolUse: hook("echo 'notes are off limits' >&2; exit 2"),
-    });
-    expect(tool).toContain("Refused by a PreToolUse hook: notes are off limits");
+    const script = await fixture.script(
+      "deny.sh",
+      "#!/bin/sh\ncat > /dev/null\necho 'notes are off limits' >&2\nexit 2\n",
+    );
+    const tool = await callWithHooks({ PreToolUse: hook(script) });
+    expect(tool).toContain("a PreToolUse hook refused it: notes are off limits");
     expect(tool).not.toContain("NOTES-CONTENT");
   });
 
-  it("refuses the call when PreToolUse times out or fails (fail closed)", async () => {
-    const timedOut = await readWithHooks({ PreToolUse: hook("sleep 30", 1) });
+  it("refuses the call when PreToolUse times out, fails or prints bad JSON (fail closed)", async () => {
+    const slow = await fixture.script("slow.sh", "#!/bin/sh\nsleep 30\n");
+    const timedOut = await callWithHooks({ PreToolUse: hook(slow, { timeout: 1 }) });
     expect(timedOut).toContain("a PreToolUse hook failed (timed out after 1 s)");
     expect(timedOut).not.toContain("NOTES-CONTENT");
-    const failed = await readWithHooks({ PreToolUse: hook("exit 1") });
-    expect(failed).toContain("a PreToolUse hook failed");
+    const failing = await fixture.script("fail.sh", "#!/bin/sh\nexit 1\n");
+    expect(await callWithHooks({ PreToolUse: hook(failing) })).toContain(
+      "a PreToolUse hook failed",
+    );
+    const garbled = await fixture.script("garbled.sh", "#!/bin/sh\necho '{not json'\n");
+    const bad = await callWithHooks({ PreToolUse: hook(garbled) });
+    expect(bad).toContain("its output is not valid JSON");
+    expect(bad).not.toContain("NOTES-CONTENT");
   });
 
-  it("adds a PostToolUse hook's exit-2 message to the result", async () => {
-    const tool = await readWithHooks({
-      PostToolUse: hook("echo 'remember the style guide' >&2; exit 2"),
+  it("refuses on permissionDecision deny, with the hook's reason", async () => {
+    const script = await fixture.script(
+      "deny-json.sh",
+      `#!/bin/sh\ncat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"use the index instead"}}'\n`,
+    );
+    const tool = await callWithHooks({ PreToolUse: hook(script) });
+    expect(tool).toContain("use the index instead");
+    expect(tool).not.toContain("NOTES-CONTENT");
+  });
+
+  it("applies an input rewrite: the call runs with the hook's input", async () => {
+    const script = await fixture.script("rewrite.sh", rewriteTo({ path: "other.txt" }));
+    const tool = await callWithHooks({ PreToolUse: hook(script) });
+    expect(tool).toContain("OTHER-CONTENT");
+    expect(tool).not.toContain("NOTES-CONTENT");
+  });
+
+  it("judges a rewritten command again: a rewrite into a forbidden command is refused", async () => {
+    const marker = path.join(fixture.base, "mkfs-ran");
+    const script = await fixture.script(
+      "rewrite.sh",
+      rewriteTo({ command: `sudo touch ${marker}` }),
+    );
+    const tool = await callWithHooks(
+      { PreToolUse: hook(script, { matcher: "terminal" }) },
+      { name: "terminal", arguments: { command: "ls" } },
+    );
+    expect(tool).toMatch(/^Error: Refused:/);
+    expect(tool).toContain("rewrote");
+    expect(existsSync(marker)).toBe(false);
+    // The same command without the rewrite runs: the refusal is the rewrite's.
+    const plain = await callWithHooks({}, { name: "terminal", arguments: { command: "ls" } });
+    expect(plain).toContain("notes.txt");
+  });
+
+  it("a rewrite into a command that needs a person is refused when nobody can be asked", async () => {
+    const script = await fixture.script("rewrite.sh", rewriteTo({ command: "cat /etc/hostname" }));
+    const tool = await callWithHooks(
+      { PreToolUse: hook(script, { matcher: "terminal" }) },
+      { name: "terminal", arguments: { command: "ls" } },
+    );
+    expect(tool).toContain("was not approved");
+  });
+
+  it("never lets permissionDecision allow run what the policy refuses", async () => {
+    const script = await fixture.script(
+      "allow.sh",
+      `#!/bin/sh\ncat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'\n`,
+    );
+    const marker = path.join(fixture.base, "sudo-ran");
+    const tool = await callWithHooks(
+      { PreToolUse: hook(script) },
+      { name: "terminal", arguments: { command: `sudo touch ${marker}` } },
+    );
+    expect(tool).toContain("Refused");
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("permissionDecision ask makes a plain read need a person's yes", async () => {
+    const script = await fixture.script(
+      "ask.sh",
+      `#!/bin/sh\ncat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"reads are reviewed"}}'\n`,
+    );
+    const tool = await callWithHooks({ PreToolUse: hook(script) });
+    expect(tool).toContain("reads are reviewed");
+    expect(tool).not.toContain("NOTES-CONTENT");
+  });
+
+  it("adds PreToolUse and PostToolUse context and a PostToolUse exit-2 message to the result", async () => {
+    const pre = await fixture.script(
+      "pre.sh",
+      `#!/bin/sh\ncat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"notes are drafts"}}'\n`,
+    );
+    const post = await fixture.script(
+      "post.sh",
+      "#!/bin/sh\ncat > /dev/null\necho 'remember the style guide' >&2\nexit 2\n",
+    );
+    const log = fixture.log("post.jsonl");
+    const logging = await fixture.script(
+      "post-log.sh",
+      logTo(
+        log,
+        `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"checked by lint"}}'`,
+      ),
+    );
+    const tool = await callWithHooks({
+      PreToolUse: hook(pre),
+      PostToolUse: [...hook(post), ...hook(logging)],
     });
     expect(tool).toContain("NOTES-CONTENT");
+    expect(tool).toContain("PreToolUse hook: notes are drafts");
     expect(tool).toContain("PostToolUse hook: remember the style guide");
+    const [event] = await fixture.events(log);
+    expect(event).toMatchObject({
+      hook_event_name: "PostToolUse",
+      tool_name: "read_file",
+      tool_response: { success: true },
+    });
+    expect(JSON.stringify(event?.["tool_response"])).toContain("NOTES-CONTENT");
   });
+});
 
-  it("a project's hooks do not apply until the project is trusted", async () => {
-    await mkdir(path.join(workspace, ".xzatoma"), { recursive: true });
-    const marker = path.join(base, "project-hook-ran");
+describe("a project's hooks", () => {
+  async function runInProject(): Promise<{ marker: string; tool: string }> {
+    await mkdir(path.join(fixture.workspace, ".xzatoma"), { recursive: true });
+    const marker = path.join(fixture.base, "project-hook-ran");
     await writeFile(
-      path.join(workspace, ".xzatoma", "config.yaml"),
+      path.join(fixture.workspace, ".xzatoma", "config.yaml"),
       `hooks:\n  PreToolUse:\n    - hooks:\n        - command: touch ${JSON.stringify(marker)}\n`,
     );
-    const loaded = await loadConfig({
-      env: {},
-      homeDir: home,
-      cwd: workspace,
-      projectDir: workspace,
+    const seen: ChatView[] = [];
+    const { startScriptedOpenAI } = await import("@xzatoma/scripted-servers/openai");
+    const server = await startScriptedOpenAI({
+      scenario: (request, index) => {
+        seen.push(request);
+        return index === 0
+          ? { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] }
+          : { content: "done" };
+      },
+      apiKey: "sk-test",
+      models: ["scripted-1"],
     });
-    expect(loaded.config.hooks?.PreToolUse ?? []).toEqual([]);
-    expect(loaded.warnings.join("\n")).toContain("hooks.PreToolUse");
-    expect(existsSync(marker)).toBe(false);
+    const userConfig = path.join(fixture.home, "config.yaml");
+    await writeFile(
+      userConfig,
+      `provider:\n  type: openai\n  openai:\n    base_url: ${server.url}\n    model: scripted-1\npersistence:\n  enabled: false\n  data_dir: ${JSON.stringify(fixture.dataDir)}\n`,
+    );
+    try {
+      const loaded = await loadConfig({
+        env: { XZATOMA_CONFIG: userConfig },
+        homeDir: fixture.home,
+        cwd: fixture.workspace,
+        projectDir: fixture.workspace,
+        configPath: userConfig,
+      });
+      const runtime = await createAgentRuntime(
+        loaded.config,
+        { warn: () => undefined },
+        {
+          workspace: fixture.workspace,
+          modes: { chatMode: "write", approvalPolicy: "never" },
+          env: { OPENAI_API_KEY: "sk-test", PATH: process.env["PATH"] ?? "" },
+          skills: false,
+        },
+      );
+      try {
+        await runtime.run("read the notes");
+      } finally {
+        await runtime.close();
+      }
+    } finally {
+      await server.close();
+    }
+    return { marker, tool: last(seen[1], "tool") };
+  }
+
+  it("do not run until a person trusts the project's configuration", async () => {
+    const untrusted = await runInProject();
+    expect(untrusted.tool).toContain("NOTES-CONTENT");
+    expect(existsSync(untrusted.marker)).toBe(false);
+  });
+
+  it("run once the project's configuration is trusted", async () => {
+    await mkdir(path.join(fixture.workspace, ".xzatoma"), { recursive: true });
+    const file = path.join(fixture.workspace, ".xzatoma", "config.yaml");
+    const marker = path.join(fixture.base, "project-hook-ran");
+    await writeFile(
+      file,
+      `hooks:\n  PreToolUse:\n    - hooks:\n        - command: touch ${JSON.stringify(marker)}\n`,
+    );
+    const project = readProjectConfig({ projectDir: fixture.workspace, dataDir: fixture.dataDir });
+    if (!project) throw new Error("no project configuration found");
+    openTrustStore(fixture.dataDir).trust({ file: project.path, sha256: project.sha256 });
+    const trusted = await runInProject();
+    expect(trusted.tool).toContain("NOTES-CONTENT");
+    expect(await readFile(trusted.marker, "utf8")).toBe("");
   });
 });

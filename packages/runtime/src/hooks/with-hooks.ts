@@ -1,85 +1,156 @@
-import { toolFailure, type Tool } from "@xzatoma/core";
-import type { HooksConfig } from "./hooks-config.js";
-import { runHook } from "./run-hook.js";
+import {
+  defaultAssessment,
+  toolFailure,
+  type Tool,
+  type ToolAssessment,
+  type ToolResult,
+} from "@xzatoma/core";
+import type { HookRunner } from "./hook-runner.js";
 
-/** Where hooks run and what they are told. */
-export interface HookContext {
-  readonly hooks: HooksConfig;
-  /** The hooks' working directory: XZatoma's data directory, never the workspace. */
-  readonly cwd: string;
-  readonly workspace: string;
-  readonly env: NodeJS.ProcessEnv;
-  readonly sessionId: () => string | undefined;
+/** What the `PreToolUse` hooks made of one call's input, kept for its execution. */
+interface Prepared {
+  readonly input: unknown;
+  readonly context: readonly string[];
 }
 
-function matching(entries: HooksConfig["PreToolUse"], toolName: string) {
-  return entries
-    .filter((entry) => entry.matcher === "" || new RegExp(`^(?:${entry.matcher})$`).test(toolName))
-    .flatMap((entry) => entry.hooks);
+const asObject = (value: unknown): object | undefined =>
+  typeof value === "object" && value !== null ? value : undefined;
+
+function withNotes(result: ToolResult, notes: readonly string[]): ToolResult {
+  if (notes.length === 0) return result;
+  const text = notes.join("\n");
+  return result.success
+    ? { ...result, output: `${result.output}\n\n${text}` }
+    : { ...result, error: `${result.error ?? ""}\n\n${text}` };
 }
 
 /**
- * Wraps a tool so its configured hooks run around each call. `PreToolUse` runs after the
- * call was judged and approved and before it runs: exit 2 refuses it with the hook's
- * standard error as the model's reason, and a hook that fails or times out refuses it too
- * (fail closed); exit 0 lets it run as judged. A hook can refuse what the policy allows,
- * never allow what it refuses. `PostToolUse` sees the result; its exit 2 adds its standard
- * error to what the model reads. The tool is returned unchanged when no hook matches it.
+ * Wraps a tool so its configured hooks run around each call.
+ *
+ * `PreToolUse` runs while the call is judged, before the safety policy and any approval:
+ * exit 2, `decision: "block"` or `permissionDecision: "deny"` refuse the call with the hook's
+ * reason for the model; a hook that fails, times out or prints invalid JSON refuses it too
+ * (fail closed). `updatedInput` replaces the input, which is then validated and judged by the
+ * tool's own policy as if the model had sent it, so a rewrite into something the policy
+ * blocks is refused and one that needs a person asks one. `permissionDecision: "ask"` makes
+ * the call need a person's explicit yes; `allow` is ignored. A hook can refuse what the
+ * policy allows, never allow what it refuses.
+ *
+ * `PostToolUse` sees the result; its exit 2, `decision: "block"` with a `reason`, and
+ * `additionalContext` add to what the model reads. The tool is returned unchanged when no
+ * hook matches it.
  */
-export function withHooks(tool: Tool, context: HookContext): Tool {
-  const pre = matching(context.hooks.PreToolUse, tool.name);
-  const post = matching(context.hooks.PostToolUse, tool.name);
-  if (pre.length === 0 && post.length === 0) return tool;
-  const base = (event: string, input: unknown) => ({
-    hook_event_name: event,
-    session_id: context.sessionId() ?? "",
-    cwd: context.workspace,
-    tool_name: tool.name,
-    tool_input: input,
-  });
-  const options = {
-    cwd: context.cwd,
-    env: { ...context.env, XZATOMA_PROJECT_DIR: context.workspace },
+export function withHooks(tool: Tool, runner: HookRunner): Tool {
+  const hasPre = runner.has("PreToolUse", tool.name);
+  const hasPost = runner.has("PostToolUse", tool.name);
+  if (!hasPre && !hasPost) return tool;
+  const judge = async (input: unknown): Promise<ToolAssessment> =>
+    (await tool.assess?.(input)) ?? defaultAssessment(tool);
+  // By the very input object the registry judged and then executes.
+  const prepared = new WeakMap<object, Prepared>();
+
+  /** The hooks' verdict on `input`: a refusal, or the input to judge and run. */
+  async function prepare(
+    input: unknown,
+  ): Promise<{ refused: string } | (Prepared & { ask?: string; rewritten: boolean })> {
+    if (!hasPre) return { input, context: [], rewritten: false };
+    const verdict = await runner.fire(
+      "PreToolUse",
+      tool.name,
+      { tool_name: tool.name, tool_input: input },
+      { failClosed: true },
+    );
+    if (verdict.blocked !== undefined)
+      return { refused: `a PreToolUse hook refused it: ${verdict.blocked}` };
+    if (verdict.failures.length > 0)
+      return {
+        refused: `a PreToolUse hook failed (${verdict.failures.join("; ")}), so the call does not run`,
+      };
+    if (verdict.updatedInput === undefined)
+      return { input, context: verdict.context, rewritten: false, ...ask(verdict.ask) };
+    const parsed = tool.inputSchema.safeParse(verdict.updatedInput);
+    if (!parsed.success)
+      return {
+        refused: `a PreToolUse hook rewrote the input into one '${tool.name}' does not accept (${parsed.error.issues
+          .map((issue) => `${issue.path.join(".") || "(input)"}: ${issue.message}`)
+          .join("; ")})`,
+      };
+    return { input: parsed.data, context: verdict.context, rewritten: true, ...ask(verdict.ask) };
+  }
+
+  const assess = async (input: unknown): Promise<ToolAssessment> => {
+    const outcome = await prepare(input);
+    if ("refused" in outcome) return { verdict: "block", reason: outcome.refused };
+    // The policy judges what will run: the rewritten input, never the original.
+    let judged = await judge(outcome.input);
+    if (outcome.rewritten) {
+      judged = {
+        ...judged,
+        reason: `${judged.reason.trim().replace(/[.]*$/, "")} (the input as a PreToolUse hook rewrote it).`,
+        summary: `${judged.summary ?? JSON.stringify(outcome.input)} (rewritten by a PreToolUse hook)`,
+      };
+    }
+    if (outcome.ask !== undefined && judged.verdict !== "block") {
+      judged = {
+        ...judged,
+        verdict: "confirm",
+        requiresPerson: true,
+        reason: `${judged.reason.trim().replace(/[.]*$/, "")}; a PreToolUse hook asks for a person's yes: ${outcome.ask}`,
+      };
+    }
+    const key = asObject(input);
+    if (key) prepared.set(key, { input: outcome.input, context: outcome.context });
+    return judged;
   };
-  const assess = tool.assess;
+
   return {
     ...tool,
-    ...(assess ? { assess: (input: unknown) => assess.call(tool, input) } : {}),
+    assess,
     get inputSchema() {
       return tool.inputSchema;
     },
     async execute(input, execution) {
-      for (const hook of pre) {
-        const outcome = await runHook(hook, base("PreToolUse", input), options);
-        if (outcome.kind === "block")
-          return toolFailure(`Refused by a PreToolUse hook: ${outcome.reason}`);
-        if (outcome.kind === "failed") {
+      const key = asObject(input);
+      let ready = key ? prepared.get(key) : undefined;
+      if (key) prepared.delete(key);
+      if (!ready && hasPre) {
+        // Executed without being judged here first (not through a registry): the hooks run
+        // now, and a rewrite, which nothing could judge again, is refused.
+        const outcome = await prepare(input);
+        if ("refused" in outcome) return toolFailure(`Refused: ${outcome.refused}.`);
+        if (outcome.rewritten || outcome.ask !== undefined)
           return toolFailure(
-            `Refused: a PreToolUse hook failed (${outcome.reason}), so the call did not run.`,
+            "Refused: a PreToolUse hook changed the call, and it could not be judged again.",
           );
-        }
+        ready = outcome;
       }
-      const result = await tool.execute(input, execution);
-      const notes: string[] = [];
-      for (const hook of post) {
-        const outcome = await runHook(
-          hook,
+      const actual = ready?.input ?? input;
+      const result = await tool.execute(actual, execution);
+      const notes = (ready?.context ?? []).map((text) => `PreToolUse hook: ${text}`);
+      if (hasPost) {
+        const verdict = await runner.fire(
+          "PostToolUse",
+          tool.name,
           {
-            ...base("PostToolUse", input),
+            tool_name: tool.name,
+            tool_input: actual,
+            tool_use_id: execution.toolCallId,
             tool_response: {
               success: result.success,
               output: result.output,
               ...(result.error ? { error: result.error } : {}),
             },
           },
-          options,
+          { runAll: true },
         );
-        if (outcome.kind === "block") notes.push(`PostToolUse hook: ${outcome.reason}`);
+        if (verdict.blocked !== undefined) notes.push(`PostToolUse hook: ${verdict.blocked}`);
+        for (const text of verdict.context) notes.push(`PostToolUse hook: ${text}`);
       }
-      if (notes.length === 0) return result;
-      return result.success
-        ? { ...result, output: `${result.output}\n\n${notes.join("\n")}` }
-        : { ...result, error: `${result.error ?? ""}\n\n${notes.join("\n")}` };
+      return withNotes(result, notes);
     },
   };
+}
+
+function ask(reason: string | undefined): { ask?: string } {
+  return reason === undefined ? {} : { ask: reason };
 }

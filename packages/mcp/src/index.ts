@@ -5,6 +5,8 @@ export {
   MCP_CONNECT_MODES,
   MCP_SERVER_NAME,
   type McpConfig,
+  type McpToolSearchConfig,
+  MCP_TOOL_SEARCH_MODES,
   type McpServerConfig,
   type McpTransportKind,
 } from "./mcp-config.js";

@@ -37,7 +37,11 @@ describe("the mcp configuration section", () => {
   });
 
   it("defaults to no servers", () => {
-    expect(mcpConfigSchema.parse({})).toEqual({ servers: {}, connect_timeout_seconds: 30 });
+    expect(mcpConfigSchema.parse({})).toEqual({
+      servers: {},
+      connect_timeout_seconds: 30,
+      tool_search: { mode: "auto" },
+    });
   });
 
   it.each([
@@ -56,5 +60,29 @@ describe("the mcp configuration section", () => {
       .map((issue) => `${issue.path.join(".")}: ${issue.message} ${JSON.stringify(issue)}`)
       .join("\n");
     expect(text).toContain(expected);
+  });
+});
+
+describe("mcp.tool_search and always_load", () => {
+  it("reads the mode, the budget and always_load as true or a list", () => {
+    const config = mcpConfigSchema.parse({
+      tool_search: { mode: "always", budget_tokens: 2000 },
+      servers: { a: { command: "a", always_load: true }, b: { command: "b", always_load: ["x"] } },
+    });
+    expect(config.tool_search).toEqual({ mode: "always", budget_tokens: 2000 });
+    expect(config.servers["a"]?.always_load).toBe(true);
+    expect(config.servers["b"]?.always_load).toEqual(["x"]);
+  });
+
+  it.each([
+    [{ tool_search: { mode: "sometimes" } }, "tool_search.mode"],
+    [{ tool_search: { budget_tokens: 0 } }, "tool_search.budget_tokens"],
+    [{ servers: { x: { command: "a", always_load: "yes" } } }, "servers.x.always_load"],
+  ])("refuses %j, naming the key", (value, expected) => {
+    const result = mcpConfigSchema.safeParse(value);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.path.join(".")).join("\n")).toContain(
+      expected,
+    );
   });
 });

@@ -1,4 +1,13 @@
-import { expecting, flag, httpUrl, oneOf, text, textList, timerSeconds } from "@xzatoma/core";
+import {
+  expecting,
+  flag,
+  httpUrl,
+  oneOf,
+  positiveInteger,
+  text,
+  textList,
+  timerSeconds,
+} from "@xzatoma/core";
 import { z } from "zod";
 
 /** How a server's name may be spelled: it becomes the prefix of its tools' names. */
@@ -60,6 +69,14 @@ const serverEntry = z
     trusted: flag().default(false),
     /** Tools of this server (its own names) that run without asking. */
     trusted_tools: textList().default([]),
+    /**
+     * Sent to the model even when tool search defers the MCP tools: `true` for every tool
+     * of this server, or a list of its tools (its own names).
+     */
+    always_load: expecting(
+      z.union([z.boolean(), z.array(text())]),
+      "true, false or a list of tool names",
+    ).default(false),
   })
   .superRefine((entry, context) => {
     if (entry.command !== undefined && entry.url !== undefined) {
@@ -78,6 +95,16 @@ const serverEntry = z
       context.addIssue({ code: "custom", message: `type ${entry.type} needs a url` });
     }
   });
+
+/** When the MCP tools are deferred behind tool search: past the budget, always, or never. */
+export const MCP_TOOL_SEARCH_MODES = ["auto", "always", "never"] as const;
+
+const toolSearchSection = z.strictObject({
+  /** `auto`: defer when the MCP tools' definitions pass `budget_tokens`; `always`; `never`. */
+  mode: oneOf(MCP_TOOL_SEARCH_MODES).default("auto"),
+  /** The tokens the MCP tools' definitions may take before they are deferred; default 10% of the model's context window. */
+  budget_tokens: positiveInteger().optional(),
+});
 
 /** One server of `mcp.servers`. */
 export const mcpServerConfigSchema = expecting(
@@ -101,6 +128,8 @@ const mcpSection = z.strictObject({
   servers: serverMap.default({}),
   /** The longest connecting to one server (starting it, the handshake, listing its tools) may take. */
   connect_timeout_seconds: timerSeconds().default(30),
+  /** Deferring MCP tools behind a search tool when their definitions would take too much context. */
+  tool_search: toolSearchSection.prefault({}),
 });
 
 /**
@@ -123,6 +152,8 @@ export const mcpConfigSchema = z.preprocess((value) => {
 export type McpServerConfig = z.output<typeof serverEntry>;
 /** The `mcp` section after defaults. */
 export type McpConfig = z.output<typeof mcpSection>;
+/** `mcp.tool_search` after defaults. */
+export type McpToolSearchConfig = z.output<typeof toolSearchSection>;
 
 /** `stdio` or `http`: how XZatoma talks to the server. */
 export type McpTransportKind = "stdio" | "http";

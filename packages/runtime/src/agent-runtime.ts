@@ -40,6 +40,7 @@ import { agentOptionsForWindow } from "./context-budget.js";
 import { mcpWorkingDirectory } from "./mcp/mcp-working-directory.js";
 import type { RuntimeConfig } from "./config/config-schema.js";
 import { connectUnlessAborted } from "./mcp/connect-unless-aborted.js";
+import { createToolSearch, type ToolCosts } from "./mcp/tool-search.js";
 import { createMcpSecretStore } from "./mcp/mcp-secret-store.js";
 import { openRuntimeHistory } from "./open-history.js";
 import { loadProjectInstructions } from "./project-instructions.js";
@@ -190,6 +191,8 @@ export interface AgentRuntime {
   /** Switches the model after the provider confirms it exists (`MODEL_NOT_FOUND` otherwise). */
   setModel(model: string): Promise<void>;
   status(): RuntimeStatus;
+  /** What the tool definitions sent with each request cost, MCP tools deferred by tool search apart (`/context`). */
+  toolCosts(): ToolCosts | undefined;
   /** Starts a new conversation. */
   clear(): void;
   /**
@@ -338,6 +341,8 @@ export async function createAgentRuntime(
         })
       : undefined;
   let mcpTools: readonly Tool[] = [];
+  // Past their budget, the MCP tools wait behind `tool_search` (see mcp/tool-search.ts).
+  const toolSearch = createToolSearch(config.mcp, () => mcp?.servers() ?? []);
   const childProviderType = config.agent.subagent.provider;
   const childProvider =
     subagentsOn && childProviderType !== undefined && childProviderType !== provider.name
@@ -534,11 +539,16 @@ export async function createAgentRuntime(
       const level = { depth: 0, tools: available, conversationId: () => recorder?.store() };
       for (const tool of createSubagentTools(subagentScope, level)) registry.register(tool);
     }
-    const fromConfig = agentOptionsForWindow(config.agent, window, registry);
+    const offered = toolSearch.offer(
+      registry,
+      new Set(mcpTools.map((tool) => tool.name)),
+      window,
+    );
+    const fromConfig = agentOptionsForWindow(config.agent, window, offered);
     return new Agent({
       ...fromConfig,
       model: provider.languageModel(model),
-      tools: registry,
+      tools: offered,
       systemPrompt: systemPrompt(),
       approve,
       audit,
@@ -748,8 +758,10 @@ export async function createAgentRuntime(
         usage: totals,
       };
     },
+    toolCosts: () => toolSearch.costs(),
     clear() {
       totals = ZERO;
+      toolSearch.reset();
       agent = build([]);
       recorder?.clear();
       checkpoints.reset();

@@ -9,6 +9,18 @@ import {
   type AgentOptionsFromConfig,
   type ToolRegistry,
 } from "@xzatoma/core";
+import { SKILL_TOOL_NAME } from "./skills/skill-tool.js";
+
+/**
+ * The tools whose results compaction keeps verbatim: every activated skill's instructions,
+ * and the latest plan a `plan` call read and the latest progress through it (older ones
+ * are superseded and may be pruned).
+ */
+export const KEPT_TOOL_RESULTS = {
+  [SKILL_TOOL_NAME]: "all",
+  plan: "latest",
+  mark_instruction_done: "latest",
+} as const;
 
 /**
  * {@link agentOptionsFromConfig} for a model whose window is `contextWindow` tokens, where
@@ -30,6 +42,7 @@ export function agentOptionsForWindow(
     context: {
       ...fromConfig.context,
       reservedTokens: Math.min(tools, fromConfig.context.maxTokens - 1),
+      keptTools: KEPT_TOOL_RESULTS,
     },
   };
 }

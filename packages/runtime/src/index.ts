@@ -26,6 +26,14 @@ export { redactSecrets } from "@xzatoma/safety";
 export { createMcpSecretStore } from "./mcp/mcp-secret-store.js";
 export { mcpWorkingDirectory } from "./mcp/mcp-working-directory.js";
 export {
+  createToolSearch,
+  searchTools,
+  TOOL_SEARCH_NAME,
+  type ToolCosts,
+  type ToolSearch,
+} from "./mcp/tool-search.js";
+export { KEPT_TOOL_RESULTS } from "./context-budget.js";
+export {
   createMcpManager,
   type McpManager,
   type McpServerReport,

@@ -124,7 +124,7 @@ describe("defaults", () => {
         db_path: path.join(home, ".xzatoma", "history.db"),
       },
       logging: {},
-      mcp: { servers: {}, connect_timeout_seconds: 30 },
+      mcp: { servers: {}, connect_timeout_seconds: 30, tool_search: { mode: "auto" } },
     });
     expect(new Set(Object.values(loaded.sources))).toEqual(new Set(["default"]));
     expect(Object.keys(loaded.sources)).toContain("agent.max_turns");

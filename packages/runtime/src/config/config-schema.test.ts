@@ -31,7 +31,11 @@ describe("runtimeConfigSchema", () => {
     expect(chatConfigSchema.parse({})).toEqual(config.agent.chat);
     expect(config.logging).toEqual({});
     expect(Object.keys(config)).toEqual(["provider", "agent", "persistence", "logging", "mcp"]);
-    expect(config.mcp).toEqual({ servers: {}, connect_timeout_seconds: 30 });
+    expect(config.mcp).toEqual({
+      servers: {},
+      connect_timeout_seconds: 30,
+      tool_search: { mode: "auto" },
+    });
     expect(config.agent.subagent.enabled).toBe(false);
     expect(config.agent.quota.max_executions).toBe(100);
   });

@@ -17,6 +17,8 @@ export {
   createMemoryLedger,
   historyLedger,
   ledgerKeyOf,
+  ledgerKeyPatternForId,
+  parseLedgerKey,
   type EventLedger,
   type LedgerEntry,
 } from "./event-ledger.js";
@@ -26,12 +28,18 @@ export type {
   PlanExecutor,
   TriggerRef,
 } from "./plan-executor.js";
-export { createMessageJudge, type Judgement, type MessageJudge } from "./judge-message.js";
+export {
+  createMessageJudge,
+  type DeadLetterCode,
+  type Judgement,
+  type MessageJudge,
+} from "./judge-message.js";
 export {
   createMessageHandler,
   type HandledResult,
   type MessageHandlerOptions,
 } from "./message-handler.js";
+export { createReportQueue, type ReportQueue, type ReportQueueOptions } from "./report-queue.js";
 export {
   createWatcherService,
   type WatcherService,
@@ -48,8 +56,14 @@ export {
 } from "./watcher-logger.js";
 export {
   createWatcherMetrics,
+  DEAD_LETTER_CODES,
+  EVENT_DISPOSITIONS,
   EXECUTION_DURATION_BUCKETS,
+  REPORT_DROP_REASONS,
+  WATCHER_METRICS,
+  type ConsumerIdentity,
   type EventDisposition,
+  type ReportDropReason,
   type WatcherCounts,
   type WatcherMetrics,
 } from "./watcher-metrics.js";
@@ -61,4 +75,4 @@ export {
   parseTraceparent,
   type TraceParent,
 } from "./trace-context.js";
-export { triggerOf, type Trigger, type TriggerPlan } from "./wire.js";
+export { DEAD_LETTER_CODE_HEADER, triggerOf, type Trigger, type TriggerPlan } from "./wire.js";

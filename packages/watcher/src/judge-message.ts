@@ -8,13 +8,20 @@ import type { InboundMessage } from "@xzatoma/xzepr";
 import { createEventFilter } from "./event-filter.js";
 import { createGenericMatch } from "./generic-match.js";
 import { planTaskOf, promptTaskOf, type PlanTask } from "./plan-task.js";
-import { triggerOf, type Trigger } from "./wire.js";
+import { triggerOf, type DeadLetterCode, type Trigger } from "./wire.js";
 import type { WatcherConfig } from "./watcher-config.js";
+
+export type { DeadLetterCode };
 
 /** What the watcher does with one message. */
 export type Judgement =
   /** Cannot be used (too large, not an event, an invalid plan): to the dead-letter topic. */
-  | { readonly verdict: "dead-letter"; readonly reason: string; readonly trigger?: Trigger }
+  | {
+      readonly verdict: "dead-letter";
+      readonly reason: string;
+      readonly code: DeadLetterCode;
+      readonly trigger?: Trigger;
+    }
   /** Turned away by `watcher.filters` or `watcher.generic_match`: committed, nothing published. */
   | { readonly verdict: "filter"; readonly reason: string; readonly trigger: Trigger }
   /** Carries nothing to run (XZepr's receiver and group notices): committed, nothing published. */
@@ -65,11 +72,18 @@ export function createMessageJudge(config: WatcherConfig): MessageJudge {
     if (size > maxBytes) {
       return {
         verdict: "dead-letter",
+        code: "too_large",
         reason: `The message is ${size} bytes, over watcher.execution.max_message_bytes (${maxBytes}).`,
       };
     }
     const read = triggerOf(message, { plain: generic });
-    if (read.kind === "invalid") return { verdict: "dead-letter", reason: read.reason };
+    if (read.kind === "invalid") {
+      return {
+        verdict: "dead-letter",
+        code: message.value === null ? "tombstone" : "undecodable",
+        reason: read.reason,
+      };
+    }
     const trigger = read.trigger;
     if (!generic) {
       const reason = filter(trigger.filterable);
@@ -79,7 +93,7 @@ export function createMessageJudge(config: WatcherConfig): MessageJudge {
       return { verdict: "skip", reason: "The event carries nothing to run.", trigger };
     }
     if (trigger.plan.kind === "invalid") {
-      return { verdict: "dead-letter", reason: trigger.plan.reason, trigger };
+      return { verdict: "dead-letter", code: "no_plan", reason: trigger.plan.reason, trigger };
     }
     const planText = trigger.plan.text;
     let task: PlanTask;
@@ -89,6 +103,7 @@ export function createMessageJudge(config: WatcherConfig): MessageJudge {
       if (generic || looksStructured(planText)) {
         return {
           verdict: "dead-letter",
+          code: "invalid_plan",
           reason: `The plan is not valid: ${error instanceof Error ? error.message : String(error)}`,
           trigger,
         };

@@ -9,7 +9,7 @@ import {
 import { MAX_TIMER_MS } from "@xzatoma/core";
 import type { InboundMessage, MessageHandler, MessageOutcome, TopicRecords } from "@xzatoma/xzepr";
 import { ledgerKeyOf, type EventLedger } from "./event-ledger.js";
-import { createMessageJudge } from "./judge-message.js";
+import { createMessageJudge, type DeadLetterCode } from "./judge-message.js";
 import type { PlanTask } from "./plan-task.js";
 import type { ExecutionReport, PlanExecutor, TriggerRef } from "./plan-executor.js";
 import {
@@ -113,17 +113,23 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
     return outcome;
   };
 
-  const deadLetter = (message: InboundMessage, reason: string): MessageOutcome => {
+  const deadLetter = (
+    message: InboundMessage,
+    reason: string,
+    code: DeadLetterCode,
+  ): MessageOutcome => {
     logger.warn("dead-lettered a message", {
       topic: message.topic,
       partition: message.partition,
       offset: message.offset,
+      code,
       reason,
     });
+    metrics.deadLettered(code);
     if (options.dryRun) return done("dead_lettered");
     return done("dead_lettered", {
       publish: redacted([
-        { topic: topics.deadLetter, records: [deadLetterRecord(message, reason)] },
+        { topic: topics.deadLetter, records: [deadLetterRecord(message, reason, code)] },
       ]),
     });
   };
@@ -227,7 +233,7 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
     const judgement = judge(message);
     switch (judgement.verdict) {
       case "dead-letter":
-        return deadLetter(message, judgement.reason);
+        return deadLetter(message, judgement.reason, judgement.code);
       case "filter":
         logger.debug(generic ? "the plan does not match" : "filtered an event", {
           ...at,

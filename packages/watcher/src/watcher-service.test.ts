@@ -437,3 +437,57 @@ describe("the generic watcher", () => {
     ).rejects.toThrow(/generic_match\.version: 'latest-ish' is not a semver range/);
   });
 });
+
+describe("the watcher's readiness", () => {
+  it("is ready while consuming and the broker answers; not while the broker is away, and again once it is back", async () => {
+    const transport = createMemoryTransport({ redeliveryDelayMs: 1 });
+    let away = false;
+    const logs: string[] = [];
+    const service = createWatcherService({
+      config: watcherConfigSchema.parse({ kafka: { brokers: "b:9092" } }),
+      transport: {
+        ...transport,
+        lag: () =>
+          away ? Promise.reject(new Error("connect ECONNREFUSED b:9092")) : transport.lag(),
+      },
+      executor: async (request) => completed(request),
+      ledger: createMemoryLedger(),
+      logger: createWatcherLogger({ level: "debug", json: true, write: (line) => logs.push(line) }),
+      brokerCheckMs: 20,
+    });
+    expect(service.status()).toMatchObject({ live: true, ready: false, state: "starting" });
+    await service.start();
+    expect(service.status()).toMatchObject({ ready: true, state: "consuming" });
+    away = true;
+    await vi.waitFor(() => expect(service.status().state).toBe("broker-unreachable"), {
+      timeout: 30_000,
+    });
+    expect(service.status()).toMatchObject({
+      live: true,
+      ready: false,
+      brokerError: "connect ECONNREFUSED b:9092",
+    });
+    away = false;
+    await vi.waitFor(() => expect(service.status().ready).toBe(true), { timeout: 30_000 });
+    expect(logs.join("\n")).toContain("the broker does not answer");
+    await service.stop(0);
+    expect(service.status()).toMatchObject({ ready: false, state: "stopping" });
+  });
+
+  it("fails to start, naming the broker, when the broker does not answer the connection check", async () => {
+    const transport = createMemoryTransport();
+    const service = createWatcherService({
+      config: watcherConfigSchema.parse({ kafka: { brokers: "b:9092" } }),
+      transport: {
+        ...transport,
+        checkConnection: () =>
+          Promise.reject(new Error("The admin client could not reach Kafka at b:9092")),
+        consume: () => Promise.reject(new Error("must not join the group")),
+      },
+      executor: async (request) => completed(request),
+      ledger: createMemoryLedger(),
+      logger: createWatcherLogger({ level: "error", json: true, write: () => undefined }),
+    });
+    await expect(service.start()).rejects.toThrow("could not reach Kafka at b:9092");
+  });
+});

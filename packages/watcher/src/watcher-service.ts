@@ -8,6 +8,7 @@ import { watcherTopics, type WatcherConfig } from "./watcher-config.js";
 import { createWatcherLogger, type WatcherLogger } from "./watcher-logger.js";
 import { createWatcherMetrics, type WatcherCounts } from "./watcher-metrics.js";
 import type { Redact } from "./redact-record.js";
+import { createReportQueue, type ReportQueue, type ReportQueueOptions } from "./report-queue.js";
 
 /** What {@link createWatcherService} needs. */
 export interface WatcherServiceOptions {
@@ -36,7 +37,24 @@ export interface WatcherServiceOptions {
    * it. Default: as they are.
    */
   readonly redact?: Redact;
-  readonly onResult?: (result: HandledResult) => Promise<void>;
+  /**
+   * Reports each finished run elsewhere (XZepr's API). Called in the background through a
+   * bounded queue: a failure is tried again with doubling waits and then given up and counted
+   * (`xzatoma.watcher.xzepr.reports.dropped`); the consumer never waits for it.
+   */
+  readonly onResult?: (result: HandledResult, signal: AbortSignal) => Promise<void>;
+  /** How {@link onResult} is tried again; see `ReportQueueOptions`. */
+  readonly reportRetry?: Pick<
+    ReportQueueOptions,
+    "retries" | "initialDelayMs" | "maxDelayMs" | "maxQueued" | "isPermanent"
+  >;
+  /**
+   * How long the broker has to answer at start before `start` fails with the error that says
+   * it cannot be reached. Default 15 s.
+   */
+  readonly connectTimeoutMs?: number;
+  /** How often the broker is asked for the lag, which tells readiness whether it answers. Default 10 s. */
+  readonly brokerCheckMs?: number;
   /** Called once when the consumer stops for good (authentication refused, topic gone). */
   readonly onFatal?: (error: Error) => void;
 }
@@ -45,9 +63,15 @@ export interface WatcherServiceOptions {
 export interface WatcherStatus {
   /** False once the consumer stopped for good. */
   readonly live: boolean;
-  /** Consuming. */
+  /** Consuming, and the broker answered the last time it was asked. */
   readonly ready: boolean;
   readonly stopping: boolean;
+  /** `starting`, `consuming`, `broker-unreachable`, `stopping` or `failed`: why `ready` is what it is. */
+  readonly state: "starting" | "consuming" | "broker-unreachable" | "stopping" | "failed";
+  /** The broker's last error, while it does not answer. */
+  readonly brokerError?: string;
+  /** Reports to XZepr waiting to be sent. */
+  readonly reportsPending?: number;
   readonly counts: Readonly<WatcherCounts>;
   /** The last lag read, when one was. */
   readonly lag?: number;
@@ -78,8 +102,18 @@ export function createWatcherService(options: WatcherServiceOptions): WatcherSer
       ...(config.logging.file_path !== undefined ? { filePath: config.logging.file_path } : {}),
       ...(options.redact ? { redact: options.redact } : {}),
     });
-  const metrics = createWatcherMetrics(options.meter);
+  const groupId = options.dryRun ? `${config.kafka.group_id}.dry-run` : config.kafka.group_id;
+  const metrics = createWatcherMetrics(options.meter, { topic: topics.input, group: groupId });
   const instance = options.instance ?? `xzatoma-watcher://${hostname()}/${process.pid}`;
+  const onResult = options.onResult;
+  const reports: ReportQueue | undefined = onResult
+    ? createReportQueue({
+        send: onResult,
+        logger,
+        metrics,
+        ...options.reportRetry,
+      })
+    : undefined;
   const handler = createMessageHandler({
     config,
     executor: options.executor,
@@ -88,30 +122,50 @@ export function createWatcherService(options: WatcherServiceOptions): WatcherSer
     metrics,
     instance,
     ...(options.dryRun ? { dryRun: true } : {}),
-    ...(options.onResult ? { onResult: options.onResult } : {}),
+    ...(reports ? { onResult: async (result: HandledResult) => reports.enqueue(result) } : {}),
     ...(options.tracer ? { tracer: options.tracer } : {}),
     ...(options.redact ? { redact: options.redact } : {}),
   });
-  let ready = false;
+  let consuming = false;
   let live = true;
   let stopping = false;
   let lag: number | undefined;
+  let brokerError: string | undefined;
   let lagTimer: NodeJS.Timeout | undefined;
   let stopped: Promise<void> | undefined;
   metrics.observeLag(() => lag);
+  // The lag is read from the broker: whether that works is whether the broker answers.
   const readLag = () => {
     transport.lag().then(
       (value) => {
         lag = value;
+        if (brokerError !== undefined) logger.info("the broker answers again");
+        brokerError = undefined;
       },
-      () => {
-        // The broker may be away; the last value stands.
+      (error: unknown) => {
+        // The last lag stands; readiness says the broker does not answer.
+        const message = error instanceof Error ? error.message : String(error);
+        if (brokerError === undefined)
+          logger.warn("the broker does not answer", { error: message });
+        brokerError = message;
       },
     );
   };
+  const state = (): WatcherStatus["state"] =>
+    !live
+      ? "failed"
+      : stopping
+        ? "stopping"
+        : !consuming
+          ? "starting"
+          : brokerError !== undefined
+            ? "broker-unreachable"
+            : "consuming";
 
   return {
     async start() {
+      // An unreachable broker is said at once, before anything waits on it for minutes.
+      await transport.checkConnection?.(options.connectTimeoutMs ?? 15_000);
       if (config.kafka.auto_create_topics) {
         const spec = {
           numPartitions: config.kafka.num_partitions,
@@ -122,22 +176,21 @@ export function createWatcherService(options: WatcherServiceOptions): WatcherSer
           : [topics.input, topics.output, topics.deadLetter];
         await transport.ensureTopics([...new Set(names)].map((topic) => ({ topic, ...spec })));
       }
-      const groupId = options.dryRun ? `${config.kafka.group_id}.dry-run` : config.kafka.group_id;
       await transport.consume({
         topic: topics.input,
         groupId,
         concurrency: config.execution.max_concurrent_executions,
         handler,
         onFatal(error) {
-          ready = false;
+          consuming = false;
           live = false;
           logger.error("the consumer stopped", { error: error.message });
           options.onFatal?.(error);
         },
       });
-      ready = true;
+      consuming = true;
       readLag();
-      lagTimer = setInterval(readLag, 10_000);
+      lagTimer = setInterval(readLag, options.brokerCheckMs ?? 10_000);
       lagTimer.unref();
       logger.info("watching", {
         type: config.watcher_type,
@@ -151,20 +204,27 @@ export function createWatcherService(options: WatcherServiceOptions): WatcherSer
     stop(graceMs = config.execution.shutdown_grace_secs * 1000) {
       stopped ??= (async () => {
         stopping = true;
-        ready = false;
+        consuming = false;
         clearInterval(lagTimer);
         logger.info("stopping", { graceMs });
+        const began = Date.now();
         await transport.stop(graceMs);
+        // Reports still waiting get what is left of the grace (at least a second), then are
+        // given up: the result on Kafka is the record that counts.
+        await reports?.close(Math.max(1000, graceMs - (Date.now() - began)));
         logger.info("stopped", { ...metrics.counts });
       })();
       return stopped;
     },
     status: () => ({
       live,
-      ready,
+      ready: state() === "consuming",
       stopping,
+      state: state(),
       counts: { ...metrics.counts },
       ...(lag !== undefined ? { lag } : {}),
+      ...(brokerError !== undefined ? { brokerError } : {}),
+      ...(reports ? { reportsPending: reports.pending } : {}),
     }),
   };
 }

@@ -156,6 +156,16 @@ export function triggerOf(
   }
 }
 
+/**
+ * Why a message cannot be used, in a word (a metric label, `x-xzatoma-dlq-code`): over
+ * `max_message_bytes`; a tombstone (no value); not an event the watcher reads; an event without
+ * a plan; a plan that is not valid.
+ */
+export type DeadLetterCode = "too_large" | "tombstone" | "undecodable" | "no_plan" | "invalid_plan";
+
+/** The header of a dead letter that gives its {@link DeadLetterCode} (`too_large`, `no_plan`, ...). */
+export const DEAD_LETTER_CODE_HEADER = "x-xzatoma-dlq-code";
+
 /** The most of a message's value a dead letter keeps. */
 export const DEAD_LETTER_MAX_VALUE_BYTES = 65_536;
 
@@ -164,7 +174,11 @@ export const DEAD_LETTER_MAX_VALUE_BYTES = 65_536;
  * {@link DEAD_LETTER_MAX_VALUE_BYTES} (a larger value is cut there and the record says how
  * large it was, so an oversized poison message cannot be refused by the dead-letter topic too).
  */
-export function deadLetterRecord(message: InboundMessage, reason: string): OutboundRecord {
+export function deadLetterRecord(
+  message: InboundMessage,
+  reason: string,
+  code?: DeadLetterCode,
+): OutboundRecord {
   const size = message.value?.byteLength ?? 0;
   const cut = size > DEAD_LETTER_MAX_VALUE_BYTES;
   const record = toDeadLetterRecord(
@@ -174,9 +188,14 @@ export function deadLetterRecord(message: InboundMessage, reason: string): Outbo
     reason,
     { topic: message.topic, partition: message.partition, offset: message.offset },
   );
-  return cut
-    ? { ...record, headers: { ...record.headers, "x-xzatoma-dlq-original-bytes": String(size) } }
-    : record;
+  return {
+    ...record,
+    headers: {
+      ...record.headers,
+      ...(code !== undefined ? { [DEAD_LETTER_CODE_HEADER]: code } : {}),
+      ...(cut ? { "x-xzatoma-dlq-original-bytes": String(size) } : {}),
+    },
+  };
 }
 
 /** What {@link resultRecord} builds a result from. */

@@ -83,6 +83,7 @@ export type {
   MessageHandler,
   MessageOutcome,
   OutboundRecord,
+  ReadTopicOptions,
   TopicRecords,
   TopicSpec,
 } from "./transport/event-transport.js";

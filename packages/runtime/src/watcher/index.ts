@@ -6,6 +6,7 @@ export { createRuntimeExecutor, type RuntimeExecutorOptions } from "./runtime-ex
 export { startWatcher, type StartedWatcher, type StartWatcherOptions } from "./start-watcher.js";
 export {
   brokersOf,
+  clientIdOf,
   createWatcherTransport,
   type WatcherTransportOptions,
 } from "./watcher-transport.js";

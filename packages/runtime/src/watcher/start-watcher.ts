@@ -111,7 +111,11 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Starte
     executor,
     ledger,
     logger,
-    instance: `xzatoma-watcher://${hostname()}/${process.pid}`,
+    // The CloudEvents source of results: the stable identity when there is one.
+    instance:
+      watcher.kafka.instance_id !== undefined
+        ? `xzatoma-watcher://${hostname()}/${watcher.kafka.instance_id}`
+        : `xzatoma-watcher://${hostname()}/${process.pid}`,
     // Results, dead letters and the ledger's copies of them never hold a secret.
     redact: (text) => redactSecrets(text),
     ...(options.telemetry?.meter !== undefined ? { meter: options.telemetry.meter } : {}),

@@ -15,8 +15,18 @@ export interface WatcherTransportOptions {
    * only publish or read (`xzatoma-watcher publish`, `results`) pass false.
    */
   readonly transactional?: boolean;
-  /** Kafka client id; default `watcher.kafka.client_id`. */
+  /** Kafka client id; default {@link clientIdOf}. */
   readonly clientId?: string;
+}
+
+/**
+ * The service's Kafka `client.id`: `watcher.kafka.client_id`, and with
+ * `watcher.kafka.instance_id` the identity after it (`xzatoma-watcher-xzatoma-watcher-0`), so
+ * the broker's logs, quotas and the group's member list tell the replicas apart.
+ */
+export function clientIdOf(watcher: WatcherConfig): string {
+  const { client_id: clientId, instance_id: instanceId } = watcher.kafka;
+  return instanceId === undefined ? clientId : `${clientId}-${instanceId}`;
 }
 
 /** `watcher.kafka.brokers` as a list, or a configuration error that names the key. */
@@ -58,7 +68,7 @@ export function createWatcherTransport(
   };
   return createKafkaTransport({
     brokers,
-    clientId: options.clientId ?? watcher.kafka.client_id,
+    clientId: options.clientId ?? clientIdOf(watcher),
     sessionTimeoutMs: watcher.kafka.session_timeout_ms,
     ...(watcher.kafka.instance_id !== undefined && options.transactional !== false
       ? { groupInstanceId: watcher.kafka.instance_id }
@@ -66,8 +76,10 @@ export function createWatcherTransport(
     env: options.env,
     ...(options.transactional === false ? { transactional: false } : {}),
     logger: (level, message, fields) => {
+      // A routine rebalance arrives as info (the transport lowers kafkajs's warning or error).
       if (level === "error") logger.error(`kafka: ${message}`, fields);
       else if (level === "warn") logger.warn(`kafka: ${message}`, fields);
+      else if (level === "info") logger.info(`kafka: ${message}`, fields);
       else logger.debug(`kafka: ${message}`, fields);
     },
     ...(security

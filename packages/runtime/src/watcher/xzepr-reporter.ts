@@ -4,8 +4,8 @@ import type { XzeprConfig } from "@xzatoma/xzepr/config";
 import { redactSecrets } from "@xzatoma/safety";
 import { createXzeprClient, type XzeprClientOptions } from "@xzatoma/xzepr";
 
-/** Posts each result to XZepr. */
-export type XzeprReporter = (result: HandledResult) => Promise<void>;
+/** Posts each result to XZepr; `signal` aborts the call (the service's stop deadline). */
+export type XzeprReporter = (result: HandledResult, signal?: AbortSignal) => Promise<void>;
 
 /**
  * The version of `@xzatoma/watcher`, from its package.json (the same file from the sources
@@ -21,8 +21,10 @@ export function watcherPackageVersion(): string {
  * found by name and type on the first report, created when missing): the run's status as
  * `success`, the summary as `description`, and the trigger, stop reason, duration, usage and
  * answer in `payload`, and `release` (the front end's version, default
- * {@link watcherPackageVersion}). Every string sent is redacted (`redactSecrets`). The
- * watcher logs a report that fails; the result event on Kafka is the record that counts.
+ * {@link watcherPackageVersion}). Every string sent is redacted (`redactSecrets`). A report
+ * that fails rejects: the watcher service tries it again with doubling waits and then gives
+ * it up and counts it (`xzatoma.watcher.xzepr.reports.dropped`); the result event on Kafka is
+ * the record that counts.
  */
 export function createXzeprReporter(
   config: XzeprConfig,
@@ -31,15 +33,18 @@ export function createXzeprReporter(
 ): XzeprReporter {
   const xzepr = createXzeprClient({ redact: (text) => redactSecrets(text), ...client });
   let receiver: Promise<string> | undefined;
-  const receiverId = () => {
+  const receiverId = (signal?: AbortSignal) => {
     receiver ??= xzepr
-      .findOrCreateReceiver({
-        name: config.receiver.name,
-        type: config.receiver.type,
-        version: config.receiver.version,
-        description: "Results of plans run by the XZatoma watcher",
-        schema: { type: "object" },
-      })
+      .findOrCreateReceiver(
+        {
+          name: config.receiver.name,
+          type: config.receiver.type,
+          version: config.receiver.version,
+          description: "Results of plans run by the XZatoma watcher",
+          schema: { type: "object" },
+        },
+        signal ? { signal } : undefined,
+      )
       .then((found) => found.id)
       .catch((error: unknown) => {
         // Try again on the next report.
@@ -48,25 +53,29 @@ export function createXzeprReporter(
       });
     return receiver;
   };
-  return async (result) => {
-    await xzepr.createEvent({
-      name: config.receiver.type,
-      version: config.receiver.version,
-      release,
-      platform_id: "xzatoma",
-      package: "xzatoma-watcher",
-      description: result.summary,
-      payload: {
-        status: result.status,
-        trigger: result.trigger,
-        stopReason: result.report.stopReason,
-        durationMs: result.durationMs,
-        usage: result.report.usage ?? {},
-        answer: result.report.text,
-        ...(result.report.error !== undefined ? { error: result.report.error } : {}),
+  return async (result, signal) => {
+    const eventReceiverId = await receiverId(signal);
+    await xzepr.createEvent(
+      {
+        name: config.receiver.type,
+        version: config.receiver.version,
+        release,
+        platform_id: "xzatoma",
+        package: "xzatoma-watcher",
+        description: result.summary,
+        payload: {
+          status: result.status,
+          trigger: result.trigger,
+          stopReason: result.report.stopReason,
+          durationMs: result.durationMs,
+          usage: result.report.usage ?? {},
+          answer: result.report.text,
+          ...(result.report.error !== undefined ? { error: result.report.error } : {}),
+        },
+        success: result.status === "completed",
+        event_receiver_id: eventReceiverId,
       },
-      success: result.status === "completed",
-      event_receiver_id: await receiverId(),
-    });
+      signal ? { signal } : undefined,
+    );
   };
 }

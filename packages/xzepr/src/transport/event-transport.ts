@@ -75,8 +75,30 @@ export interface ConsumeOptions {
   readonly onFatal?: (error: Error) => void;
 }
 
+/** Options of {@link EventTransport.readTopic}. */
+export interface ReadTopicOptions {
+  /** Most records returned. Default 10 000. */
+  readonly limit?: number;
+  /** Quiet time that ends the read. Default 3000 ms. */
+  readonly idleMs?: number;
+  /** Longest the read takes. Default 60 000 ms. */
+  readonly timeoutMs?: number;
+}
+
 /** A message broker as the watcher sees it. */
 export interface EventTransport {
+  /**
+   * Whether the broker answers, within `timeoutMs`: rejects with an error that names the
+   * brokers when it does not. A transport without a broker omits it.
+   */
+  checkConnection?(timeoutMs: number): Promise<void>;
+  /**
+   * The committed records of `topic` from its beginning (operator tools: `xzatoma-watcher dlq`),
+   * in a consumer group of its own that commits nothing. Stops once `limit` records were read,
+   * no record arrived for `idleMs` after the last one (the end of the topic), or `timeoutMs`
+   * ran out. A transport without a broker may omit it.
+   */
+  readTopic?(topic: string, options?: ReadTopicOptions): Promise<InboundMessage[]>;
   /** Creates each topic that does not exist; an existing topic is left as it is. */
   ensureTopics(topics: readonly TopicSpec[]): Promise<void>;
   /** Joins `groupId` and starts handling messages; resolves once the consumer is running. */

@@ -63,6 +63,30 @@ export function createLevelLogger(logger: KafkaLogger, level: KafkaLogLevel): Ka
   };
 }
 
+/**
+ * What a consumer group does in the ordinary course of things, which kafkajs logs as a warning
+ * or an error: a rebalance (a member joined, left or restarted), re-joining after it, the
+ * coordinator having forgotten a member whose session ran out (it joins again).
+ */
+const ROUTINE_GROUP_CHANGE =
+  /rebalanc|re-?join|not aware of this member|REBALANCE_IN_PROGRESS|UNKNOWN_MEMBER_ID/i;
+
+/**
+ * The level a kafkajs line is passed on at: kafkajs's own, except that a routine change of
+ * the group's membership is `info`, so an alert on warnings and errors does not fire on every
+ * deploy or scale-out.
+ */
+export function kafkaJsLineLevel(
+  level: KafkaLogLevel,
+  message: string,
+  fields: Readonly<Record<string, unknown>>,
+): KafkaLogLevel {
+  if (level !== "error" && level !== "warn") return level;
+  const error = fields["error"];
+  const said = `${message} ${typeof error === "string" ? error : error instanceof Error ? error.message : ""} ${typeof fields["type"] === "string" ? fields["type"] : ""}`;
+  return ROUTINE_GROUP_CHANGE.test(said) ? "info" : level;
+}
+
 /** kafkajs's `logCreator` that forwards every line to `logger`. */
 export function kafkaJsLogCreator(logger: KafkaLogger): logCreator {
   return () =>
@@ -71,6 +95,7 @@ export function kafkaJsLogCreator(logger: KafkaLogger): logCreator {
       for (const [name, value] of Object.entries(log)) {
         if (name !== "message" && name !== "timestamp" && name !== "logger") fields[name] = value;
       }
-      logger(fromKafkaJsLevel(level), String(log.message), fields);
+      const message = String(log.message);
+      logger(kafkaJsLineLevel(fromKafkaJsLevel(level), message, fields), message, fields);
     };
 }

@@ -10,6 +10,7 @@ import type {
   EventTransport,
   InboundMessage,
   MessageOutcome,
+  ReadTopicOptions,
   TopicSpec,
 } from "./event-transport.js";
 import {
@@ -597,6 +598,82 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
   };
 
   return {
+    async checkConnection(timeoutMs: number) {
+      if (stopping) throw stoppedError();
+      // A client of its own that tries briefly: the service's clients retry for minutes.
+      const probe = kafka.admin({
+        retry: { initialRetryTime: 250, maxRetryTime: 1000, retries: 2 },
+      });
+      let failure: unknown;
+      const answered = await within(
+        probe
+          .connect()
+          .then(() => probe.describeCluster())
+          .catch((error: unknown) => {
+            failure = error;
+            throw error;
+          }),
+        Math.max(1, timeoutMs),
+      );
+      void probe.disconnect().catch(() => undefined);
+      if (answered && failure === undefined) return;
+      throw connectionError(
+        failure ?? new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`),
+        "admin client",
+      );
+    },
+
+    async readTopic(topic: string, read: ReadTopicOptions = {}) {
+      if (stopping) throw stoppedError();
+      const limit = Math.max(1, read.limit ?? 10_000);
+      const idleMs = Math.max(100, read.idleMs ?? 3000);
+      const timeoutMs = Math.max(idleMs, read.timeoutMs ?? 60_000);
+      const client = await admin.get();
+      const ends = await client.fetchTopicOffsets(topic);
+      if (ends.every((end) => BigInt(end.high) <= BigInt(end.low))) return [];
+      const consumer = kafka.consumer({
+        // A group of its own that commits nothing: reading moves no one's offsets.
+        groupId: `${options.clientId ?? "xzatoma"}-read-${randomUUID()}`,
+        allowAutoTopicCreation: false,
+        readUncommitted: false,
+        maxWaitTimeInMs: Math.min(500, idleMs),
+        retry,
+      });
+      const records: InboundMessage[] = [];
+      let finish: () => void = () => undefined;
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      let idle: NodeJS.Timeout | undefined;
+      // Before the first record the first fetch may be slow on a busy machine: wait longer.
+      const quiet = () => {
+        clearTimeout(idle);
+        idle = setTimeout(finish, records.length === 0 ? idleMs * 3 : idleMs);
+      };
+      const overall = setTimeout(finish, timeoutMs);
+      try {
+        await connect(consumer, "consumer");
+        await consumer.subscribe({ topics: [topic], fromBeginning: true });
+        // The quiet time counts from the group join: before it, nothing can arrive.
+        consumer.on(consumer.events.GROUP_JOIN, quiet);
+        await consumer.run({
+          autoCommit: false,
+          eachBatch: async ({ batch }) => {
+            for (const raw of batch.messages) {
+              if (records.length >= limit) break;
+              records.push(toInbound(batch.topic, batch.partition, raw));
+            }
+            if (records.length >= limit) finish();
+            else quiet();
+          },
+        });
+        await finished;
+      } finally {
+        clearTimeout(idle);
+        clearTimeout(overall);
+        await within(consumer.disconnect(), leaveMs);
+      }
+      return records;
+    },
+
     async ensureTopics(topics: readonly TopicSpec[]) {
       if (stopping) throw stoppedError();
       if (topics.length === 0) return;

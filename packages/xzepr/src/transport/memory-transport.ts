@@ -188,6 +188,9 @@ export function createMemoryTransport(options: MemoryTransportOptions = {}): Mem
     async publish(batch) {
       publishAll([batch]);
     },
+    async readTopic(topic, read = {}) {
+      return topicOf(topic).order.slice(0, Math.max(1, read.limit ?? 10_000));
+    },
     async lag() {
       if (!consuming) return 0;
       const topic = topicOf(consuming.options.topic);

@@ -3,7 +3,7 @@ import type { AgentRuntime } from "@xzatoma/runtime";
 import type { ChatEngine, ChatState } from "../chat/chat-engine.js";
 import { describeMcpServers } from "../chat/mcp-view.js";
 import { describeSkills } from "../chat/skills-view.js";
-import { proposedChange } from "./proposed-change.js";
+import { proposedChange, type ApprovalRequestWithChange } from "./proposed-change.js";
 
 /** Loads @mentions of a message into its prompt. */
 export interface MentionExpander {
@@ -127,7 +127,9 @@ export function createChatSession(
       const reader = { root: guard.root, resolve: (input: string) => guard.resolve(input) };
       installConfirm(async (request) => {
         const change = await proposedChange(request, reader);
-        return confirm(change === undefined ? request : { ...request, change });
+        if (change === undefined) return confirm(request);
+        const asked: ApprovalRequestWithChange = { ...request, change };
+        return confirm(asked);
       });
     },
     close: () => runtime.close(),

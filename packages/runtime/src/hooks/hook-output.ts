@@ -60,17 +60,18 @@ export function parseHookOutput(stdout: string): HookOutput {
     (typeof updated !== "object" || updated === null || Array.isArray(updated))
   )
     return { kind: "invalid", reason: "hookSpecificOutput.updatedInput is not a JSON object" };
-  const fields: Record<string, unknown> = {
-    continue: typeof data["continue"] === "boolean" ? data["continue"] : undefined,
-    stopReason: text(data["stopReason"]),
-    systemMessage: text(data["systemMessage"]),
-    decision: text(data["decision"]),
-    reason: text(data["reason"]),
-    permissionDecision: text(specific["permissionDecision"]),
-    permissionDecisionReason: text(specific["permissionDecisionReason"]),
-    updatedInput: updated,
-    additionalContext: text(specific["additionalContext"]),
-  };
-  for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
+  const fields = Object.fromEntries(
+    Object.entries({
+      continue: typeof data["continue"] === "boolean" ? data["continue"] : undefined,
+      stopReason: text(data["stopReason"]),
+      systemMessage: text(data["systemMessage"]),
+      decision: text(data["decision"]),
+      reason: text(data["reason"]),
+      permissionDecision: text(specific["permissionDecision"]),
+      permissionDecisionReason: text(specific["permissionDecisionReason"]),
+      updatedInput: updated,
+      additionalContext: text(specific["additionalContext"]),
+    }).filter(([, field]) => field !== undefined),
+  );
   return { kind: "json", fields: fields as HookJsonFields };
 }

@@ -1,18 +1,29 @@
 // Real hook scripts in a temporary directory and a runtime on a scripted OpenAI server, for
-// the hook tests.
+// the hook tests. The tests pass the scripted server's start function in (only tests may
+// import the workspace's scripted servers).
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { ApprovalDecision } from "@xzatoma/core";
-import {
-  startScriptedOpenAI,
-  type ChatScenario,
-  type ChatView,
-  type ScriptedOpenAI,
-} from "@xzatoma/scripted-servers/openai";
 import { createAgentRuntime, type AgentRuntime } from "../agent-runtime.js";
 import { resolveRuntimeConfig } from "../resolve-config.js";
 import type { SessionModes } from "../session-modes.js";
+
+/** A request as the scripted server shows it to a scenario. */
+export interface ChatView {
+  readonly messages: readonly { readonly role: string; readonly content: string }[];
+}
+/** What the scripted server answers. */
+export interface ScriptedReply {
+  readonly content?: string;
+  readonly toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+}
+/** `startScriptedOpenAI` of the scripted servers, as far as these tests use it. */
+export type StartServer = (options: {
+  scenario: (request: ChatView, index: number) => ScriptedReply;
+  apiKey: string;
+  models: string[];
+}) => Promise<{ readonly url: string; close(): Promise<void> }>;
 
 /** A temporary home, workspace and script directory; `close` removes them. */
 export interface HookFixture {
@@ -85,7 +96,8 @@ export const hook = (command: string, options: { matcher?: string; timeout?: num
 /** Options of {@link startHookedRuntime}. */
 export interface HookedRuntimeOptions {
   readonly hooks: Record<string, unknown>;
-  readonly scenario: ChatScenario;
+  readonly start: StartServer;
+  readonly scenario: (request: ChatView, index: number) => ScriptedReply;
   readonly modes?: SessionModes;
   readonly subagents?: boolean;
   readonly ask?: () => Promise<ApprovalDecision>;
@@ -98,13 +110,12 @@ export async function startHookedRuntime(
   options: HookedRuntimeOptions,
 ): Promise<{
   runtime: AgentRuntime;
-  server: ScriptedOpenAI;
   seen: ChatView[];
   warnings: string[];
   close(): Promise<void>;
 }> {
   const seen: ChatView[] = [];
-  const server = await startScriptedOpenAI({
+  const server = await options.start({
     scenario: (request, index) => {
       seen.push(request);
       return options.scenario(request, index);
@@ -139,7 +150,6 @@ export async function startHookedRuntime(
   );
   return {
     runtime,
-    server,
     seen,
     warnings,
     async close() {

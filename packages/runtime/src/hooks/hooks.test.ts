@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { ChatView } from "@xzatoma/scripted-servers/openai";
+import { startScriptedOpenAI } from "@xzatoma/scripted-servers/openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAgentRuntime } from "../agent-runtime.js";
 import { loadConfig } from "../config-loader/load-config.js";
@@ -13,6 +13,7 @@ import {
   last,
   logTo,
   startHookedRuntime,
+  type ChatView,
   type HookFixture,
 } from "./hooks.test-support.js";
 
@@ -33,6 +34,7 @@ async function callWithHooks(
   },
 ): Promise<string> {
   const started = await startHookedRuntime(fixture, {
+    start: startScriptedOpenAI,
     hooks,
     scenario: (_request, index) => (index === 0 ? { toolCalls: [call] } : { content: "done" }),
   });
@@ -212,7 +214,6 @@ describe("a project's hooks", () => {
       `hooks:\n  PreToolUse:\n    - hooks:\n        - command: touch ${JSON.stringify(marker)}\n`,
     );
     const seen: ChatView[] = [];
-    const { startScriptedOpenAI } = await import("@xzatoma/scripted-servers/openai");
     const server = await startScriptedOpenAI({
       scenario: (request, index) => {
         seen.push(request);

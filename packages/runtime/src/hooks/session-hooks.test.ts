@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { ChatView } from "@xzatoma/scripted-servers/openai";
+import { startScriptedOpenAI } from "@xzatoma/scripted-servers/openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   createHookFixture,
@@ -8,6 +8,7 @@ import {
   last,
   logTo,
   startHookedRuntime,
+  type ChatView,
   type HookFixture,
 } from "./hooks.test-support.js";
 
@@ -34,6 +35,7 @@ describe("UserPromptSubmit", () => {
       ),
     );
     const started = await startHookedRuntime(fixture, {
+      start: startScriptedOpenAI,
       hooks: { UserPromptSubmit: hook(script) },
       scenario: answer("ok"),
     });
@@ -57,6 +59,7 @@ describe("UserPromptSubmit", () => {
       "#!/bin/sh\ncat > /dev/null\necho 'no secrets in prompts' >&2\nexit 2\n",
     );
     const started = await startHookedRuntime(fixture, {
+      start: startScriptedOpenAI,
       hooks: { UserPromptSubmit: hook(script) },
       scenario: answer("should not be asked"),
     });
@@ -81,6 +84,7 @@ describe("Stop", () => {
       `#!/bin/sh\nevent=$(cat)\necho "$event" >> ${JSON.stringify(log)}\ncase "$event" in *'"stop_hook_active":false'*) echo 'the tests were not run yet' >&2; exit 2;; esac\nexit 0\n`,
     );
     const started = await startHookedRuntime(fixture, {
+      start: startScriptedOpenAI,
       hooks: { Stop: hook(script) },
       scenario: (_request, index) => ({ content: index === 0 ? "first answer" : "tests pass" }),
     });
@@ -109,6 +113,7 @@ describe("Stop", () => {
       `#!/bin/sh\ncat > /dev/null\necho '{"decision":"block","reason":"keep going"}'\n`,
     );
     const started = await startHookedRuntime(fixture, {
+      start: startScriptedOpenAI,
       hooks: { Stop: hook(script) },
       scenario: answer("again"),
     });
@@ -139,6 +144,7 @@ describe("SubagentStart and SubagentStop", () => {
     );
     const child: ChatView[] = [];
     const started = await startHookedRuntime(fixture, {
+      start: startScriptedOpenAI,
       hooks: {
         SubagentStart: hook(start, { matcher: "subagent" }),
         SubagentStop: hook(stop),
@@ -191,6 +197,7 @@ describe("SessionStart and SessionEnd", () => {
     const start = await fixture.script("start.sh", logTo(log, "echo 'SESSION-CONTEXT: on call'"));
     const end = await fixture.script("end.sh", logTo(log));
     const started = await startHookedRuntime(fixture, {
+      start: startScriptedOpenAI,
       hooks: { SessionStart: hook(start), SessionEnd: hook(end) },
       scenario: answer("ok"),
     });
@@ -204,19 +211,21 @@ describe("SessionStart and SessionEnd", () => {
     expect(system(started.seen[0])).toContain("SESSION-CONTEXT: on call");
     expect(system(started.seen[1])).toContain("SESSION-CONTEXT: on call");
     const events = await fixture.events(log);
-    expect(events.map((event) => [event["hook_event_name"], event["source"] ?? event["reason"]]))
-      .toEqual([
-        ["SessionStart", "startup"],
-        ["SessionEnd", "clear"],
-        ["SessionStart", "clear"],
-        ["SessionEnd", "other"],
-      ]);
+    expect(
+      events.map((event) => [event["hook_event_name"], event["source"] ?? event["reason"]]),
+    ).toEqual([
+      ["SessionStart", "startup"],
+      ["SessionEnd", "clear"],
+      ["SessionStart", "clear"],
+      ["SessionEnd", "other"],
+    ]);
   });
 
   it("a SessionStart matcher selects the sources it runs for", async () => {
     const log = fixture.log("resume-only.jsonl");
     const script = await fixture.script("resume.sh", logTo(log));
     const started = await startHookedRuntime(fixture, {
+      start: startScriptedOpenAI,
       hooks: { SessionStart: hook(script, { matcher: "resume|compact" }) },
       scenario: answer("ok"),
     });
@@ -234,11 +243,16 @@ describe("PreCompact", () => {
       Array.from({ length: 400 }, (_, line) => `line ${line} of a long file to read`).join("\n"),
     );
     const started = await startHookedRuntime(fixture, {
+      start: startScriptedOpenAI,
       hooks: { PreCompact: hook(script) },
       agent: { conversation: { max_tokens: 6000, prune_threshold: 0.5, min_retain_turns: 1 } },
       scenario: (_request, index) =>
         index < 3
-          ? { toolCalls: [{ name: "read_file", arguments: { path: "big.txt", start_line: index + 1 } }] }
+          ? {
+              toolCalls: [
+                { name: "read_file", arguments: { path: "big.txt", start_line: index + 1 } },
+              ],
+            }
           : { content: "read" },
     });
     try {
@@ -263,6 +277,7 @@ describe("Notification", () => {
     const script = await fixture.script("notify.sh", logTo(log));
     let asked = 0;
     const started = await startHookedRuntime(fixture, {
+      start: startScriptedOpenAI,
       hooks: { Notification: hook(script, { matcher: "permission_prompt" }) },
       modes: { chatMode: "write", approvalPolicy: "untrusted" },
       ask: () => {

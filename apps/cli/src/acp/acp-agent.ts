@@ -20,6 +20,7 @@ import {
 import type { FileAccess } from "@xzatoma/tools";
 import { version } from "../version.js";
 import { createAcpSession, isChatMode, modeState, type AcpSession } from "./acp-session.js";
+import { availableCommands } from "./available-commands.js";
 import { replayUpdates } from "./replay.js";
 import type { SessionStore } from "./session-store.js";
 
@@ -134,6 +135,16 @@ export function createAcpAgent(options: AcpAgentOptions): {
     });
     late.session = session;
     sessions.set(sessionId, session);
+    // The custom commands and skills, once the editor knows the session (after the answer).
+    const offered = availableCommands(runtime);
+    if (offered.length > 0) {
+      setImmediate(() => {
+        void session.send({
+          sessionUpdate: "available_commands_update",
+          availableCommands: offered,
+        });
+      });
+    }
     return session;
   }
 

@@ -95,6 +95,28 @@ describe("compaction keeps what matters verbatim", () => {
     expect(conversation.status().prunedMessages).toBeGreaterThan(60);
   });
 
+  it("prunes a superseded progress result inside one long autonomous turn", () => {
+    const conversation = createConversation({ maxTokens: 3_000, keptTools: KEPT });
+    conversation.append(systemMessage("MARKER"), { pinned: true });
+    const goal = userMessage("GOAL: the whole plan");
+    conversation.append(goal);
+    const results: Message[] = [];
+    for (let step = 1; step <= 50; step += 1) {
+      exchange(conversation, `r${step}`, "read_file", { path: `f${step}` }, "x".repeat(1_200));
+      if (step % 10 === 0 && step <= 40) {
+        const done = Math.min(3, step / 10);
+        const id = `p${step}`;
+        results.push(
+          exchange(conversation, id, "mark_instruction_done", { number: done }, progress(done))[1]!,
+        );
+      }
+    }
+    const sent = conversation.forModel();
+    expect(sent).toContain(goal);
+    expect(sent).toContain(results.at(-1));
+    for (const older of results.slice(0, -1)) expect(sent).not.toContain(older);
+  });
+
   it("compact() prunes everything before the last turn that may go, whatever the total", () => {
     const conversation = createConversation({ maxTokens: 100_000, keptTools: KEPT });
     const system = systemMessage("Instructions MARKER");

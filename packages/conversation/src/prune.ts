@@ -94,12 +94,14 @@ function pass(
 }
 
 /**
- * Drops groups released since the last prune (an older plan progress, an earlier request)
- * that lie before `end`: the passes' cursors may have gone past them while they were held.
+ * Drops groups released since the last prune (an older plan progress, an earlier request):
+ * the passes' cursors may have gone past them while they were held. Text goes only before
+ * `end` (the retained turns); an exchange before `exchangeEnd` (never the latest one).
  */
 function dropReleased(
   state: ConversationState,
   end: number,
+  exchangeEnd: number,
   target: number,
   dropped: Entry[],
 ): void {
@@ -109,7 +111,9 @@ function dropReleased(
   for (const group of state.released) {
     const head = group.members[0];
     if (group.pruned || group.hold || group.keep || !head) continue;
-    if (head.index < end && currentTokens(state) > target) dropGroup(state, group, stats, dropped);
+    const before = group.kind === "exchange" ? exchangeEnd : end;
+    if (head.index < before && currentTokens(state) > target)
+      dropGroup(state, group, stats, dropped);
     else waiting.push(group);
   }
   state.released = waiting;
@@ -147,7 +151,8 @@ export function pruneToTarget(
   for (let round = 0; round < 3; round += 1) {
     const count = dropped.length;
     const boundary = boundaryOf(state, scope);
-    dropReleased(state, boundary, target, dropped);
+    const exchangeEnd = scope.retained === false ? boundary : state.lastExchangeHead;
+    dropReleased(state, boundary, exchangeEnd, target, dropped);
     pass(state, "exchanges", "exchange", boundary, target, dropped);
     pass(state, "texts", "text", boundary, target, dropped);
     if (scope.retained !== false) {

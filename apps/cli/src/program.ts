@@ -144,7 +144,11 @@ export function createProgram(setExitCode: (code: number) => void): Command {
     program
       .command("chat")
       .description("Chat with the agent in an interactive session (/help inside for commands).")
-      .option("--resume <id>", "continue a saved conversation (see 'xzatoma history list')")
+      .option(
+        "--resume [id]",
+        "continue a saved conversation (see 'xzatoma history list'); without an id, pick one of this project's",
+      )
+      .option("--continue", "continue this project's newest conversation")
       .option("-v, --verbose", "show the detailed trace live (it always goes to the log file)"),
   );
   approvalOption(chat).action(

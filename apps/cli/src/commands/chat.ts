@@ -8,12 +8,19 @@ import { toTerminalSafe, toTerminalSafeLine } from "../render/terminal-safe.js";
 import { createChatSession } from "../session/chat-session.js";
 import { createChatTraceLog } from "../session/chat-trace-log.js";
 import { chatLogFile, chatModes } from "../session/front-end-settings.js";
+import { conversationPlace } from "../session/conversation-place.js";
 import { prepareSession } from "../session/prepare-session.js";
+import { formatRecap } from "../session/recap.js";
+import { ResumeCancelledError, resolveResumeTarget } from "../session/resume-target.js";
+import { UsageError } from "../usage-error.js";
 
 /** Options of `xzatoma chat`. */
 export interface ChatCommandOptions {
   readonly workspace?: string;
-  readonly resume?: string;
+  /** An id (or unique prefix), or true (`--resume` alone): pick one of this project's. */
+  readonly resume?: string | true;
+  /** `--continue`: this project's newest conversation. */
+  readonly continue?: boolean;
   readonly verbose?: boolean;
   readonly allowDangerous?: boolean;
   readonly config?: string;
@@ -37,6 +44,16 @@ export async function chatCommand(
   const telemetry = await startTelemetry(process.env, {
     warn: (message) => process.stderr.write(`xzatoma: ${toTerminalSafe(message)}\n`),
   });
+  if (options.continue && options.resume !== undefined)
+    throw new UsageError("--continue and --resume exclude each other; give one.");
+  const resuming = options.resume !== undefined || options.continue === true;
+  const color = shouldUseColor(process.stdout, process.env);
+  // The picker and the question before a move need a person at a terminal.
+  const terminal =
+    process.stdin.isTTY && process.stdout.isTTY
+      ? { input: process.stdin, output: process.stdout, color }
+      : undefined;
+  let movedFrom: string | undefined;
   let prepared: Awaited<ReturnType<typeof prepareSession>>;
   try {
     prepared = await prepareSession({
@@ -60,10 +77,30 @@ export async function chatCommand(
       mentionUrlsConfirmed: true,
       // A person is there to approve what children do, so chat always offers delegation.
       subagents: true,
-      history: options.resume === undefined ? {} : { resume: options.resume },
+      history: {},
+      ...(resuming
+        ? {
+            chooseResume: async (config, workspace) => {
+              const target = await resolveResumeTarget(
+                {
+                  ...(options.resume === undefined ? {} : { resume: options.resume }),
+                  ...(options.continue ? { continueLatest: true } : {}),
+                  explicitWorkspace: options.workspace !== undefined,
+                },
+                { config, workspace, terminal },
+              );
+              movedFrom = target.movedFrom;
+              return target;
+            },
+          }
+        : {}),
     });
   } catch (error) {
     await telemetry?.shutdown();
+    if (error instanceof ResumeCancelledError) {
+      process.stderr.write(`${error.message}\n`);
+      return ExitCode.ok;
+    }
     throw error;
   }
   const { config } = prepared.loaded;
@@ -78,12 +115,21 @@ export async function chatCommand(
   const engine = createChatSession(runtime, prepared.mentions, (next) => {
     confirm = next;
   });
-  const color = shouldUseColor(process.stdout, process.env);
   const banner = [
     `XZatoma chat in ${runtime.workspace.root}. Type /help for commands, exit to leave.`,
     ...notices,
-    ...(options.resume
-      ? [`Resumed conversation ${options.resume} (${runtime.messages.length} messages).`]
+    ...(resuming && runtime.conversationId
+      ? [
+          `Resumed conversation ${runtime.conversationId} (${runtime.messages.length} messages).`,
+          ...(movedFrom === undefined
+            ? []
+            : [`It worked in ${movedFrom} before; it continues here, and its files stay there.`]),
+          formatRecap(
+            runtime.messages,
+            conversationPlace(config.persistence.data_dir, runtime.conversationId).filesChanged,
+            { color },
+          ).trimEnd(),
+        ]
       : []),
   ].join("\n");
   noticesShown = true;

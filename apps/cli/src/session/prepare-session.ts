@@ -64,6 +64,15 @@ export async function prepareSession(options: {
   readonly subagents?: boolean;
   /** OpenTelemetry's tracer and meter, when the environment turned telemetry on. */
   readonly telemetry?: AgentRuntimeOptions["telemetry"];
+  /**
+   * Chooses the conversation to resume once the configuration is known (chat's picker,
+   * `--continue`, the question before a conversation moves workspace). When it answers
+   * another workspace, the configuration is loaded again for that one.
+   */
+  readonly chooseResume?: (
+    config: RuntimeConfig,
+    workspace: string,
+  ) => Promise<{ readonly id: string; readonly workspace: string }>;
 }): Promise<PreparedSession> {
   const workspaceRoot = resolveWorkspace(options.workspace);
   const loaded = await loadConfig({
@@ -81,6 +90,17 @@ export async function prepareSession(options: {
   const { config } = loaded;
   if (options.history && options.history.resume !== undefined && !config.persistence.enabled)
     throw new UsageError("--resume: history is turned off (persistence.enabled: false).");
+  if (options.chooseResume) {
+    const chosen = await options.chooseResume(config, workspaceRoot);
+    // Once: the configuration is loaded again for the chosen workspace, nothing asked again.
+    const { chooseResume, ...rest } = options;
+    void chooseResume;
+    return prepareSession({
+      ...rest,
+      workspace: chosen.workspace,
+      history: { ...(options.history || {}), resume: chosen.id },
+    });
+  }
   const runtime = await createAgentRuntime(config, options.io, {
     workspace: workspaceRoot,
     modes: options.modes(config),

@@ -199,7 +199,12 @@ export interface AgentRuntime {
    * Summarises what the model no longer sees (`/context summary`), after the `PreCompact`
    * hooks (trigger `manual`, `instructions` as their `custom_instructions`).
    */
-  compact(options?: { signal?: AbortSignal; instructions?: string }): Promise<string | undefined>;
+  compact(options?: {
+    signal?: AbortSignal;
+    instructions?: string;
+    /** `/compact`: first prune everything before this turn that may go; `instructions` is the focus. */
+    everything?: boolean;
+  }): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -539,11 +544,7 @@ export async function createAgentRuntime(
       const level = { depth: 0, tools: available, conversationId: () => recorder?.store() };
       for (const tool of createSubagentTools(subagentScope, level)) registry.register(tool);
     }
-    const offered = toolSearch.offer(
-      registry,
-      new Set(mcpTools.map((tool) => tool.name)),
-      window,
-    );
+    const offered = toolSearch.offer(registry, new Set(mcpTools.map((tool) => tool.name)), window);
     const fromConfig = agentOptionsForWindow(config.agent, window, offered);
     return new Agent({
       ...fromConfig,
@@ -695,6 +696,8 @@ export async function createAgentRuntime(
         const text = named.length === 0 ? prompt : `${named.join("\n\n")}\n\n${prompt}`;
         const runOptions: AgentRunOptions = {
           signal: controller.signal,
+          // A skill the person named stays in the model's view, as the instructions do.
+          pinInput: named.length > 0,
           onEvent: (event) => {
             if (event.type === "context-pruned") void sessionHooks.preCompact("auto");
             if (event.type === "turn-started") {
@@ -772,7 +775,12 @@ export async function createAgentRuntime(
     },
     async compact(compactOptions = {}) {
       await sessionHooks.preCompact("manual", compactOptions.instructions);
-      return agent.summarizeContext(compactOptions.signal ? { signal: compactOptions.signal } : {});
+      const signal = compactOptions.signal ? { signal: compactOptions.signal } : {};
+      if (compactOptions.everything) {
+        const focus = compactOptions.instructions?.trim();
+        return (await agent.compactContext({ ...signal, ...(focus ? { focus } : {}) })).summary;
+      }
+      return agent.summarizeContext(signal);
     },
     async close() {
       await restarted;

@@ -37,6 +37,8 @@ export interface ChatEngine {
   isCustomCommand(name: string): boolean;
   context(): string;
   summarize(signal: AbortSignal): Promise<string>;
+  /** `/compact [focus]`: prunes all before this turn that may go and has the model summarise it. */
+  compact(focus: string, signal: AbortSignal): Promise<string>;
   clear(): string;
   /** Installs the function that asks the person to confirm a call. */
   setConfirm(confirm: (request: ApprovalRequest) => Promise<ApprovalDecision>): void;

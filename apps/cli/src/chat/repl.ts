@@ -267,6 +267,14 @@ export async function runRepl(options: ReplOptions): Promise<void> {
           say(engine.context());
         }
         break;
+      case "compact":
+        running = new AbortController();
+        try {
+          say(await engine.compact(command.focus, running.signal));
+        } finally {
+          running = undefined;
+        }
+        break;
       case "models":
         say(await engine.listModels());
         break;

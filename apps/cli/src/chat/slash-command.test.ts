@@ -13,6 +13,8 @@ describe("chat commands", () => {
     ["/safe", { kind: "approvals", policy: "on-escalation" }],
     ["/context", { kind: "context", summary: false }],
     ["/context summary", { kind: "context", summary: true }],
+    ["/compact", { kind: "compact", focus: "" }],
+    ["/compact the parser's API", { kind: "compact", focus: "the parser's API" }],
     ["/model qwen2.5:7b", { kind: "model", name: "qwen2.5:7b" }],
     ["exit", { kind: "exit" }],
     ["/help", { kind: "help" }],

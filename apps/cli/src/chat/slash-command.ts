@@ -11,6 +11,7 @@ export type SlashCommand =
   | { readonly kind: "mcp" }
   | { readonly kind: "skills" }
   | { readonly kind: "context"; readonly summary: boolean }
+  | { readonly kind: "compact"; readonly focus: string }
   | { readonly kind: "models" }
   | { readonly kind: "model"; readonly name: string }
   | { readonly kind: "clear" }
@@ -30,6 +31,9 @@ export const SLASH_HELP = `Commands:
                          loads a skill; /NAME ARGS runs a custom command)
   /context               tokens used and left in the context window
   /context summary       replace older turns by a summary written by the model
+  /compact [FOCUS]       compact now: older turns pruned and summarised by the
+                         model (most detail on FOCUS); instructions, skills, the
+                         goal, the last request and plan progress stay verbatim
   /models                list the provider's models
   /model NAME            switch model, keeping the conversation
   /clear                 start a new conversation
@@ -74,6 +78,8 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
       if (argument === "" || argument === "info") return { kind: "context", summary: false };
       if (argument === "summary") return { kind: "context", summary: true };
       return { kind: "unknown", text, message: "Usage: /context [summary]" };
+    case "compact":
+      return { kind: "compact", focus: argument };
     case "models":
       return { kind: "models" };
     case "model":

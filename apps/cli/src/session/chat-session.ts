@@ -1,6 +1,7 @@
 import { isXzatomaError } from "@xzatoma/core";
 import type { AgentRuntime } from "@xzatoma/runtime";
 import type { ChatEngine, ChatState } from "../chat/chat-engine.js";
+import { compactConversation, describeToolCosts } from "../chat/compact-command.js";
 import { describeMcpServers } from "../chat/mcp-view.js";
 import { describeSkills } from "../chat/skills-view.js";
 import { proposedChange, type ApprovalRequestWithChange } from "./proposed-change.js";
@@ -108,7 +109,10 @@ export function createChatSession(
       const percent = Math.round(status.ratio * 100);
       const pruned =
         status.prunedMessages > 0 ? `; ${status.prunedMessages} older messages summarised` : "";
-      return `Context: ${status.tokens} tokens used, ${left} left of ${status.maxTokens} (${percent}%, ${status.level}${status.reported ? "" : ", estimated"})${pruned}`;
+      return [
+        `Context: ${status.tokens} tokens used, ${left} left of ${status.maxTokens} (${percent}%, ${status.level}${status.reported ? "" : ", estimated"})${pruned}`,
+        ...describeToolCosts(runtime.toolCosts()),
+      ].join("\n");
     },
     async summarize(signal) {
       const summary = await runtime.agent.summarizeContext({ signal });
@@ -116,6 +120,7 @@ export function createChatSession(
         ? "Nothing to summarise yet: the whole conversation fits in the context."
         : `The model summarised the older part of the conversation:\n${summary}`;
     },
+    compact: (focus, signal) => compactConversation(runtime, focus, signal),
     clear() {
       runtime.clear();
       return "Started a new conversation.";

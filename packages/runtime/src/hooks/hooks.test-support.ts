@@ -4,7 +4,7 @@
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { ApprovalDecision } from "@xzatoma/core";
+import type { ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
 import { createAgentRuntime, type AgentRuntime } from "../agent-runtime.js";
 import { resolveRuntimeConfig } from "../resolve-config.js";
 import type { SessionModes } from "../session-modes.js";
@@ -100,7 +100,7 @@ export interface HookedRuntimeOptions {
   readonly scenario: (request: ChatView, index: number) => ScriptedReply;
   readonly modes?: SessionModes;
   readonly subagents?: boolean;
-  readonly ask?: () => Promise<ApprovalDecision>;
+  readonly ask?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   readonly agent?: Record<string, unknown>;
 }
 
@@ -138,7 +138,7 @@ export async function startHookedRuntime(
     config,
     {
       warn: (message) => warnings.push(message),
-      ...(ask ? { ask: () => ask() } : {}),
+      ...(ask ? { ask: (request: ApprovalRequest) => ask(request) } : {}),
     },
     {
       workspace: fixture.workspace,

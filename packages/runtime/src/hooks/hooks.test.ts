@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { startScriptedOpenAI } from "@xzatoma/scripted-servers/openai";
+import type { ApprovalRequest } from "@xzatoma/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAgentRuntime } from "../agent-runtime.js";
 import { loadConfig } from "../config-loader/load-config.js";
@@ -46,10 +47,11 @@ async function callWithHooks(
   return last(started.seen[1], "tool");
 }
 
+// A here-document, so the JSON reaches standard output byte for byte (sh's echo reads `\n`).
 const rewriteTo = (input: Record<string, unknown>) =>
-  `#!/bin/sh\ncat > /dev/null\necho '${JSON.stringify({
+  `#!/bin/sh\ncat > /dev/null\ncat <<'JSON'\n${JSON.stringify({
     hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: input },
-  })}'\n`;
+  })}\nJSON\n`;
 
 describe("PreToolUse and PostToolUse hooks", () => {
   it("gives PreToolUse the event as JSON and lets the call run on exit 0", async () => {
@@ -145,6 +147,46 @@ describe("PreToolUse and PostToolUse hooks", () => {
       { name: "terminal", arguments: { command: "ls" } },
     );
     expect(tool).toContain("was not approved");
+  });
+
+  it("asks the person about the rewritten input, which is what runs", async () => {
+    const script = await fixture.script(
+      "rewrite.sh",
+      rewriteTo({ path: ".notes", content: "WRITTEN-BY-HOOK\n" }),
+    );
+    // A hidden file: changing one needs a person (an ordinary file changes unasked).
+    const asked: ApprovalRequest[] = [];
+    const started = await startHookedRuntime(fixture, {
+      start: startScriptedOpenAI,
+      hooks: { PreToolUse: hook(script, { matcher: "write_file" }) },
+      modes: { chatMode: "write", approvalPolicy: "untrusted" },
+      ask: (request) => {
+        asked.push(request);
+        return Promise.resolve({ approved: true, byPerson: true });
+      },
+      scenario: (_request, index) =>
+        index === 0
+          ? {
+              toolCalls: [
+                {
+                  name: "write_file",
+                  arguments: { path: ".notes", content: "WRITTEN-BY-MODEL\n" },
+                },
+              ],
+            }
+          : { content: "done" },
+    });
+    try {
+      await started.runtime.run("rewrite the notes");
+    } finally {
+      await started.close();
+    }
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.input).toEqual({ path: ".notes", content: "WRITTEN-BY-HOOK\n" });
+    expect(asked[0]?.summary).toContain("rewritten by a PreToolUse hook");
+    expect(await readFile(path.join(fixture.workspace, ".notes"), "utf8")).toBe(
+      "WRITTEN-BY-HOOK\n",
+    );
   });
 
   it("never lets permissionDecision allow run what the policy refuses", async () => {

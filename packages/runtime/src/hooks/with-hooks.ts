@@ -16,6 +16,12 @@ interface Prepared {
 const asObject = (value: unknown): object | undefined =>
   typeof value === "object" && value !== null ? value : undefined;
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.getPrototypeOf(value) === Object.prototype;
+
 function withNotes(result: ToolResult, notes: readonly string[]): ToolResult {
   if (notes.length === 0) return result;
   const text = notes.join("\n");
@@ -99,7 +105,15 @@ export function withHooks(tool: Tool, runner: HookRunner): Tool {
       };
     }
     const key = asObject(input);
-    if (key) prepared.set(key, { input: outcome.input, context: outcome.context });
+    if (key) {
+      prepared.set(key, { input: outcome.input, context: outcome.context });
+      // The registry asks the person and audits with this very object: given the rewritten
+      // content in place, the question shows what will run, not what the model sent.
+      if (outcome.rewritten && isPlainObject(key) && isPlainObject(outcome.input)) {
+        for (const name of Object.keys(key)) Reflect.deleteProperty(key, name);
+        Object.assign(key, outcome.input);
+      }
+    }
     return judged;
   };
 

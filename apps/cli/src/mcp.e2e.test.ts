@@ -72,7 +72,9 @@ describe("xzatoma mcp list", () => {
       "  fixture (stdio): connected, 2 tools",
       "    fixture__fail",
       "    fixture__add",
-      expect.stringMatching(/^ {2}broken \(stdio\): failed: spawn .*no-such-server ENOENT$/),
+      expect.stringMatching(
+        /^ {2}broken \(stdio\): failed: the command '.*no-such-server' was not found$/,
+      ),
     ]);
     expect(lines[5]).toBe("  later (http): disabled");
   });

@@ -4,6 +4,7 @@ import { describeError } from "@xzatoma/errors";
 import { checkLauncherLocation } from "./launcher-location.js";
 import { transportOf, type McpServerConfig, type McpTransportKind } from "./mcp-config.js";
 import { prepareSignIn, type McpOAuthOptions, type ServerSignIn } from "./oauth-sign-in.js";
+import { ServerProcessTransport } from "./server-process.js";
 import type { McpCallResult } from "./result-mapping.js";
 
 /** Where a server stands: `idle` until something needs it, `disabled` when `enabled: false`. */
@@ -37,6 +38,12 @@ export interface McpConnectionOptions {
   readonly cwd: string;
   /** Where `${NAME}` in `command`, `args`, `env`, `cwd` and `headers` is looked up. */
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * What a stdio server gets of XZatoma's environment, over the MCP SDK's safe few of this
+   * process (`HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`) and under its own `env`:
+   * nothing else reaches it.
+   */
+  readonly serverEnv?: Readonly<Record<string, string>>;
   /** The workspace root: a stdio server is never started from it (see `checkLauncherLocation`). */
   readonly workspace?: string;
   /** Told once each time an established connection ends without being closed by XZatoma. */
@@ -74,7 +81,17 @@ export interface McpResourceContents {
 }
 
 const CLIENT_INFO = { name: "xzatoma", version: "0.1.0" };
-const STDERR_TAIL = 2000;
+
+/** The handshake or the tool listing took longer than `mcp.connect_timeout_seconds`. */
+class ConnectTimeout extends Error {
+  override name = "ConnectTimeout";
+}
+
+/** The MCP SDK's safe default environment of a stdio server, from this process. */
+async function defaultServerEnv(): Promise<Record<string, string>> {
+  const { getDefaultEnvironment } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  return getDefaultEnvironment();
+}
 
 /** `${NAME}` replaced by NAME's value in `env` (empty when unset). */
 function expand(value: string, env: NodeJS.ProcessEnv): string {
@@ -100,7 +117,10 @@ function isUnauthorized(error: unknown): boolean {
 function deadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
+    timer = setTimeout(
+      () => reject(new ConnectTimeout(`${what} took longer than ${ms / 1000} s`)),
+      ms,
+    );
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
@@ -118,12 +138,46 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   let tools: McpToolInfo[] = [];
   let client: Client | undefined;
   let connecting: Promise<void> | undefined;
-  let stderrTail = "";
+  /** The running stdio server's transport: its standard error and how it ended. */
+  let serverProcess: ServerProcessTransport | undefined;
   let closing = false;
 
   const withStderr = (message: string) => {
-    const tail = stderrTail.trim();
-    return tail === "" ? message : `${message} (its last output: ${tail.slice(-500)})`;
+    const tail = serverProcess?.stderrTail() ?? [];
+    return tail.length === 0
+      ? message
+      : `${message}; the last lines of its standard error: ${tail.join(" | ")}`;
+  };
+
+  /**
+   * Why a stdio server could not be connected to, in words: a command that is not there, a
+   * server that exited (its status, the last lines of its standard error), one that did not
+   * finish the handshake in time.
+   */
+  const diagnose = (cause: unknown, timeoutMs: number): string => {
+    if (transport !== "stdio") return describeError(cause);
+    const code = (cause as { code?: unknown }).code;
+    if (code === "ENOENT" || code === "EACCES") return describeError(cause);
+    const exit = serverProcess?.exit;
+    if (exit) {
+      const how =
+        exit.signal !== null
+          ? `was ended by the signal ${exit.signal}`
+          : `exited with status ${String(exit.code)}`;
+      const tail = serverProcess?.stderrTail() ?? [];
+      return tail.length === 0
+        ? `the server ${how} before the MCP handshake finished, and wrote nothing to its standard error`
+        : `the server ${how} before the MCP handshake finished; the last lines of its standard error: ${tail.join(" | ")}`;
+    }
+    if (cause instanceof ConnectTimeout) {
+      const tail = serverProcess?.stderrTail() ?? [];
+      const said =
+        tail.length === 0
+          ? "it wrote nothing to its standard error"
+          : `the last lines of its standard error: ${tail.join(" | ")}`;
+      return `the server started but did not finish the MCP handshake within ${timeoutMs / 1000} s (mcp.connect_timeout_seconds; a launcher such as npx may still be downloading, or cannot reach the network); ${said}`;
+    }
+    return withStderr(describeError(cause));
   };
 
   /**
@@ -209,8 +263,10 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
       tools = await deadline(handshake(), timeoutMs, `connecting to MCP server '${name}'`);
     } catch (cause) {
       client = undefined;
+      // Said before the close, which ends a server still running.
+      const why = diagnose(cause, timeoutMs);
       await next.close().catch(() => undefined);
-      throw new Error(withStderr(describeError(cause)), { cause });
+      throw new Error(why, { cause });
     }
     established = true;
     const info = next.getServerVersion();
@@ -220,7 +276,12 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   async function makeTransport(signIn?: ServerSignIn): Promise<Transport> {
     if (transport === "stdio") {
       const command = expand(config.command ?? "", options.env);
-      const serverEnv = expandAll(config.env, options.env);
+      // What the runtime lets through (never XZatoma's secrets), then the server's own `env`.
+      const environment: Record<string, string> = {
+        ...(await defaultServerEnv()),
+        ...options.serverEnv,
+        ...expandAll(config.env, options.env),
+      };
       const cwd = config.cwd === undefined ? options.cwd : expand(config.cwd, options.env);
       const args = config.args.map((arg) => expand(arg, options.env));
       if (options.workspace !== undefined)
@@ -229,23 +290,14 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
           command,
           args,
           cwd,
-          searchPath: serverEnv["PATH"] ?? process.env["PATH"],
+          searchPath: environment["PATH"],
           workspace: options.workspace,
         });
-      const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-      stderrTail = "";
-      const stdio = new StdioClientTransport({
-        command,
-        args,
-        // The SDK adds a safe default environment (PATH, HOME, ...), never XZatoma's secrets.
-        env: serverEnv,
-        cwd,
-        stderr: "pipe",
-      });
-      stdio.stderr?.on("data", (chunk: Buffer) => {
-        stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL);
-      });
-      return stdio;
+      serverProcess = new ServerProcessTransport(
+        { command, args, env: environment, cwd },
+        await import("@modelcontextprotocol/sdk/shared/stdio.js"),
+      );
+      return serverProcess;
     }
     const { StreamableHTTPClientTransport } =
       await import("@modelcontextprotocol/sdk/client/streamableHttp.js");

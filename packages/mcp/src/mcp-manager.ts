@@ -28,6 +28,12 @@ export interface McpManagerOptions {
   readonly workspace?: string;
   /** Where any other `${NAME}` in a server's entry is looked up. Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * What every stdio server gets of XZatoma's environment, over the MCP SDK's few safe
+   * variables and under its own `env` (the runtime's `mcpServerEnvironment`: what reaching
+   * the network needs, never a secret). Default: only the SDK's few.
+   */
+  readonly serverEnv?: Readonly<Record<string, string>>;
   /** Told once when a server fails to connect or ends; the other servers keep working. */
   readonly warn?: (message: string) => void;
   /** OAuth sign-in for streamable HTTP servers that ask for it; without it they fail. */
@@ -128,6 +134,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
       config,
       cwd: options.cwd,
       env,
+      ...(options.serverEnv ? { serverEnv: options.serverEnv } : {}),
       ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
       ...(options.oauth ? { oauth: options.oauth } : {}),
       onLost: (message) =>

@@ -38,6 +38,7 @@ import { XzatomaError } from "@xzatoma/errors";
 import { createAuditSink } from "./audit-sink.js";
 import { agentOptionsForWindow } from "./context-budget.js";
 import { mcpWorkingDirectory } from "./mcp/mcp-working-directory.js";
+import { mcpServerEnvironment } from "./mcp/mcp-server-environment.js";
 import type { RuntimeConfig } from "./config/config-schema.js";
 import { connectUnlessAborted } from "./mcp/connect-unless-aborted.js";
 import { createToolSearch, type ToolCosts } from "./mcp/tool-search.js";
@@ -323,6 +324,8 @@ export async function createAgentRuntime(
           cwd: mcpWorkingDirectory(dataDir),
           workspace: workspace.root,
           env,
+          // Proxies and CA bundles as the user's shell has them; never a secret.
+          serverEnv: mcpServerEnvironment(env),
           warn: (message) => io.warn(message),
           oauth: {
             store: createMcpSecretStore(createCredentialStore({ env }), (message) =>

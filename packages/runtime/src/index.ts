@@ -25,6 +25,7 @@ export { openRuntimeHistory } from "./open-history.js";
 export { redactSecrets } from "@xzatoma/safety";
 export { createMcpSecretStore } from "./mcp/mcp-secret-store.js";
 export { mcpWorkingDirectory } from "./mcp/mcp-working-directory.js";
+export { mcpServerEnvironment } from "./mcp/mcp-server-environment.js";
 export {
   createToolSearch,
   searchTools,

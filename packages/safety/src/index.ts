@@ -66,6 +66,7 @@ export {
   type AuditEntry,
   type AuditLog,
 } from "./audit-log.js";
+export { isSecretName } from "./redaction/secret-names.js";
 export {
   createRedactor,
   REDACTED,

@@ -2,6 +2,7 @@ import { createCredentialStore } from "@xzatoma/providers";
 import {
   createMcpManager,
   createMcpSecretStore,
+  mcpServerEnvironment,
   mcpWorkingDirectory,
   type McpServerReport,
 } from "@xzatoma/runtime";
@@ -29,6 +30,8 @@ export async function mcpList(
     // As in a session: never the directory the command runs in, whose files may be anyone's.
     cwd: mcpWorkingDirectory(config.persistence.data_dir),
     workspace: process.cwd(),
+    // As in a session: proxies and CA bundles as the shell has them, never a secret.
+    serverEnv: mcpServerEnvironment(process.env),
     // A server that asks for OAuth is signed in to here; the token goes to the keyring, for
     // chat, run and the watcher to use.
     oauth: {

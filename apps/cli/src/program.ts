@@ -149,6 +149,10 @@ export function createProgram(setExitCode: (code: number) => void): Command {
         "continue a saved conversation (see 'xzatoma history list'); without an id, pick one of this project's",
       )
       .option("--continue", "continue this project's newest conversation")
+      .option(
+        "--fork",
+        "with --resume or --continue: continue in a new branch of that conversation; the original stays as it is",
+      )
       .option("-v, --verbose", "show the detailed trace live (it always goes to the log file)"),
   );
   approvalOption(chat).action(

@@ -197,6 +197,12 @@ export interface AgentRuntime {
   /** Starts a new conversation. */
   clear(): void;
   /**
+   * Continues the stored conversation `idOrPrefix` in place of the current one (a fork a
+   * rewind or `/fork` made): its messages, usage and turn numbering. The current
+   * conversation stays in history as it is. `CONVERSATION_NOT_FOUND` when there is none.
+   */
+  resume(idOrPrefix: string): void;
+  /**
    * Summarises what the model no longer sees (`/context summary`), after the `PreCompact`
    * hooks (trigger `manual`, `instructions` as their `custom_instructions`).
    */
@@ -438,26 +444,29 @@ export async function createAgentRuntime(
     }
     resumeId = previous.id;
     totals = previous.usage;
-    resumed = previous.messages
-      .filter((stored) => stored.message.role !== "system")
-      .map((stored) => stored.message as Message);
+    resumed = storedMessages(previous.messages);
   }
-  const recorder = history
-    ? createHistoryRecorder(history, {
-        title: historyOptions?.title ?? conversationTitle,
-        ...(resumeId ? { resumeId } : {}),
-        describe: () => ({ provider: provider.name, model }),
-        entries: () => agent.conversation.entries(),
-      })
-    : undefined;
-  if (recorder) {
+  const makeRecorder = (continued: string | undefined) =>
+    history
+      ? createHistoryRecorder(history, {
+          title: historyOptions?.title ?? conversationTitle,
+          ...(continued ? { resumeId: continued } : {}),
+          describe: () => ({ provider: provider.name, model }),
+          entries: () => agent.conversation.entries(),
+        })
+      : undefined;
+  let recorder = makeRecorder(resumeId);
+  const attachCheckpoints = (messages: readonly Message[]) => {
+    const current = recorder;
+    if (!current) return;
     checkpoints.attach({
       workspace: workspace.root,
       // Made at a turn's start if need be, so a turn's records always have a conversation.
-      conversationId: () => recorder.conversationId ?? recorder.store(),
-      firstTurn: resumed.filter((message) => message.role === "assistant").length + 1,
+      conversationId: () => current.conversationId ?? current.store(),
+      firstTurn: messages.filter((message) => message.role === "assistant").length + 1,
     });
-  }
+  };
+  attachCheckpoints(resumed);
 
   // Hooks run in the data directory: the workspace's files are the model's to write.
   const hooks = config.hooks ?? NO_HOOKS;
@@ -785,6 +794,33 @@ export async function createAgentRuntime(
       }
       return agent.summarizeContext(signal);
     },
+    resume(idOrPrefix) {
+      const stored = history?.getConversation(idOrPrefix);
+      if (!stored) {
+        throw new XzatomaError(
+          history ? "CONVERSATION_NOT_FOUND" : "HISTORY_UNAVAILABLE",
+          history
+            ? `No stored conversation '${idOrPrefix}'.`
+            : "History is turned off (persistence.enabled is false), so nothing can be resumed.",
+          { fields: { conversationId: idOrPrefix } },
+        );
+      }
+      const messages = storedMessages(stored.messages);
+      // For the hooks, the old session ends and the continued one starts (as a resume); the
+      // next run waits for them.
+      const before = restarted;
+      const ended = sessionHooks.end("other");
+      totals = stored.usage;
+      toolSearch.reset();
+      agent = build(messages);
+      recorder = makeRecorder(stored.id);
+      attachCheckpoints(messages);
+      restarted = (async () => {
+        await before;
+        await ended;
+        sessionContext = await sessionHooks.start("resume", model);
+      })();
+    },
     async close() {
       await restarted;
       await sessionHooks.end("other");
@@ -794,6 +830,13 @@ export async function createAgentRuntime(
       await Promise.all([standard.close(), mcp?.close()]);
     },
   };
+}
+
+/** A stored conversation's messages as the agent takes them: no system prompt. */
+function storedMessages(stored: readonly { readonly message: unknown }[]): Message[] {
+  return stored
+    .map((entry) => entry.message as Message)
+    .filter((message) => message.role !== "system");
 }
 
 /**

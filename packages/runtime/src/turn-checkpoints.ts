@@ -14,7 +14,8 @@ export interface TurnCheckpoints {
   readonly changes: ChangeRecorder;
   /**
    * Starts recording for `workspace` once history is on: `conversationId` gives (or makes)
-   * the conversation's id; `firstTurn` continues a resumed conversation's numbering.
+   * the conversation's id; `firstTurn` continues a resumed conversation's numbering. Called
+   * again, it ends recording for the previous conversation first.
    */
   attach(options: {
     readonly workspace: string;
@@ -66,6 +67,10 @@ export function createTurnCheckpoints(
       recordBefore: (absolutePath, options) => current?.recordBefore(absolutePath, options),
     },
     attach(options) {
+      // Attached again (the runtime continues another conversation): the last one's
+      // turn ends and its index closes.
+      current?.close();
+      addedBefore += current?.addedBytes ?? 0;
       attached = { ...options };
       current = make(options.firstTurn);
     },

@@ -9,6 +9,7 @@ import { describeRefusal } from "../render/refusal-words.js";
 import { describeSubagent } from "../render/text-renderer.js";
 import { toTerminalSafe, toTerminalSafeLine } from "../render/terminal-safe.js";
 import type { ChatEngine } from "./chat-engine.js";
+import type { ConversationBranching } from "./rewind-command.js";
 import { formatPrompt, parseSlashCommand, SLASH_HELP } from "./slash-command.js";
 
 /** Options of {@link runRepl}. */
@@ -20,6 +21,8 @@ export interface ReplOptions {
   /** Prints every event as JSON to this function (`--verbose`). */
   readonly trace?: (event: AgentEvent) => void;
   readonly banner?: string;
+  /** `/rewind` and `/fork` (see `rewind-command.ts`); without it they say they are not offered. */
+  readonly branching?: ConversationBranching;
 }
 
 /**
@@ -283,6 +286,16 @@ export async function runRepl(options: ReplOptions): Promise<void> {
         break;
       case "clear":
         say(engine.clear());
+        break;
+      case "rewind":
+      case "fork":
+        say(
+          options.branching
+            ? command.kind === "fork"
+              ? options.branching.fork()
+              : options.branching.rewind(command)
+            : `/${command.kind} is not offered in this session.`,
+        );
         break;
       case "unknown":
         say(command.message);

@@ -1,4 +1,5 @@
 import { toTerminalSafeLine } from "../render/terminal-safe.js";
+import { parseRewindArguments, type RewindArguments } from "./rewind-arguments.js";
 
 /** A line typed at the chat prompt that is a command rather than a message. */
 export type SlashCommand =
@@ -15,6 +16,8 @@ export type SlashCommand =
   | { readonly kind: "models" }
   | { readonly kind: "model"; readonly name: string }
   | { readonly kind: "clear" }
+  | RewindArguments
+  | { readonly kind: "fork" }
   | { readonly kind: "help" }
   | { readonly kind: "exit" }
   | { readonly kind: "unknown"; readonly text: string; readonly message: string };
@@ -37,6 +40,12 @@ export const SLASH_HELP = `Commands:
   /models                list the provider's models
   /model NAME            switch model, keeping the conversation
   /clear                 start a new conversation
+  /rewind                list the turns and the files each changed
+  /rewind N [code|chat]  put the files and the conversation (or only the files,
+                         or only the conversation) back to before turn N; a file
+                         you changed since stops it (--force keeps a copy)
+  /fork                  continue in a copy of this conversation; the original
+                         stays in history as it is
   /help                  this help
   exit                   leave (also Ctrl-D, or Ctrl-C twice)`;
 
@@ -88,6 +97,14 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
         : { kind: "model", name: argument };
     case "clear":
       return { kind: "clear" };
+    case "rewind": {
+      const parsed = parseRewindArguments(argument);
+      return typeof parsed === "string" ? { kind: "unknown", text, message: parsed } : parsed;
+    }
+    case "fork":
+      return argument === ""
+        ? { kind: "fork" }
+        : { kind: "unknown", text, message: "Usage: /fork (takes no arguments)" };
     case "help":
     case "?":
       return { kind: "help" };

@@ -1,5 +1,6 @@
 import type { AgentEvent, ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
 import { runRepl } from "../chat/repl.js";
+import { createConversationBranching } from "../chat/rewind-command.js";
 import { pickExplicitFlags, type CommandOptionSource } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
 import { startTelemetry } from "../telemetry/index.js";
@@ -21,6 +22,8 @@ export interface ChatCommandOptions {
   readonly resume?: string | true;
   /** `--continue`: this project's newest conversation. */
   readonly continue?: boolean;
+  /** With `resume` or `continue`: continue in a new branch (a fork); the original stays. */
+  readonly fork?: boolean;
   readonly verbose?: boolean;
   readonly allowDangerous?: boolean;
   readonly config?: string;
@@ -34,6 +37,10 @@ export async function chatCommand(
   options: ChatCommandOptions,
   command: CommandOptionSource,
 ): Promise<number> {
+  if (options.fork && options.resume === undefined && !options.continue)
+    throw new UsageError(
+      "--fork needs --resume ID (or --continue): the conversation to branch from.",
+    );
   const notices: string[] = [];
   // Notices before the REPL starts go into its banner; later ones (an MCP server that could
   // not start or stopped, a sign-in URL) to standard error at once, escaped.
@@ -132,6 +139,16 @@ export async function chatCommand(
         ]
       : []),
   ].join("\n");
+  const branching = createConversationBranching(runtime);
+  let forked: string | undefined;
+  try {
+    // The fork is made before the first message, so the original stays as it was.
+    forked = options.fork ? branching.fork() : undefined;
+  } catch (error) {
+    await runtime.close();
+    await telemetry?.shutdown();
+    throw error;
+  }
   noticesShown = true;
   try {
     await runRepl({
@@ -139,7 +156,8 @@ export async function chatCommand(
       input: process.stdin,
       output: process.stdout,
       color,
-      banner,
+      banner: forked === undefined ? banner : `${banner}\n${forked}`,
+      branching,
     });
   } finally {
     traceLog.flush();

@@ -23,22 +23,28 @@ export function messagesBeforeTurn(messages: readonly StoredMessage[], toTurn: n
 }
 
 /**
- * Copies the conversation `id` up to `keep` messages into a new conversation (the original
- * stays in history as it is), and the checkpoints of its turns before `toTurn`, so the fork
- * can be rewound further. Returns the new conversation's id.
+ * Copies the conversation `id` up to `keep` messages into a new conversation titled `title`
+ * (the original stays in history as it is), and the checkpoints of its turns before
+ * `toTurn`, so the fork can be rewound further. Returns the new conversation's id.
  */
 export function forkConversation(
   history: History,
   dataDir: string,
   id: string,
-  options: { readonly keep: number; readonly toTurn: number },
+  options: {
+    readonly keep: number;
+    readonly toTurn: number;
+    readonly title: string;
+    /** How the fork is marked in history. Default `rewound`. */
+    readonly stopReason?: "rewound" | "forked";
+  },
 ): string {
   const original = history.getConversation(id);
   if (!original) throw new Error(`No stored conversation '${id}'.`);
   const kept = original.messages.slice(0, options.keep);
   const forkId = history.batch(() => {
     const fork = history.createConversation({
-      title: `${original.title} (rewound before turn ${options.toTurn})`,
+      title: options.title,
       provider: original.provider,
       model: original.model,
     });
@@ -54,7 +60,7 @@ export function forkConversation(
     }
     history.finishConversation(fork.id, {
       status: "interrupted",
-      stopReason: "rewound",
+      stopReason: options.stopReason ?? "rewound",
       usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
       turns: kept.filter((stored) => stored.role === "assistant").length,
     });
@@ -64,4 +70,20 @@ export function forkConversation(
   const lines = readCheckpointLines(checkpoints, id).filter((line) => line.turn < options.toTurn);
   appendCheckpointLines(checkpoints, forkId, lines);
   return forkId;
+}
+
+/**
+ * A new branch of the whole conversation `id` (`chat --resume ID --fork`, `/fork`): every
+ * message and every checkpoint copied into a new conversation; the original stays in
+ * history as it is. Returns the fork's id.
+ */
+export function forkWholeConversation(history: History, dataDir: string, id: string): string {
+  const original = history.getConversation(id);
+  if (!original) throw new Error(`No stored conversation '${id}'.`);
+  return forkConversation(history, dataDir, original.id, {
+    keep: original.messages.length,
+    toTurn: Number.MAX_SAFE_INTEGER,
+    title: `${original.title} (fork)`,
+    stopReason: "forked",
+  });
 }

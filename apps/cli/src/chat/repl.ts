@@ -1,14 +1,17 @@
-import { createInterface, type Interface } from "node:readline";
 import type { AgentEvent, ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
 import { editableField, withEditedField } from "../render/approval-edit.js";
 import { formatApprovalRequest } from "../render/approval-view.js";
+import { preloadHighlighter } from "../render/code-highlight.js";
 import { createMarkdownStream } from "../render/markdown-stream.js";
-import { createSpinner } from "../render/spinner.js";
 import { summariseInput } from "../render/summarise-input.js";
 import { describeRefusal } from "../render/refusal-words.js";
 import { describeSubagent } from "../render/text-renderer.js";
 import { toTerminalSafe, toTerminalSafeLine } from "../render/terminal-safe.js";
 import type { ChatEngine } from "./chat-engine.js";
+import { createChatInput, type ChatInput } from "./chat-input.js";
+import type { PromptHistory } from "./prompt-history.js";
+import { slashMenuEntries } from "./slash-menu.js";
+import { formatStatusLine, parseContextLine } from "./status-line.js";
 import type { ConversationBranching } from "./rewind-command.js";
 import { formatPrompt, parseSlashCommand, SLASH_HELP } from "./slash-command.js";
 
@@ -21,6 +24,8 @@ export interface ReplOptions {
   /** Prints every event as JSON to this function (`--verbose`). */
   readonly trace?: (event: AgentEvent) => void;
   readonly banner?: string;
+  /** Messages typed in earlier sessions, recalled with Up (see `prompt-history.ts`). */
+  readonly history?: PromptHistory;
   /** `/rewind` and `/fork` (see `rewind-command.ts`); without it they say they are not offered. */
   readonly branching?: ConversationBranching;
 }
@@ -30,31 +35,12 @@ export interface ReplOptions {
  * at its end, Ctrl-D) or `signal` aborts it (Ctrl-C): the caller treats that as a refusal.
  */
 function question(
-  rl: Interface,
+  rl: ChatInput,
   prompt: string,
   prefill = "",
   signal?: AbortSignal,
 ): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    if ((rl as Interface & { closed?: boolean }).closed || signal?.aborted) {
-      resolve(undefined);
-      return;
-    }
-    const onEnd = () => {
-      rl.off("close", onEnd);
-      signal?.removeEventListener("abort", onEnd);
-      resolve(undefined);
-    };
-    rl.once("close", onEnd);
-    signal?.addEventListener("abort", onEnd, { once: true });
-    // readline withdraws the question itself when the signal aborts, so the next can be asked.
-    rl.question(prompt, signal ? { signal } : {}, (answer) => {
-      rl.off("close", onEnd);
-      signal?.removeEventListener("abort", onEnd);
-      resolve(answer);
-    });
-    if (prefill !== "") rl.write(prefill);
-  });
+  return rl.question(prompt, prefill, signal);
 }
 
 /**
@@ -67,17 +53,49 @@ function question(
  */
 export async function runRepl(options: ReplOptions): Promise<void> {
   const { engine, output, color } = options;
-  const write = (text: string) => output.write(text);
+  const write = (text: string) => rl.print(text);
   /** Prints text the REPL did not write itself (answers, notices, errors) escaped. */
   const say = (text: string) => write(`${toTerminalSafe(text)}\n`);
   const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[22m` : text);
   const red = (text: string) => (color ? `\x1b[31m${text}\x1b[39m` : text);
-  const rl = createInterface({
+  // The input's events go to the loop at the end of this function, which sets them.
+  const on = {
+    line: (_line: string): void => undefined,
+    interrupt: (): void => undefined,
+    end: (): void => undefined,
+    canSend: (): boolean => true,
+  };
+  /** What the status line shows besides the state: tokens, and the context once known. */
+  let sessionTokens = 0;
+  let contextUsed: { tokens: number; max: number } | undefined;
+  const readContext = () => {
+    try {
+      contextUsed = parseContextLine(engine.context()) ?? contextUsed;
+    } catch {
+      // The status line goes without it.
+    }
+  };
+  readContext();
+  const rl: ChatInput = createChatInput({
     input: options.input,
     output,
-    terminal: Boolean((output as NodeJS.WriteStream).isTTY),
+    color,
+    commands: slashMenuEntries(SLASH_HELP),
+    ...(options.history ? { history: options.history } : {}),
+    status: () =>
+      formatStatusLine(engine.state(), {
+        totalTokens: sessionTokens,
+        ...(contextUsed ? { contextTokens: contextUsed.tokens, contextMax: contextUsed.max } : {}),
+      }),
+    onLine: (line) => on.line(line),
+    canSend: () => on.canSend(),
+    onInterrupt: () => on.interrupt(),
+    onEnd: () => on.end(),
   });
-  const spinner = createSpinner(output, Boolean((output as NodeJS.WriteStream).isTTY));
+  const spinner = {
+    start: (label: string) => rl.setActivity(label),
+    stop: () => rl.setActivity(undefined),
+  };
   let running: AbortController | undefined;
   let confirming = false;
   /** Withdraws the approval question on screen (Ctrl-C): the call is refused. */
@@ -188,6 +206,9 @@ export async function runRepl(options: ReplOptions): Promise<void> {
         spinner.stop();
         markdown.end();
         write(dim(`${describeSubagent(event)}\n`));
+        break;
+      case "usage":
+        sessionTokens += event.usage.totalTokens;
         break;
       case "context-pruned":
         write(
@@ -307,7 +328,16 @@ export async function runRepl(options: ReplOptions): Promise<void> {
   async function handlePrompt(line: string): Promise<boolean> {
     if (line.trim() === "") return true;
     running = new AbortController();
-    const markdown = createMarkdownStream(output, { color });
+    const terminal = output as NodeJS.WriteStream;
+    const markdown = createMarkdownStream(
+      { write },
+      {
+        color,
+        // One column short of the edge: a line as wide as the screen would leave the
+        // cursor waiting to wrap, and the next newline would leave an empty line.
+        ...(terminal.isTTY ? { width: () => (terminal.columns || 80) - 1 } : {}),
+      },
+    );
     try {
       const result = await engine.send(line, {
         signal: running.signal,
@@ -324,6 +354,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       spinner.stop();
       markdown.end();
       running = undefined;
+      readContext();
     }
     return true;
   }
@@ -351,8 +382,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
     };
     const showPrompt = () => {
       if (inputEnded || closed) return;
-      rl.setPrompt(formatPrompt(engine.state()));
-      rl.prompt();
+      rl.prompt(formatPrompt(engine.state()));
     };
     const next = () => {
       const line = queued.shift();
@@ -376,7 +406,8 @@ export async function runRepl(options: ReplOptions): Promise<void> {
         next();
       });
     };
-    rl.on("SIGINT", () => {
+    on.canSend = () => !busy;
+    on.interrupt = () => {
       if (confirming) {
         write(dim("\n(refused; the turn is cancelled)\n"));
         refuseQuestion?.abort();
@@ -394,13 +425,13 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       }
       lastInterrupt = now;
       write(dim("\n(press Ctrl-C again or Ctrl-D to leave)\n"));
-      rl.prompt();
-    });
-    rl.on("close", () => {
+      showPrompt();
+    };
+    on.end = () => {
       inputEnded = true;
       if (interactive || !busy) finish();
-    });
-    rl.on("line", (line) => {
+    };
+    on.line = (line) => {
       if (confirming) return;
       if (busy && interactive) {
         write(dim("(busy: wait for the answer, or press Ctrl-C to cancel it)\n"));
@@ -408,7 +439,9 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       }
       queued.push(line);
       if (!busy) next();
-    });
+    };
     showPrompt();
+    // The code highlighter loads once the prompt is up, not before it (start-up time).
+    if (color) setImmediate(() => void preloadHighlighter().catch(() => undefined));
   });
 }

@@ -1,4 +1,5 @@
 import type { AgentEvent, ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
+import { openPromptHistory, promptHistoryFile } from "../chat/prompt-history.js";
 import { runRepl } from "../chat/repl.js";
 import { createConversationBranching } from "../chat/rewind-command.js";
 import { pickExplicitFlags, type CommandOptionSource } from "../config/flag-mapping.js";
@@ -157,6 +158,10 @@ export async function chatCommand(
       output: process.stdout,
       color,
       banner: forked === undefined ? banner : `${banner}\n${forked}`,
+      history: openPromptHistory({
+        file: promptHistoryFile(config.persistence.data_dir),
+        warn: (message) => process.stderr.write(`xzatoma: ${toTerminalSafe(message)}\n`),
+      }),
       branching,
     });
   } finally {

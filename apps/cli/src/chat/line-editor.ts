@@ -1,0 +1,507 @@
+import { emitKeypressEvents } from "node:readline";
+import stringWidth from "string-width";
+import { toTerminalSafeLine } from "../render/terminal-safe.js";
+import {
+  bufferOf,
+  deleteBackward,
+  deleteForward,
+  deleteToLineEnd,
+  deleteToLineStart,
+  deleteWordBackward,
+  EMPTY_BUFFER,
+  insert,
+  moveHorizontally,
+  moveToLineEdge,
+  moveVertically,
+  type InputBuffer,
+} from "./input-buffer.js";
+import type { PromptHistory } from "./prompt-history.js";
+import { filterSlashMenu, type SlashMenuEntry } from "./slash-menu.js";
+
+/** What readline's keypress parser reports for a key. */
+interface Key {
+  readonly sequence?: string;
+  readonly name?: string;
+  readonly ctrl?: boolean;
+  readonly meta?: boolean;
+  readonly shift?: boolean;
+  readonly code?: string;
+}
+
+/** Options of {@link createLineEditor}. */
+export interface LineEditorOptions {
+  readonly input: NodeJS.ReadStream;
+  readonly output: NodeJS.WriteStream;
+  readonly color: boolean;
+  /** The slash menu's commands. */
+  readonly commands: readonly SlashMenuEntry[];
+  readonly history?: PromptHistory;
+  /** The status line under the prompt (see `status-line.ts`); read at each redraw. */
+  readonly status?: () => string;
+  /** A message was entered (Enter at the prompt); it may have several lines. */
+  readonly onLine: (text: string) => void;
+  /**
+   * Whether a message can be sent now. While it cannot (a turn runs), Enter keeps the
+   * message in the prompt and says why, so typing ahead loses nothing. Default: always.
+   */
+  readonly canSend?: () => boolean;
+  /** Ctrl-C. */
+  readonly onInterrupt: () => void;
+  /** Ctrl-D on an empty prompt or question. */
+  readonly onEnd: () => void;
+}
+
+/** The chat's input in a terminal: a multi-line prompt, a slash menu and a status line. */
+export interface LineEditor {
+  /** Sets the prompt of messages (`[PLANNING][...] >>> `) and redraws. */
+  setPrompt(prompt: string): void;
+  /** Prints `text` (already safe for the terminal) above the prompt. */
+  print(text: string): void;
+  /**
+   * Asks one question in place of the prompt. Resolves the answer, or undefined when
+   * `signal` aborts (Ctrl-C) or the input ends (Ctrl-D).
+   */
+  question(prompt: string, prefill: string, signal?: AbortSignal): Promise<string | undefined>;
+  /** Shows a spinner with `label` in the status line; undefined stops it. */
+  setActivity(label: string | undefined): void;
+  /** Redraws the prompt and status line (after the state they show changed). */
+  refresh(): void;
+  /** Erases the prompt, gives the terminal back (raw mode, bracketed paste off). */
+  close(): void;
+}
+
+const ESC = "\x1b[";
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+/** Prefix of the second and later lines of a message. */
+const CONTINUATION = "... ";
+/** Entries the slash menu shows at most. */
+const MENU_ROWS = 8;
+
+interface Question {
+  readonly prompt: string;
+  buffer: InputBuffer;
+  readonly resolve: (answer: string | undefined) => void;
+}
+
+/**
+ * A line editor on raw keys (node:readline's keypress parser, no Interface). It keeps a
+ * live area at the bottom of the output: the message being typed (several lines), the
+ * slash menu while a command is being typed, and the status line. Output printed meanwhile
+ * goes above it, so typing stays possible while an answer streams.
+ *
+ * Keys: Enter sends; Ctrl-J, Alt-Enter and Shift-Enter (where the terminal reports it, as
+ * `CSI 13;2u`) insert a newline; a paste arrives whole (bracketed paste, its newlines kept);
+ * Up and Down move between lines and, on the first or last line, through the history;
+ * Tab completes the menu's choice; Ctrl-A/E/U/K/W edit as in a shell.
+ */
+export function createLineEditor(options: LineEditorOptions): LineEditor {
+  const { input, output, color } = options;
+  const dim = (text: string) => (color ? `${ESC}2m${text}${ESC}22m` : text);
+  const inverse = (text: string) => (color ? `${ESC}7m${text}${ESC}27m` : text);
+  let prompt = "";
+  let buffer: InputBuffer = EMPTY_BUFFER;
+  let question: Question | undefined;
+  let pasting = false;
+  let pasteSawReturn = false;
+  let closed = false;
+  // History: the index being shown (entries.length: the draft), and the draft itself.
+  let historyIndex = Number.POSITIVE_INFINITY;
+  let draft = "";
+  // Menu: the selected entry, and whether Escape closed it for the current text.
+  let menuSelection = 0;
+  let menuDismissedFor: string | undefined;
+  // What is on the screen: rows of the live area, and the cursor's row in it.
+  let drawn = false;
+  let cursorRow = 0;
+  /** Columns of the output's last, unfinished line (0 at a line start). */
+  let outputColumn = 0;
+  let liveAfterPartialLine = false;
+  let activity: string | undefined;
+  let frame = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const columns = () => Math.max(20, output.columns || 80);
+  const rows = () => Math.max(10, output.rows || 24);
+
+  /** Rows a line takes, with one more cell for a cursor at its end. */
+  const rowsOf = (line: string) => Math.max(1, Math.ceil((stringWidth(line) + 1) / columns()));
+
+  const current = (): InputBuffer => question?.buffer ?? buffer;
+  const setCurrent = (next: InputBuffer) => {
+    if (question) question.buffer = next;
+    else buffer = next;
+  };
+
+  const menu = (): SlashMenuEntry[] | undefined => {
+    if (question) return undefined;
+    if (menuDismissedFor === buffer.text) return undefined;
+    const matches = filterSlashMenu(options.commands, buffer.text);
+    return matches && matches.length > 0 ? matches : undefined;
+  };
+
+  /** The live area's lines, and where its cursor is (line index, column). */
+  const layout = (): { lines: string[]; cursorLine: number; cursorColumn: number } => {
+    const active = current();
+    const first = question?.prompt ?? prompt;
+    const textLines = active.text.split("\n");
+    const before = active.text.slice(0, active.cursor).split("\n");
+    const cursorTextLine = before.length - 1;
+    const lines: string[] = [];
+    // A message taller than the screen shows the lines around the cursor that fit.
+    const room = Math.max(3, rows() - 4 - MENU_ROWS);
+    const displayRows = (index: number) =>
+      rowsOf((index === 0 ? first : CONTINUATION) + toTerminalSafeLine(textLines[index] ?? ""));
+    let from = cursorTextLine;
+    let to = cursorTextLine + 1;
+    let used = displayRows(cursorTextLine);
+    for (let grew = true; grew;) {
+      grew = false;
+      if (from > 0 && used + displayRows(from - 1) <= room) {
+        from -= 1;
+        used += displayRows(from);
+        grew = true;
+      }
+      if (to < textLines.length && used + displayRows(to) <= room) {
+        used += displayRows(to);
+        to += 1;
+        grew = true;
+      }
+    }
+    let cursorLine = 0;
+    let cursorColumn = 0;
+    if (from > 0) lines.push(dim(`${CONTINUATION}(${from} more lines above)`));
+    for (let index = from; index < to; index += 1) {
+      const prefix = index === 0 ? first : dim(CONTINUATION);
+      const text = toTerminalSafeLine(textLines[index] ?? "");
+      if (index === cursorTextLine) {
+        cursorLine = lines.length;
+        cursorColumn =
+          stringWidth(index === 0 ? first : CONTINUATION) +
+          stringWidth(toTerminalSafeLine(before[cursorTextLine] ?? ""));
+      }
+      lines.push(prefix + text);
+    }
+    if (to < textLines.length)
+      lines.push(dim(`${CONTINUATION}(${textLines.length - to} more lines below)`));
+    const matches = menu();
+    if (matches) {
+      menuSelection = Math.min(menuSelection, matches.length - 1);
+      const start = Math.max(
+        0,
+        Math.min(menuSelection - MENU_ROWS + 1, matches.length - MENU_ROWS),
+      );
+      const width = Math.max(...matches.map((entry) => entry.name.length)) + 2;
+      matches.slice(start, start + MENU_ROWS).forEach((entry, offset) => {
+        const selected = start + offset === menuSelection;
+        const label = `${selected ? "›" : " "} ${entry.name.padEnd(width)}`;
+        const room = columns() - stringWidth(label) - 2;
+        const help =
+          entry.help.length > room ? `${entry.help.slice(0, Math.max(0, room - 1))}…` : entry.help;
+        lines.push(selected ? inverse(`${label}${help}`) : `${label}${dim(help)}`);
+      });
+    }
+    const status = options.status?.() ?? "";
+    const spinning = activity === undefined ? "" : `${FRAMES[frame] ?? ""} ${activity}`;
+    const statusText = [spinning, status].filter((part) => part !== "").join(" · ");
+    if (statusText !== "") {
+      const room = columns() - 1;
+      lines.push(
+        dim(stringWidth(statusText) > room ? `${statusText.slice(0, room - 1)}…` : statusText),
+      );
+    }
+    return { lines, cursorLine, cursorColumn };
+  };
+
+  /** The bytes that erase the live area, leaving the cursor where output continues. */
+  const erase = (): string => {
+    if (!drawn) return "";
+    drawn = false;
+    const up = cursorRow + (liveAfterPartialLine ? 1 : 0);
+    const move = up > 0 ? `${ESC}${up}A` : "";
+    return `${move}${liveAfterPartialLine ? `${ESC}${outputColumn + 1}G` : "\r"}${ESC}J`;
+  };
+
+  /** The bytes that draw the live area and put the cursor in it. */
+  const draw = (): string => {
+    if (closed) return "";
+    const { lines, cursorLine, cursorColumn } = layout();
+    liveAfterPartialLine = outputColumn > 0;
+    let text = liveAfterPartialLine ? "\n" : "";
+    // Each line ends with a space, so a line as wide as the screen wraps as counted.
+    text += lines.map((line) => `${line} `).join("\r\n");
+    let row = 0;
+    let cursorAt = 0;
+    lines.forEach((line, index) => {
+      if (index === cursorLine) cursorAt = row + Math.floor(cursorColumn / columns());
+      row += rowsOf(line);
+    });
+    const lastRow = row - 1;
+    const up = lastRow - cursorAt;
+    if (up > 0) text += `${ESC}${up}A`;
+    text += `${ESC}${(cursorColumn % columns()) + 1}G`;
+    cursorRow = cursorAt;
+    drawn = true;
+    return text;
+  };
+
+  // One write each: a terminal that renders between the erase and the draw would flicker.
+  const redraw = () => {
+    if (closed) return;
+    output.write(erase() + draw());
+  };
+
+  const trackOutput = (text: string) => {
+    const cut = Math.max(text.lastIndexOf("\n"), text.lastIndexOf("\r"));
+    const tail = cut === -1 ? text : text.slice(cut + 1);
+    const width = stringWidth(tail);
+    outputColumn = cut === -1 ? outputColumn + width : width;
+    if (outputColumn >= columns()) outputColumn %= columns();
+  };
+
+  const print = (text: string) => {
+    if (text === "") return;
+    if (closed) {
+      output.write(text);
+      return;
+    }
+    const cleared = erase();
+    trackOutput(text);
+    output.write(cleared + text + draw());
+  };
+
+  /** Puts what was entered into the scrollback, as it was typed. */
+  const echo = (first: string, text: string) => {
+    const lines = text
+      .split("\n")
+      .map((line, index) => (index === 0 ? first : dim(CONTINUATION)) + toTerminalSafeLine(line));
+    print(`${outputColumn > 0 ? "\n" : ""}${lines.join("\n")}\n`);
+  };
+
+  const submit = () => {
+    if (question) {
+      const { prompt: asked, buffer: answer, resolve } = question;
+      question = undefined;
+      echo(asked, answer.text);
+      resolve(answer.text);
+      return;
+    }
+    const text = buffer.text;
+    if (options.canSend && !options.canSend()) {
+      print(
+        dim(
+          "(busy: your message stays in the prompt; send it when the answer ends, or press Ctrl-C to cancel the answer)\n",
+        ),
+      );
+      return;
+    }
+    buffer = EMPTY_BUFFER;
+    historyIndex = Number.POSITIVE_INFINITY;
+    menuDismissedFor = undefined;
+    echo(prompt, text);
+    if (text.trim() !== "") options.history?.add(text);
+    options.onLine(text);
+  };
+
+  const recall = (direction: -1 | 1): boolean => {
+    const entries = options.history?.entries() ?? [];
+    if (question || entries.length === 0) return false;
+    const at = Math.min(historyIndex, entries.length);
+    const next = at + direction;
+    if (next < 0 || next > entries.length) return false;
+    if (at === entries.length) draft = buffer.text;
+    historyIndex = next;
+    buffer = bufferOf(next === entries.length ? draft : (entries[next] ?? ""));
+    return true;
+  };
+
+  /** Enter with the menu open: completes the chosen command, and sends it when it takes nothing. */
+  const acceptMenu = (matches: SlashMenuEntry[], send: boolean): void => {
+    const chosen = matches[menuSelection] ?? matches[0];
+    if (!chosen) return;
+    if (send && buffer.text.toLowerCase() === chosen.name.toLowerCase()) {
+      submit();
+      return;
+    }
+    if (send && chosen.usage === "") {
+      buffer = bufferOf(chosen.name);
+      submit();
+      return;
+    }
+    buffer = bufferOf(`${chosen.name} `);
+  };
+
+  const onKeypress = (character: string | undefined, key: Key = {}) => {
+    if (closed) return;
+    if (key.name === "paste-start") {
+      pasting = true;
+      pasteSawReturn = false;
+      return;
+    }
+    if (key.name === "paste-end") {
+      pasting = false;
+      redraw();
+      return;
+    }
+    if (pasting) {
+      // A paste is text: its newlines (CR, LF or CRLF) stay in the message.
+      if (key.name === "return") {
+        setCurrent(insert(current(), "\n"));
+        pasteSawReturn = true;
+        return;
+      }
+      if (key.name === "enter" && pasteSawReturn) {
+        pasteSawReturn = false;
+        return;
+      }
+      pasteSawReturn = false;
+      const text = key.name === "enter" ? "\n" : key.name === "tab" ? "\t" : (character ?? "");
+      if (text !== "" && !text.startsWith("\x1b")) setCurrent(insert(current(), text));
+      return;
+    }
+    const matches = menu();
+    if (key.ctrl && key.name === "c") {
+      // At the prompt Ctrl-C clears it; while a turn runs it cancels the turn only.
+      if (!question && (!options.canSend || options.canSend())) {
+        buffer = EMPTY_BUFFER;
+        historyIndex = Number.POSITIVE_INFINITY;
+      }
+      redraw();
+      options.onInterrupt();
+      return;
+    }
+    if (key.ctrl && key.name === "d") {
+      if (current().text === "") {
+        options.onEnd();
+        return;
+      }
+      setCurrent(deleteForward(current()));
+    } else if (key.name === "return" && !key.meta) {
+      if (matches) acceptMenu(matches, true);
+      else submit();
+    } else if (key.name === "return" || key.name === "enter" || key.code === "[13;2u") {
+      setCurrent(insert(current(), "\n"));
+    } else if (key.name === "tab" && matches) {
+      acceptMenu(matches, false);
+    } else if (key.name === "escape") {
+      menuDismissedFor = buffer.text;
+    } else if (key.name === "up" && matches) {
+      menuSelection = (menuSelection - 1 + matches.length) % matches.length;
+    } else if (key.name === "down" && matches) {
+      menuSelection = (menuSelection + 1) % matches.length;
+    } else if (
+      key.name === "up" ||
+      key.name === "down" ||
+      (key.ctrl && (key.name === "p" || key.name === "n"))
+    ) {
+      const direction = key.name === "up" || key.name === "p" ? -1 : 1;
+      const moved = moveVertically(current(), direction);
+      if (moved) setCurrent(moved);
+      else recall(direction);
+    } else if (key.name === "backspace") {
+      setCurrent(key.meta ? deleteWordBackward(current()) : deleteBackward(current()));
+    } else if (key.name === "delete") {
+      setCurrent(deleteForward(current()));
+    } else if (key.name === "left" || (key.ctrl && key.name === "b")) {
+      setCurrent(moveHorizontally(current(), -1));
+    } else if (key.name === "right" || (key.ctrl && key.name === "f")) {
+      setCurrent(moveHorizontally(current(), 1));
+    } else if (key.name === "home" || (key.ctrl && key.name === "a")) {
+      setCurrent(moveToLineEdge(current(), "start"));
+    } else if (key.name === "end" || (key.ctrl && key.name === "e")) {
+      setCurrent(moveToLineEdge(current(), "end"));
+    } else if (key.ctrl && key.name === "u") {
+      setCurrent(deleteToLineStart(current()));
+    } else if (key.ctrl && key.name === "k") {
+      setCurrent(deleteToLineEnd(current()));
+    } else if (key.ctrl && key.name === "w") {
+      setCurrent(deleteWordBackward(current()));
+    } else if (key.ctrl && key.name === "l") {
+      output.write(`${ESC}H${ESC}2J`);
+      drawn = false;
+      outputColumn = 0;
+    } else if (
+      character !== undefined &&
+      !key.ctrl &&
+      !key.meta &&
+      character >= " " &&
+      !character.startsWith("\x1b")
+    ) {
+      setCurrent(insert(current(), character));
+      if (!question) menuSelection = 0;
+    } else {
+      return;
+    }
+    if (!question && menuDismissedFor !== undefined && menuDismissedFor !== buffer.text)
+      menuDismissedFor = undefined;
+    if (!closed) redraw();
+  };
+
+  emitKeypressEvents(input);
+  input.setRawMode(true);
+  input.on("keypress", onKeypress);
+  input.resume();
+  // Bracketed paste: the terminal marks a paste, so its lines arrive as one message.
+  output.write(`${ESC}?2004h`);
+  const onResize = () => redraw();
+  output.on("resize", onResize);
+
+  return {
+    setPrompt(next) {
+      prompt = next;
+      redraw();
+    },
+    print,
+    question(asked, prefill, signal) {
+      return new Promise((resolve) => {
+        if (closed || signal?.aborted) {
+          resolve(undefined);
+          return;
+        }
+        const onAbort = () => {
+          if (question?.resolve !== settle) return;
+          question = undefined;
+          redraw();
+          resolve(undefined);
+        };
+        const settle = (answer: string | undefined) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(answer);
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+        question = { prompt: asked, buffer: bufferOf(prefill), resolve: settle };
+        redraw();
+      });
+    },
+    setActivity(label) {
+      if (label === activity) return;
+      activity = label;
+      if (label === undefined) {
+        if (timer) clearInterval(timer);
+        timer = undefined;
+      } else if (!timer) {
+        timer = setInterval(() => {
+          frame = (frame + 1) % FRAMES.length;
+          redraw();
+        }, 100);
+        timer.unref();
+      }
+      redraw();
+    },
+    refresh: redraw,
+    close() {
+      if (closed) return;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      output.write(erase());
+      closed = true;
+      const pending = question;
+      question = undefined;
+      pending?.resolve(undefined);
+      input.off("keypress", onKeypress);
+      output.off("resize", onResize);
+      output.write(`${outputColumn > 0 ? "\n" : ""}${ESC}?2004l`);
+      input.setRawMode(false);
+      input.pause();
+    },
+  };
+}

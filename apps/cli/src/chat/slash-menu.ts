@@ -1,0 +1,48 @@
+/** One command offered by the slash menu. */
+export interface SlashMenuEntry {
+  /** `/mode` */
+  readonly name: string;
+  /** What follows the name in the help, `planning|write`; empty when it takes nothing. */
+  readonly usage: string;
+  /** The first line of its help. */
+  readonly help: string;
+}
+
+/**
+ * The menu's entries, read from the chat's help text (`SLASH_HELP`), so a command that is
+ * documented there is offered without a second list to keep in step. A line of the help
+ * names a command when it starts with two spaces and `/`, and its help follows two or more
+ * spaces; a name documented twice (`/context`, `/context summary`) is offered once.
+ */
+export function slashMenuEntries(helpText: string): SlashMenuEntry[] {
+  const entries: SlashMenuEntry[] = [];
+  const seen = new Set<string>();
+  for (const line of helpText.split("\n")) {
+    const match = /^ {2}(\/\S+)((?: \S+)*)\s{2,}(\S.*)$/.exec(line);
+    if (!match) continue;
+    const name = match[1] ?? "";
+    if (seen.has(name)) continue;
+    seen.add(name);
+    entries.push({ name, usage: (match[2] ?? "").trim(), help: (match[3] ?? "").trim() });
+  }
+  return entries;
+}
+
+/**
+ * The entries that match what is typed, best first: the menu is open while the text is a
+ * `/` and a word with no space yet. Names that start with the word come first, then names
+ * that contain it. Undefined when the menu is closed (not a command, or an argument is
+ * being typed).
+ */
+export function filterSlashMenu(
+  entries: readonly SlashMenuEntry[],
+  text: string,
+): SlashMenuEntry[] | undefined {
+  if (!/^\/\S*$/.test(text)) return undefined;
+  const word = text.slice(1).toLowerCase();
+  const starts = entries.filter((entry) => entry.name.slice(1).toLowerCase().startsWith(word));
+  const contains = entries.filter(
+    (entry) => !starts.includes(entry) && entry.name.slice(1).toLowerCase().includes(word),
+  );
+  return [...starts, ...contains];
+}

@@ -31,13 +31,15 @@ export async function compactConversation(
   ].join("\n");
 }
 
+const tools = (count: number) => `${count} tool${count === 1 ? "" : "s"}`;
+
 /** The `/context` lines on what the tool definitions of each request cost. */
 export function describeToolCosts(costs: ToolCosts | undefined): string[] {
   if (!costs) return [];
   const lines = [
-    `Tool definitions: ${costs.sent.tools} tools sent with each request, about ${costs.sent.tokens} tokens` +
+    `Tool definitions: ${tools(costs.sent.tools)} sent with each request, about ${costs.sent.tokens} tokens` +
       (costs.mcpSent.tools > 0
-        ? ` (MCP: ${costs.mcpSent.tools} tools, about ${costs.mcpSent.tokens} tokens)`
+        ? ` (MCP: ${tools(costs.mcpSent.tools)}, about ${costs.mcpSent.tokens} tokens)`
         : ""),
   ];
   if (costs.deferred.tools > 0)

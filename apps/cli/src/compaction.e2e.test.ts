@@ -150,6 +150,9 @@ describe("a plan run long enough to compact several times", () => {
     expect(shown.stdout).toMatch(/\[pruned\] read_file ✓ Note 1:/);
     expect(shown.stdout).toMatch(/\[pruned\] mark_instruction_done ✓ Completed 1\/3/);
     expect(shown.stdout).not.toMatch(/\[pruned\] mark_instruction_done ✓ Completed 2\/3/);
+    expect(shown.stdout).toMatch(
+      /\[pruned\]: \d+ messages kept in history that the model no longer sees/,
+    );
   }, 180_000);
 });
 

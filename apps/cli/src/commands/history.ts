@@ -3,6 +3,7 @@ import type { ConversationStatus, History } from "@xzatoma/persistence";
 import { loadConfig, openRuntimeHistory } from "@xzatoma/runtime";
 import { FLAG_MAPPINGS } from "../config/flag-mapping.js";
 import { ExitCode } from "../exit-codes.js";
+import { prunedLegend } from "../history/pruned-legend.js";
 import { formatConversationLine, renderConversationTree } from "../history/render-conversation.js";
 import { toTerminalSafe, toTerminalSafeJson, toTerminalSafeLine } from "../render/terminal-safe.js";
 import { UsageError } from "../usage-error.js";
@@ -133,7 +134,10 @@ export async function historyShow(id: string, options: HistoryCommandOptions): P
     }
     if (options.json) process.stdout.write(`${toTerminalSafeJson(tree)}\n`);
     // terminal-safe: renderConversationTree escapes every message, tool call and result.
-    else process.stdout.write(`${renderConversationTree(tree)}\n`);
+    else {
+      const legend = prunedLegend(tree);
+      process.stdout.write(`${renderConversationTree(tree)}\n${legend ? `${legend}\n` : ""}`);
+    }
     return ExitCode.ok;
   } finally {
     history.close();

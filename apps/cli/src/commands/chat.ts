@@ -85,6 +85,8 @@ export async function chatCommand(
       mentionUrlsConfirmed: true,
       // A person is there to approve what children do, so chat always offers delegation.
       subagents: true,
+      // Right after setup nothing is configured: the embedded model, or how to get a model.
+      fallBackToLocal: true,
       history: {},
       ...(resuming
         ? {

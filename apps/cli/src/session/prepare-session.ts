@@ -15,6 +15,7 @@ import {
 import { FLAG_MAPPINGS } from "../config/flag-mapping.js";
 import { createMentionLoader } from "../mentions/index.js";
 import { UsageError } from "../usage-error.js";
+import { chooseDefaultProvider } from "./default-provider.js";
 
 /** What `run` and `chat` share: configuration, the runtime and the mention loader. */
 export interface PreparedSession {
@@ -65,6 +66,11 @@ export async function prepareSession(options: {
   /** OpenTelemetry's tracer and meter, when the environment turned telemetry on. */
   readonly telemetry?: AgentRuntimeOptions["telemetry"];
   /**
+   * Nobody chose a provider and Ollama on this machine does not answer: run the embedded
+   * model when it is installed, else say how to get a model (see `default-provider.ts`).
+   */
+  readonly fallBackToLocal?: boolean;
+  /**
    * Chooses the conversation to resume once the configuration is known (chat's picker,
    * `--continue`, the question before a conversation moves workspace). When it answers
    * another workspace, the configuration is loaded again for that one.
@@ -86,7 +92,16 @@ export async function prepareSession(options: {
     // limited: see readProjectConfig).
     projectDir: workspaceRoot,
   });
-  for (const warning of loaded.warnings ?? []) options.io.warn(warning);
+  // The warnings of the configuration that applies: a choice below may load it again.
+  if (options.fallBackToLocal) {
+    const choice = await chooseDefaultProvider(loaded, process.env);
+    if (choice.kind !== "keep") options.io.warn(choice.notice);
+    if (choice.kind === "local") {
+      const { fallBackToLocal, ...rest } = options;
+      void fallBackToLocal;
+      return prepareSession({ ...rest, flags: { ...options.flags, provider: "local" } });
+    }
+  }
   const { config } = loaded;
   if (options.history && options.history.resume !== undefined && !config.persistence.enabled)
     throw new UsageError("--resume: history is turned off (persistence.enabled: false).");
@@ -101,6 +116,7 @@ export async function prepareSession(options: {
       history: { ...(options.history || {}), resume: chosen.id },
     });
   }
+  for (const warning of loaded.warnings ?? []) options.io.warn(warning);
   const runtime = await createAgentRuntime(config, options.io, {
     workspace: workspaceRoot,
     modes: options.modes(config),

@@ -1,4 +1,10 @@
-import { matchingHooks, NO_HOOKS, type HookEventName, type HooksConfig } from "./hooks-config.js";
+import {
+  hooksOf,
+  matchingHooks,
+  NO_HOOKS,
+  type HookEventName,
+  type HooksConfig,
+} from "./hooks-config.js";
 import { parseHookOutput } from "./hook-output.js";
 import { runHook } from "./run-hook.js";
 
@@ -79,9 +85,9 @@ export function createHookRunner(context: HookContext): HookRunner {
   };
   return {
     context,
-    has: (event, subject) => matchingHooks(hooks[event], subject).length > 0,
+    has: (event, subject) => matchingHooks(hooksOf(hooks, event), subject).length > 0,
     async fire(event, subject, fields, options = {}) {
-      const commands = matchingHooks(hooks[event], subject);
+      const commands = matchingHooks(hooksOf(hooks, event), subject);
       if (commands.length === 0) return EMPTY;
       const failures: string[] = [];
       const added: string[] = [];

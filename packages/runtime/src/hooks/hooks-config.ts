@@ -96,3 +96,32 @@ export function matchingHooks(entries: HookMatchers, subject: string | undefined
     )
     .flatMap((entry) => entry.hooks);
 }
+
+/**
+ * The matchers configured for `event`. Each event's key is read by name (not by index), so
+ * the check that every configuration key is read by some code sees each one.
+ */
+export function hooksOf(hooks: HooksConfig, event: HookEventName): HookMatchers {
+  switch (event) {
+    case "SessionStart":
+      return hooks.SessionStart;
+    case "UserPromptSubmit":
+      return hooks.UserPromptSubmit;
+    case "PreToolUse":
+      return hooks.PreToolUse;
+    case "PostToolUse":
+      return hooks.PostToolUse;
+    case "Notification":
+      return hooks.Notification;
+    case "SubagentStart":
+      return hooks.SubagentStart;
+    case "SubagentStop":
+      return hooks.SubagentStop;
+    case "PreCompact":
+      return hooks.PreCompact;
+    case "Stop":
+      return hooks.Stop;
+    case "SessionEnd":
+      return hooks.SessionEnd;
+  }
+}

@@ -1,4 +1,4 @@
-import type { HookEventName } from "./hooks-config.js";
+import { hooksOf, type HookEventName } from "./hooks-config.js";
 import { createHookRunner, type HookContext, type HookRunner } from "./hook-runner.js";
 
 /** How a session started (`SessionStart`'s `source`, its matcher). */
@@ -60,8 +60,13 @@ const SUBAGENT_TYPE = "subagent";
 export function createSessionHooks(context: HookContext): SessionHooks {
   const runner = createHookRunner(context);
   const warn = (message: string) => context.warn?.(message);
+  // Hooks started without waiting run one after another, in the order raised: two
+  // notifications never overlap, and each sees the session as it was when it was raised.
+  let background: Promise<unknown> = Promise.resolve();
   const pending = new Set<Promise<unknown>>();
-  const track = (running: Promise<unknown>) => {
+  const track = (start: () => Promise<unknown>) => {
+    const running = background.then(start, start);
+    background = running;
     pending.add(running);
     const done = () => pending.delete(running);
     void running.then(done, done);
@@ -85,7 +90,7 @@ export function createSessionHooks(context: HookContext): SessionHooks {
   });
   return {
     runner,
-    configured: (event) => context.hooks[event].length > 0,
+    configured: (event) => hooksOf(context.hooks, event).length > 0,
     start: (source, model) => inform("SessionStart", source, { source, model }, true),
     async end(reason) {
       await inform("SessionEnd", reason, { reason });
@@ -119,21 +124,15 @@ export function createSessionHooks(context: HookContext): SessionHooks {
       return verdict.blocked;
     },
     async preCompact(trigger, instructions) {
-      const running = inform("PreCompact", trigger, {
-        trigger,
-        custom_instructions: instructions ?? "",
-      });
-      if (trigger === "auto") track(running);
-      else await running;
+      const start = () =>
+        inform("PreCompact", trigger, { trigger, custom_instructions: instructions ?? "" });
+      if (trigger === "auto") track(start);
+      else await start();
     },
     notify(type, message) {
       if (!runner.has("Notification", type)) return;
-      track(
-        inform("Notification", type, {
-          message,
-          title: "XZatoma",
-          notification_type: type,
-        }),
+      track(() =>
+        inform("Notification", type, { message, title: "XZatoma", notification_type: type }),
       );
     },
     async settle() {

@@ -12,8 +12,10 @@
  * every request received, for assertions.
  *
  * Run it alone (Node >= 22.18 runs TypeScript directly):
- *   node tools/scripted-servers/xzepr-server.ts --scenario open|token [--port 0]
- * It prints `{"url": "http://127.0.0.1:PORT", "token": ...}` on stdout once listening.
+ *   node tools/scripted-servers/xzepr-server.ts --scenario open|token|flaky [--port 0]
+ * It prints `{"url": "http://127.0.0.1:PORT", "token": ...}` on stdout once listening, and
+ * a line per request on stderr. docs/how-to/deploy-the-watcher.md ("Try XZepr reporting")
+ * shows it with the watcher.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -126,6 +128,10 @@ export interface ScriptedXzeprOptions {
   /** When set, `/api/v1/*` requires `Authorization: Bearer <token>` (401 otherwise). */
   readonly token?: string;
   readonly port?: number;
+  /** Answers the first `failFirst` requests with 503, as an XZepr that is starting or away would. */
+  readonly failFirst?: number;
+  /** Called with one line per request answered (`POST /api/v1/events 200`): the standalone server prints them. */
+  readonly log?: (line: string) => void;
 }
 
 /** The owner XZepr records for everything created here (the scripted server's one user). */
@@ -216,6 +222,12 @@ export async function startScriptedXzepr(
   const groups = new Map<string, XzeprGroupRecord>();
   const published: Json[] = [];
   const faults: (XzeprFault | "hang")[] = [];
+  for (let index = 0; index < (options.failFirst ?? 0); index++) {
+    faults.push({
+      status: 503,
+      body: { error: "service_unavailable", message: "Scripted outage (failFirst)" },
+    });
+  }
 
   function envelope(
     event: XzeprEventRecord,
@@ -664,6 +676,12 @@ export async function startScriptedXzepr(
   }
 
   const server = createServer((request, response) => {
+    if (options.log) {
+      const log = options.log;
+      response.once("finish", () =>
+        log(`${request.method ?? "GET"} ${request.url ?? "/"} ${response.statusCode}`),
+      );
+    }
     void handle(request, response).catch((error: unknown) => {
       if (!response.headersSent)
         sendJson(response, 500, { error: "internal_error", message: String(error) });
@@ -690,17 +708,27 @@ export async function startScriptedXzepr(
   };
 }
 
-/** Standalone scenarios: `open` needs no token, `token` requires `Bearer xzepr-dev-token`. */
+/**
+ * Standalone scenarios: `open` needs no token, `token` requires `Bearer xzepr-dev-token`,
+ * `flaky` answers its first 5 requests with 503 (a client that retries gets through).
+ */
 export const SCENARIOS: Record<string, ScriptedXzeprOptions> = {
   open: {},
   token: { token: "xzepr-dev-token" },
+  flaky: { failFirst: 5 },
 };
 
-// Standalone: node tools/scripted-servers/xzepr-server.ts --scenario open|token [--port N]
+// Standalone: node tools/scripted-servers/xzepr-server.ts --scenario open|token|flaky [--port N]
+// Each request answered is a line on stderr; stop it with Ctrl-C (its data is in memory).
 if (import.meta.main) {
   await runStandalone({
     scenarios: SCENARIOS,
-    start: (scenario, port) => startScriptedXzepr({ ...scenario, port }),
+    start: (scenario, port) =>
+      startScriptedXzepr({
+        ...scenario,
+        port,
+        log: (line) => process.stderr.write(`xzepr: ${line}\n`),
+      }),
     describe: (server) => ({ url: server.url, token: server.token ?? null }),
   });
 }

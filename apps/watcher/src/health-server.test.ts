@@ -54,6 +54,16 @@ function sample(text: string, name: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
 }
 
+/** The value of the series of `name` whose label `label` is `value`. */
+function labelled(text: string, name: string, label: string, value: string): number | undefined {
+  const line = text
+    .split("\n")
+    .find(
+      (candidate) => candidate.startsWith(`${name}{`) && candidate.includes(`${label}="${value}"`),
+    );
+  return line === undefined ? undefined : Number(line.split(" ")[1]);
+}
+
 async function assemble(): Promise<{
   service: WatcherService;
   server: HealthServer;
@@ -139,15 +149,34 @@ describe("the watcher's health endpoint", () => {
     expect(scraped.status).toBe(200);
     expect(scraped.type).toMatch(/^text\/plain/);
     const text = scraped.body;
-    expect(text).toMatch(/^# TYPE xzatoma_watcher_events_consumed_total counter$/m);
-    const count = (what: string) => sample(text, `xzatoma_watcher_events_${what}_total`);
-    expect(count("consumed")).toBe(4);
+    expect(text).toMatch(/^# TYPE messaging_client_consumed_messages_total counter$/m);
+    expect(sample(text, "messaging_client_consumed_messages_total")).toBe(4);
+    expect(text).toMatch(
+      /^messaging_client_consumed_messages_total\{[^}]*messaging_destination_name="xzepr\.events"[^}]*\} 4/m,
+    );
+    const count = (outcome: string) =>
+      labelled(text, "xzatoma_watcher_events_total", "xzatoma_watcher_outcome", outcome);
     expect(count("executed")).toBe(1);
     expect(count("duplicate")).toBe(1);
     expect(count("filtered")).toBe(1);
     expect(count("dead_lettered")).toBe(1);
-    // Nothing failed, was republished or skipped: no series, or a zero one.
-    for (const none of ["failed", "republished", "skipped"]) expect(count(none) ?? 0).toBe(0);
+    // Nothing failed, was republished or skipped: the series are there, at zero.
+    for (const none of ["failed", "republished", "skipped"]) expect(count(none)).toBe(0);
+    // Dead letters by reason: the one that is not JSON, and every other reason at zero.
+    const deadLetters = (code: string) =>
+      labelled(text, "xzatoma_watcher_dead_letters_total", "error_type", code);
+    expect(deadLetters("undecodable")).toBe(1);
+    for (const code of ["too_large", "tombstone", "no_plan", "invalid_plan"]) {
+      expect(deadLetters(code)).toBe(0);
+    }
+    expect(
+      labelled(
+        text,
+        "xzatoma_watcher_xzepr_reports_dropped_total",
+        "error_type",
+        "retries_exhausted",
+      ),
+    ).toBe(0);
     // The run's duration is in the histogram, by status.
     expect(sample(text, "xzatoma_watcher_execution_duration_count")).toBe(1);
     // The same counts as the status the probes read.

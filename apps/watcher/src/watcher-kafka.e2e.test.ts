@@ -303,20 +303,23 @@ describe("xzatoma-watcher run on a Kafka broker", () => {
     ]);
     // The metrics count what happened: 12 messages read, the marker included.
     const metrics = await (await fetch(`${health}/metrics`)).text();
-    const count = (what: string) =>
+    const series = (name: string, label?: string) =>
       Number(
         new RegExp(
-          `^xzatoma_watcher_events_${what}_total(?:\\{[^}]*\\})? (\\d+)(?: \\d+)?$`,
+          `^${name}(?:\\{[^}]*${label === undefined ? "" : label.replace(/"/g, '\\"')}[^}]*\\})? (\\d+)(?: \\d+)?$`,
           "m",
         ).exec(metrics)?.[1],
       );
+    const count = (outcome: string) =>
+      series("xzatoma_watcher_events_total", `xzatoma_watcher_outcome="${outcome}"`);
     expect({
-      consumed: count("consumed"),
+      consumed: series("messaging_client_consumed_messages_total"),
       executed: count("executed"),
       duplicate: count("duplicate"),
       filtered: count("filtered"),
       skipped: count("skipped"),
       dead_lettered: count("dead_lettered"),
+      failed: count("failed"),
     }).toEqual({
       consumed: 12,
       executed: 3,
@@ -324,7 +327,18 @@ describe("xzatoma-watcher run on a Kafka broker", () => {
       filtered: 2,
       skipped: 1,
       dead_lettered: 5,
+      failed: 0,
     });
+    // The dead letters by reason: two not events, one empty value, one invalid plan, one too large.
+    const byReason = (code: string) =>
+      series("xzatoma_watcher_dead_letters_total", `error_type="${code}"`);
+    expect({
+      undecodable: byReason("undecodable"),
+      invalid_plan: byReason("invalid_plan"),
+      too_large: byReason("too_large"),
+      tombstone: byReason("tombstone"),
+      no_plan: byReason("no_plan"),
+    }).toEqual({ undecodable: 3, invalid_plan: 1, too_large: 1, tombstone: 0, no_plan: 0 });
 
     watcher.child.kill("SIGTERM");
     expect(await watcher.exited).toBe(0);
@@ -511,5 +525,111 @@ describe("xzatoma-watcher run on a Kafka broker", () => {
     expect(new Set(shown.map((match) => match[2])).size).toBe(20);
     expect(shown.every((match) => match[1] === "completed")).toBe(true);
     expect(all.stdout.split("  | Done.").length - 1).toBe(20);
+  }, 600_000);
+
+  it("an operator lists a dead letter with its reason, replays it once the cause is fixed, and re-runs a handled event on purpose with ledger forget", async () => {
+    const server = await model(() => ({ content: "Ran." }));
+    // Too small for the event: it is dead-lettered as too_large.
+    const config = await configFor("operator", server.url, {
+      execution: { max_message_bytes: 1000 },
+    });
+    const results = await collect("operator.in.results");
+    const letters = await collect("operator.in.dlq");
+    const workspace = await mkdtemp(path.join(home, "ws-"));
+    const id = "01JXZEPROPERATOR000000001";
+    const first = startWatcher(config, workspace);
+    await until("the watcher to consume", () => first.log().includes('"msg":"watching"'));
+    await producer.send({
+      topic: "operator.in",
+      messages: [
+        { key: id, value: eventWithId(BUILD, id), headers: { "x-origin": "ci" } },
+        { key: "not-json", value: "{not json" },
+      ],
+    });
+    await until("two dead letters", () => letters.seen.length >= 2);
+    expect(results.seen).toHaveLength(0);
+
+    // dlq list: both, with their reason codes and reasons.
+    const list = await tool(["dlq", "list", "--json"], config);
+    expect(list.code).toBe(0);
+    const listed = list.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        ref: "0:0",
+        key: id,
+        code: "too_large",
+        reason: expect.stringMatching(
+          /^The message is \d+ bytes, over watcher\.execution\.max_message_bytes \(1000\)/,
+        ),
+        from: { topic: "operator.in", partition: 0, offset: "0" },
+      }),
+      expect.objectContaining({ key: "not-json", code: "undecodable" }),
+    ]);
+    const ref = listed[0]?.["ref"] as string;
+    const text = await tool(["dlq", "list"], config);
+    expect(text.stdout).toContain(`too_large     ${id}  from operator.in/0@0`);
+    expect(text.stderr).toContain("2 dead letters on operator.in.dlq");
+    // dlq show: the headers and the value, byte for byte.
+    const show = await tool(["dlq", "show", id, "--json"], config);
+    expect(show.code).toBe(0);
+    const shown = JSON.parse(show.stdout) as { headers: Record<string, string>; value: string };
+    expect(shown.value).toBe(eventWithId(BUILD, id));
+    expect(shown.headers).toMatchObject({ "x-origin": "ci", "x-xzatoma-dlq-code": "too_large" });
+    expect((await tool(["dlq", "show", "7:99"], config)).code).toBe(1);
+
+    // The cause fixed (a limit the event fits), the watcher restarted, the letter replayed.
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    await configFor("operator", server.url, {});
+    const second = startWatcher(config, workspace);
+    await until("the restarted watcher to consume", () =>
+      second.log().includes('"msg":"watching"'),
+    );
+    const replay = await tool(["dlq", "replay", ref], config);
+    expect(replay).toMatchObject({ code: 0 });
+    expect(replay.stdout).toBe(`replayed ${ref} to operator.in (key ${id})\n`);
+    await until("the replayed event's result", () => results.seen.length >= 1);
+    expect(results.seen[0]?.key).toBe(id);
+    expect(server.chatRequests).toHaveLength(1);
+
+    // ledger show: the event completed. A second copy is a duplicate: nothing runs.
+    const ledgerShow = await tool(["ledger", "show", id, "--json"], config);
+    expect(ledgerShow.code).toBe(0);
+    expect(JSON.parse(ledgerShow.stdout)).toMatchObject({
+      id,
+      source: "xzepr.event.receiver.demo-receiver-001",
+      entry: { outcome: "completed", delivery: "operator.in/0/2" },
+    });
+    await producer.send({
+      topic: "operator.in",
+      messages: [{ key: id, value: eventWithId(BUILD, id) }],
+    });
+    await until("the duplicate to be skipped", () =>
+      second.log().includes('"msg":"skipped an event already handled"'),
+    );
+    expect(server.chatRequests).toHaveLength(1);
+
+    // ledger forget, then the same event again: it runs again, a second result.
+    const forget = await tool(["ledger", "forget", id], config);
+    expect(forget.code).toBe(0);
+    expect(forget.stdout).toContain(
+      `forgot ${id} from xzepr.event.receiver.demo-receiver-001 (was completed)`,
+    );
+    expect((await tool(["ledger", "show", id], config)).code).toBe(1);
+    await producer.send({
+      topic: "operator.in",
+      messages: [{ key: id, value: eventWithId(BUILD, id) }],
+    });
+    await until("the second result", () => results.seen.length >= 2);
+    expect(results.seen.map((record) => record.key)).toEqual([id, id]);
+    expect(server.chatRequests).toHaveLength(2);
+
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+    await results.consumer.disconnect();
+    await letters.consumer.disconnect();
   }, 600_000);
 });

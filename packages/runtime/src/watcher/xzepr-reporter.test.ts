@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { startScriptedXzepr, type ScriptedXzepr } from "@xzatoma/scripted-servers/xzepr";
 import { createReportQueue, createWatcherLogger, type ReportDropReason } from "@xzatoma/watcher";
 import { xzeprConfigSchema } from "@xzatoma/xzepr/config";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createXzeprReporter, watcherPackageVersion } from "./xzepr-reporter.js";
 
 let xzepr: ScriptedXzepr | undefined;
@@ -87,5 +87,18 @@ describe("reporting to an XZepr that is down", () => {
     expect(dropped).toEqual(["retries_exhausted"]);
     expect(xzepr.events.size).toBe(0);
     expect(xzepr.requests).toHaveLength(3);
+  });
+
+  it("finds or creates its receiver again when XZepr lost it (an XZepr restarted without its data)", async () => {
+    xzepr = await startScriptedXzepr();
+    const { queue, dropped } = queueFor(xzepr, 2);
+    queue.enqueue(result);
+    await vi.waitFor(() => expect(xzepr?.events.size).toBe(1), { timeout: 30_000 });
+    xzepr.receivers.clear();
+    queue.enqueue(result);
+    await queue.close(60_000);
+    expect(dropped).toEqual([]);
+    expect(xzepr.events.size).toBe(2);
+    expect(xzepr.receivers.size).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import type { HandledResult } from "@xzatoma/watcher";
 import watcherManifest from "@xzatoma/watcher/package.json" with { type: "json" };
 import type { XzeprConfig } from "@xzatoma/xzepr/config";
 import { redactSecrets } from "@xzatoma/safety";
-import { createXzeprClient, type XzeprClientOptions } from "@xzatoma/xzepr";
+import { createXzeprClient, XzeprApiError, type XzeprClientOptions } from "@xzatoma/xzepr";
 
 /** Posts each result to XZepr; `signal` aborts the call (the service's stop deadline). */
 export type XzeprReporter = (result: HandledResult, signal?: AbortSignal) => Promise<void>;
@@ -53,9 +53,8 @@ export function createXzeprReporter(
       });
     return receiver;
   };
-  return async (result, signal) => {
-    const eventReceiverId = await receiverId(signal);
-    await xzepr.createEvent(
+  const post = (result: HandledResult, eventReceiverId: string, signal?: AbortSignal) =>
+    xzepr.createEvent(
       {
         name: config.receiver.type,
         version: config.receiver.version,
@@ -77,5 +76,15 @@ export function createXzeprReporter(
       },
       signal ? { signal } : undefined,
     );
+  return async (result, signal) => {
+    try {
+      await post(result, await receiverId(signal), signal);
+    } catch (error) {
+      // The receiver found earlier is gone (deleted, or an XZepr that lost its data): find
+      // or create it again, once.
+      if (!(error instanceof XzeprApiError && error.status === 404)) throw error;
+      receiver = undefined;
+      await post(result, await receiverId(signal), signal);
+    }
   };
 }

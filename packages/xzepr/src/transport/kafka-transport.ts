@@ -600,10 +600,17 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
   return {
     async checkConnection(timeoutMs: number) {
       if (stopping) throw stoppedError();
-      // A client of its own that tries briefly: the service's clients retry for minutes.
-      const probe = kafka.admin({
-        retry: { initialRetryTime: 250, maxRetryTime: 1000, retries: 2 },
-      });
+      // A client of its own that tries briefly and quietly (the error says it all): the
+      // service's clients retry for minutes.
+      const probe = new Kafka({
+        clientId: options.clientId ?? "xzatoma",
+        brokers,
+        ...security,
+        retry: { initialRetryTime: 300, maxRetryTime: 2000, retries: 3 },
+        connectionTimeout: options.connectionTimeoutMs ?? 3000,
+        logLevel: toKafkaJsLevel("error"),
+        logCreator: kafkaJsLogCreator(() => undefined),
+      }).admin();
       let failure: unknown;
       const answered = await within(
         probe

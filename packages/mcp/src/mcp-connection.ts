@@ -44,6 +44,12 @@ export interface McpConnectionOptions {
    * nothing else reaches it.
    */
   readonly serverEnv?: Readonly<Record<string, string>>;
+  /**
+   * Take the entry's values as they are: no `${NAME}` is replaced. For servers a client
+   * sent (an editor's `session/new`), whose values are concrete and must not be able to
+   * read XZatoma's environment through a `${NAME}` of their own.
+   */
+  readonly literal?: boolean;
   /** The workspace root: a stdio server is never started from it (see `checkLauncherLocation`). */
   readonly workspace?: string;
   /** Told once each time an established connection ends without being closed by XZatoma. */
@@ -94,15 +100,10 @@ async function defaultServerEnv(): Promise<Record<string, string>> {
 }
 
 /** `${NAME}` replaced by NAME's value in `env` (empty when unset). */
-function expand(value: string, env: NodeJS.ProcessEnv): string {
+function expandVariables(value: string, env: NodeJS.ProcessEnv): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? "");
 }
 
-function expandAll(values: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv) {
-  return Object.fromEntries(
-    Object.entries(values).map(([key, value]) => [key, expand(value, env)]),
-  );
-}
 
 /** An HTTP 401 anywhere in the chain of causes. */
 function isUnauthorized(error: unknown): boolean {
@@ -132,6 +133,9 @@ function deadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
 export function createMcpConnection(options: McpConnectionOptions): McpConnection {
   const { name, config } = options;
   const transport = transportOf(config);
+  const expand = options.literal ? (value: string) => value : expandVariables;
+  const expandAll = (values: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv) =>
+    Object.fromEntries(Object.entries(values).map(([key, value]) => [key, expand(value, env)]));
   let state: McpServerState = config.enabled ? "idle" : "disabled";
   let error: string | undefined;
   let serverInfo: McpServerStatus["serverInfo"];

@@ -34,6 +34,11 @@ export interface McpManagerOptions {
    * the network needs, never a secret). Default: only the SDK's few.
    */
   readonly serverEnv?: Readonly<Record<string, string>>;
+  /**
+   * Servers whose entries are taken literally, with no `${NAME}` replaced: those a client
+   * sent for one session (an editor's `session/new`), not the configuration's.
+   */
+  readonly literalServers?: Iterable<string>;
   /** Told once when a server fails to connect or ends; the other servers keep working. */
   readonly warn?: (message: string) => void;
   /** OAuth sign-in for streamable HTTP servers that ask for it; without it they fail. */
@@ -126,6 +131,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
   };
   const connectTimeoutMs = options.config.connect_timeout_seconds * 1000;
   const taken = new Set(options.reservedNames ?? []);
+  const literal = new Set(options.literalServers ?? []);
   const entries: Entry[] = Object.entries(options.config.servers).map(([name, config]) => ({
     config,
     tools: [],
@@ -135,6 +141,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
       cwd: options.cwd,
       env,
       ...(options.serverEnv ? { serverEnv: options.serverEnv } : {}),
+      ...(literal.has(name) ? { literal: true } : {}),
       ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
       ...(options.oauth ? { oauth: options.oauth } : {}),
       onLost: (message) =>

@@ -16,7 +16,7 @@ import {
   type Tool,
   type Usage,
 } from "@xzatoma/core";
-import { createMcpManager, type McpManager } from "@xzatoma/mcp";
+import { createMcpManager, type McpManager, type McpServerConfig } from "@xzatoma/mcp";
 import { createHistoryRecorder, type History } from "@xzatoma/persistence";
 import { createCredentialStore, createProvider, type Provider } from "@xzatoma/providers";
 import {
@@ -135,6 +135,14 @@ export interface AgentRuntimeOptions {
    * turns skills and custom commands off for this runtime.
    */
   readonly skills?: false | { readonly homeDir?: string };
+  /**
+   * MCP servers a client adds for this session (the servers an editor sends in ACP's
+   * `session/new`), under the configured servers' rules: never started from the workspace,
+   * the same environment, every tool call a person's yes (a client cannot trust a tool).
+   * Their values are taken literally (no `${NAME}` is replaced); a configured server of the
+   * same name wins.
+   */
+  readonly clientMcpServers?: Readonly<Record<string, McpServerConfig>>;
 }
 
 /** The session state a front end shows (`/status`). */
@@ -319,13 +327,21 @@ export async function createAgentRuntime(
       workspace: workspace.root,
     });
   const subagentsOn = options.subagents ?? config.agent.subagent.enabled;
+  // The configured servers, and those a client added for this session (a configured name wins).
+  const clientServers = Object.fromEntries(
+    Object.entries(options.clientMcpServers ?? {}).filter(
+      ([name]) => !Object.hasOwn(config.mcp.servers, name),
+    ),
+  );
+  const mcpServers = { ...clientServers, ...config.mcp.servers };
   // MCP servers connect when the first run starts (the model needs their tools in its first
   // request), or here for `connect: start`; their tools are added to every mode's registry
   // that allows write tools, so mode switches keep them.
   const mcp: McpManager | undefined =
-    Object.keys(config.mcp.servers).length > 0
+    Object.keys(mcpServers).length > 0
       ? createMcpManager({
-          config: config.mcp,
+          config: { ...config.mcp, servers: mcpServers },
+          literalServers: Object.keys(clientServers),
           // Never the workspace: a server's launcher would run files the model wrote there.
           cwd: mcpWorkingDirectory(dataDir),
           workspace: workspace.root,

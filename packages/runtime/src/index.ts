@@ -36,7 +36,10 @@ export {
 export { KEPT_TOOL_RESULTS } from "./context-budget.js";
 export {
   createMcpManager,
+  MCP_SERVER_NAME,
+  mcpServerConfigSchema,
   type McpManager,
+  type McpServerConfig,
   type McpServerReport,
   type McpServerState,
 } from "@xzatoma/mcp";

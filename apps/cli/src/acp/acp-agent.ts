@@ -8,6 +8,7 @@ import {
   type AgentApp,
   type AgentContext,
   type ClientCapabilities,
+  type McpServer,
 } from "@agentclientprotocol/sdk";
 import { isXzatomaError } from "@xzatoma/core";
 import {
@@ -17,10 +18,12 @@ import {
   type RuntimeConfig,
   type SessionModes,
 } from "@xzatoma/runtime";
+import type { ChatMode } from "@xzatoma/safety";
 import type { FileAccess } from "@xzatoma/tools";
 import { version } from "../version.js";
 import { createAcpSession, isChatMode, modeState, type AcpSession } from "./acp-session.js";
 import { availableCommands } from "./available-commands.js";
+import { editorMcpServers } from "./editor-mcp-servers.js";
 import { replayUpdates } from "./replay.js";
 import type { SessionStore } from "./session-store.js";
 
@@ -89,7 +92,11 @@ export function createAcpAgent(options: AcpAgentOptions): {
     cwd: string,
     client: AgentContext,
     resume: string | undefined,
+    /** The editor's MCP servers for the session, and the mode a loaded session was in. */
+    given: { readonly mcpServers?: readonly McpServer[]; readonly mode?: ChatMode } = {},
   ): Promise<AcpSession> {
+    const editor = editorMcpServers(given.mcpServers);
+    for (const reason of editor.refused) options.warn(reason);
     const usesEditorFiles =
       capabilities.fs?.readTextFile === true && capabilities.fs.writeTextFile === true;
     // Set once the runtime exists: its `ask` goes to the session.
@@ -108,7 +115,12 @@ export function createAcpAgent(options: AcpAgentOptions): {
         },
         {
           workspace: cwd,
-          modes: options.modes(options.config),
+          modes: {
+            ...options.modes(options.config),
+            ...(given.mode !== undefined ? { chatMode: given.mode } : {}),
+          },
+          // Under the configured servers' rules; each of their tool calls asks the editor.
+          clientMcpServers: editor.servers,
           // An editor session asks a person, as chat does: delegation is offered in it too.
           subagents: true,
           ...(options.configPath ? { configPath: options.configPath } : {}),
@@ -161,6 +173,7 @@ export function createAcpAgent(options: AcpAgentOptions): {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
+          mcpCapabilities: { http: true, sse: false },
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
         },
         authMethods: [],
@@ -171,8 +184,10 @@ export function createAcpAgent(options: AcpAgentOptions): {
     .onRequest("session/new", async ({ params, client }) => {
       const cwd = workspaceOf(params.cwd, "session/new");
       const sessionId = randomUUID();
-      const session = await open(sessionId, cwd, client, undefined);
-      await options.store.set(sessionId, { cwd });
+      const session = await open(sessionId, cwd, client, undefined, {
+        mcpServers: params.mcpServers,
+      });
+      await options.store.set(sessionId, { cwd, mode: session.runtime.modes.chatMode });
       return { sessionId, modes: modeState(session.runtime.modes.chatMode) };
     })
     .onRequest("session/load", async ({ params, client }) => {
@@ -183,7 +198,13 @@ export function createAcpAgent(options: AcpAgentOptions): {
         // A session of an earlier process continues its conversation; an id that is no
         // session but a stored conversation's (`xzatoma history list`) continues that one.
         const resume = stored ? stored.conversationId : params.sessionId;
-        session = await open(params.sessionId, cwd, client, resume);
+        // The mode it was left in, as a session of this process keeps it.
+        const mode =
+          stored?.mode !== undefined && isChatMode(stored.mode) ? stored.mode : undefined;
+        session = await open(params.sessionId, cwd, client, resume, {
+          mcpServers: params.mcpServers,
+          ...(mode !== undefined ? { mode } : {}),
+        });
       }
       for (const update of replayUpdates(session.runtime.messages, session.runtime.workspace.root))
         void session.send(update);
@@ -193,7 +214,7 @@ export function createAcpAgent(options: AcpAgentOptions): {
       });
       return { modes: modeState(session.runtime.modes.chatMode) };
     })
-    .onRequest("session/set_mode", ({ params }) => {
+    .onRequest("session/set_mode", async ({ params }) => {
       const session = sessionOf(params.sessionId);
       if (!isChatMode(params.modeId))
         throw RequestError.invalidParams(
@@ -201,6 +222,13 @@ export function createAcpAgent(options: AcpAgentOptions): {
           `session/set_mode: unknown mode '${params.modeId}'; the modes are planning and write`,
         );
       session.runtime.setMode(params.modeId);
+      // Kept for a session/load by a later process.
+      const stored = await options.store.get(params.sessionId);
+      await options.store.set(params.sessionId, {
+        ...stored,
+        cwd: session.runtime.workspace.root,
+        mode: params.modeId,
+      });
       return {};
     })
     .onRequest("session/prompt", async ({ params }) => {
@@ -211,6 +239,7 @@ export function createAcpAgent(options: AcpAgentOptions): {
         await options.store.set(params.sessionId, {
           cwd: session.runtime.workspace.root,
           conversationId,
+          mode: session.runtime.modes.chatMode,
         });
       return { stopReason };
     })

@@ -6,6 +6,8 @@ export interface StoredSession {
   readonly cwd: string;
   /** The history conversation the session writes, once its first prompt ran. */
   readonly conversationId?: string;
+  /** The session's mode (`planning`, `write`) when it was last set or used. */
+  readonly mode?: string;
 }
 
 /** The sessions `xzatoma agent` handed out, by ACP session id, for `session/load`. */

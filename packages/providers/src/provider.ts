@@ -11,9 +11,12 @@ import { withBearerKey, withBearerKeyClient } from "./bearer-fetch.js";
 import { createCopilotClient, type CopilotClient } from "./copilot/index.js";
 import { createCredentialStore, type CredentialStore } from "./credentials/index.js";
 import { lazyModel } from "./lazy-model.js";
-import { LocalModelUnavailableError } from "./local/errors.js";
-import { resolveLocalModelPath } from "./local/model-path.js";
-import { DEFAULT_LOCAL_CONTEXT_SIZE } from "./local/options.js";
+import {
+  createLocalModel,
+  DEFAULT_LOCAL_CONTEXT_SIZE,
+  LocalModelUnavailableError,
+  resolveLocalModelPath,
+} from "./local/index.js";
 import { checkModelFile } from "./local/runtime.js";
 import { wrapLanguageModel } from "./middleware.js";
 import { textToolCallsMiddleware } from "./text-tool-calls.js";
@@ -446,11 +449,6 @@ function refuseInWorkspace(file: string, workspace: string | undefined): void {
     );
 }
 
-/** The id a local model reports: its file's name without `.gguf`. */
-function localModelId(file: string): string {
-  return path.basename(path.resolve(file)).replace(/\.gguf$/i, "");
-}
-
 function localProvider(config: ProviderConfig["local"], shared: Shared): Provider {
   const location = resolveLocalModelPath(config.model_path, shared.dataDir);
   const modelsDir = path.join(shared.dataDir, "models");
@@ -503,17 +501,10 @@ function localProvider(config: ProviderConfig["local"], shared: Shared): Provide
       const file = model === location.path ? location.path : fileOf(model).path;
       refuseInWorkspace(file, shared.workspace);
       try {
-        // The file is checked now, as createLocalModel would; the model's code loads with
-        // its first request, so a run with another provider never evaluates it.
-        checkModelFile(path.resolve(file));
-        const local = lazyModel("local", localModelId(file), async () => {
-          const { createLocalModel } = await import("./local/model.js");
-          return createLocalModel({ modelPath: file });
-        });
         // Small models often write the call as JSON text instead of the function-call
         // syntax; such an answer becomes the call when its arguments fit the tool.
         return wrapLanguageModel({
-          model: local,
+          model: createLocalModel({ modelPath: file }),
           middleware: textToolCallsMiddleware({ requireValidArguments: true }),
         });
       } catch (error) {

@@ -5,6 +5,11 @@
 // Then the fixed part of that request in write mode: the system prompt and the JSON of the
 // tools, in bytes, as the provider sends them (an empty workspace, so no AGENTS.md is added).
 // Target: 8 KiB (8192 bytes).
+//
+//   node bench/first-request.ts [BIN]
+//
+// BIN defaults to apps/cli/bin/xzatoma.js; another build's bin (its bin, dist and
+// package.json copied, with a node_modules link to apps/cli/node_modules) measures that build.
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +18,7 @@ import { launchToFirstRequest } from "./launch-to-request.ts";
 import { CLI, format, median, run } from "./measure.ts";
 
 const RUNS = 10;
+const bin = process.argv[2] ? path.resolve(process.argv[2]) : CLI;
 const server = await startScriptedOllama({ scenario: SCENARIOS["echo"]! });
 const samples: number[] = [];
 const bare: number[] = [];
@@ -31,14 +37,14 @@ try {
     const bareArrived = server.requestTimes[bareBefore];
     if (bareArrived === undefined) throw new Error("the bare loop's request did not arrive");
     if (index > 0) bare.push(bareArrived - bareResult.startedAt);
-    const launched = await launchToFirstRequest(server);
+    const launched = await launchToFirstRequest(server, bin);
     if (index > 0) samples.push(launched); // the first run warms the file cache
   }
   const empty = await mkdtemp(path.join(os.tmpdir(), "xz-bench-ws-"));
   try {
     const before = server.requests.length;
     const result = await run(process.execPath, [
-      CLI,
+      bin,
       "run",
       "--prompt",
       "hello",

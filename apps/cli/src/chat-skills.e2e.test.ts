@@ -1,5 +1,6 @@
 // Skills and custom commands in `xzatoma chat`, in a real terminal (tmux): `/skills` lists
-// what the session offers, and `/NAME ARGS` of a custom command sends its prompt.
+// what the session offers, `/NAME ARGS` of a custom command sends its prompt, and
+// `/SKILL ARGS` loads a skill.
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -87,5 +88,14 @@ describe("skills and custom commands in chat", () => {
     await waitFor((text) => text.includes("Got: Say hello to Ada."), "the answer");
     const last = server.requests.at(-1)?.messages.findLast((m) => m.role === "user");
     expect(last?.content).toBe("Say hello to Ada.");
+  });
+
+  it("/release v2 loads the skill with the rest as the request", async () => {
+    const before = server.requests.length;
+    type("/release v2");
+    await waitFor(() => server.requests.length > before, "the request");
+    const last = server.requests.at(-1)?.messages.findLast((m) => m.role === "user");
+    expect(last?.content).toContain("Tag it.");
+    expect(last?.content).toContain("v2");
   });
 });

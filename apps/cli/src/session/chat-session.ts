@@ -102,7 +102,10 @@ export function createChatSession(
     },
     mcp: () => describeMcpServers(runtime.mcp?.servers()),
     skills: () => describeSkills(runtime.skills, runtime.customCommands),
-    isCustomCommand: (name) => runtime.customCommands.some((command) => command.name === name),
+    // A skill the session offers runs as a command too: `/skill-name args` loads it.
+    isCustomCommand: (name) =>
+      runtime.customCommands.some((command) => command.name === name) ||
+      runtime.skills.some((skill) => skill.name === name),
     context() {
       const status = runtime.agent.conversation.status();
       const left = Math.max(0, status.maxTokens - status.tokens);

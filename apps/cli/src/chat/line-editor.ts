@@ -1,5 +1,5 @@
 import { emitKeypressEvents } from "node:readline";
-import stringWidth from "string-width";
+import { displayWidth } from "../render/display-width.js";
 import { toTerminalSafeLine } from "../render/terminal-safe.js";
 import {
   bufferOf,
@@ -124,7 +124,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
   const rows = () => Math.max(10, output.rows || 24);
 
   /** Rows a line takes, with one more cell for a cursor at its end. */
-  const rowsOf = (line: string) => Math.max(1, Math.ceil((stringWidth(line) + 1) / columns()));
+  const rowsOf = (line: string) => Math.max(1, Math.ceil((displayWidth(line) + 1) / columns()));
 
   const current = (): InputBuffer => question?.buffer ?? buffer;
   const setCurrent = (next: InputBuffer) => {
@@ -176,8 +176,8 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       if (index === cursorTextLine) {
         cursorLine = lines.length;
         cursorColumn =
-          stringWidth(index === 0 ? first : CONTINUATION) +
-          stringWidth(toTerminalSafeLine(before[cursorTextLine] ?? ""));
+          displayWidth(index === 0 ? first : CONTINUATION) +
+          displayWidth(toTerminalSafeLine(before[cursorTextLine] ?? ""));
       }
       lines.push(prefix + text);
     }
@@ -194,7 +194,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       matches.slice(start, start + MENU_ROWS).forEach((entry, offset) => {
         const selected = start + offset === menuSelection;
         const label = `${selected ? "›" : " "} ${entry.name.padEnd(width)}`;
-        const room = columns() - stringWidth(label) - 2;
+        const room = columns() - displayWidth(label) - 2;
         const help =
           entry.help.length > room ? `${entry.help.slice(0, Math.max(0, room - 1))}…` : entry.help;
         lines.push(selected ? inverse(`${label}${help}`) : `${label}${dim(help)}`);
@@ -206,7 +206,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     if (statusText !== "") {
       const room = columns() - 1;
       lines.push(
-        dim(stringWidth(statusText) > room ? `${statusText.slice(0, room - 1)}…` : statusText),
+        dim(displayWidth(statusText) > room ? `${statusText.slice(0, room - 1)}…` : statusText),
       );
     }
     return { lines, cursorLine, cursorColumn };
@@ -253,7 +253,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
   const trackOutput = (text: string) => {
     const cut = Math.max(text.lastIndexOf("\n"), text.lastIndexOf("\r"));
     const tail = cut === -1 ? text : text.slice(cut + 1);
-    const width = stringWidth(tail);
+    const width = displayWidth(tail);
     outputColumn = cut === -1 ? outputColumn + width : width;
     if (outputColumn >= columns()) outputColumn %= columns();
   };

@@ -1,4 +1,4 @@
-import stringWidth from "string-width";
+import { displayWidth } from "./display-width.js";
 import { renderInline } from "./inline-markdown.js";
 
 /** Whether a line is a row of a Markdown table (`| a | b |`). */
@@ -21,18 +21,18 @@ function wrapCell(text: string, width: number): string[] {
   let line = "";
   const push = (word: string) => {
     const candidate = line === "" ? word : `${line} ${word}`;
-    if (stringWidth(candidate) <= width) {
+    if (displayWidth(candidate) <= width) {
       line = candidate;
       return;
     }
     if (line !== "") lines.push(line);
     line = "";
     let rest = word;
-    while (stringWidth(rest) > width) {
+    while (displayWidth(rest) > width) {
       let cut = 0;
       let size = 0;
       for (const character of rest) {
-        const next = stringWidth(character);
+        const next = displayWidth(character);
         if (size + next > width) break;
         size += next;
         cut += character.length;
@@ -64,7 +64,7 @@ export function renderTable(
   const plain = (cell: string) =>
     cell.replace(/`([^`]+)`/g, "$1").replace(/\*\*([^*]+)\*\*/g, "$1");
   const widths = Array.from({ length: count }, (_, column) =>
-    Math.max(1, ...body.map((cells) => stringWidth(plain(cells[column] ?? "")))),
+    Math.max(1, ...body.map((cells) => displayWidth(plain(cells[column] ?? "")))),
   );
   if (options.width !== undefined) {
     // Borders take 3 columns a cell and one more.
@@ -96,7 +96,7 @@ export function renderTable(
           : lines.length === 1
             ? style(cells[column] ?? "", header)
             : style(text, header);
-        return ` ${shown}${" ".repeat(Math.max(0, width - stringWidth(text)))} `;
+        return ` ${shown}${" ".repeat(Math.max(0, width - displayWidth(text)))} `;
       });
       out.push(`│${parts.join("│")}│`);
     }

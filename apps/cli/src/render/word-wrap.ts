@@ -1,4 +1,4 @@
-import stringWidth from "string-width";
+import { displayWidth } from "./display-width.js";
 
 /** Writes words and breaks lines between them at the terminal's width. */
 export interface WordWrapper {
@@ -28,12 +28,12 @@ export function createWordWrapper(
   let indent = "";
   let pendingSpaces = "";
   const word = (text: string) => {
-    const size = stringWidth(text);
+    const size = displayWidth(text);
     const limit = width();
-    const spaces = stringWidth(pendingSpaces);
-    if (limit !== undefined && column > stringWidth(indent) && column + spaces + size > limit) {
+    const spaces = displayWidth(pendingSpaces);
+    if (limit !== undefined && column > displayWidth(indent) && column + spaces + size > limit) {
       write(`\n${indent}`);
-      column = stringWidth(indent);
+      column = displayWidth(indent);
     } else if (pendingSpaces !== "") {
       write(pendingSpaces);
       column += spaces;

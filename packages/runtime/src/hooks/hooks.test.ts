@@ -247,6 +247,45 @@ describe("PreToolUse and PostToolUse hooks", () => {
   });
 });
 
+describe("a subagent's tool calls", () => {
+  it("go through the same PreToolUse hooks as the parent's", async () => {
+    const script = await fixture.script(
+      "deny.sh",
+      "#!/bin/sh\ncat > /dev/null\necho 'children may not read notes' >&2\nexit 2\n",
+    );
+    const child: ChatView[] = [];
+    const started = await startHookedRuntime(fixture, {
+      start: startScriptedOpenAI,
+      hooks: { PreToolUse: hook(script, { matcher: "read_file" }) },
+      subagents: true,
+      scenario: (request) => {
+        const system = request.messages.find((message) => message.role === "system")?.content;
+        if (system?.includes("You are a subagent")) {
+          child.push(request);
+          return child.length === 1
+            ? { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] }
+            : { content: "child done" };
+        }
+        return request.messages.some((message) => message.role === "tool")
+          ? { content: "parent done" }
+          : {
+              toolCalls: [
+                { name: "subagent", arguments: { label: "reader", task_prompt: "Read notes.txt" } },
+              ],
+            };
+      },
+    });
+    try {
+      await started.runtime.run("delegate the reading");
+    } finally {
+      await started.close();
+    }
+    const tool = last(child[1], "tool");
+    expect(tool).toContain("a PreToolUse hook refused it: children may not read notes");
+    expect(tool).not.toContain("NOTES-CONTENT");
+  });
+});
+
 describe("a project's hooks", () => {
   async function runInProject(): Promise<{ marker: string; tool: string }> {
     await mkdir(path.join(fixture.workspace, ".xzatoma"), { recursive: true });

@@ -229,6 +229,7 @@ function quotaOf(config: RuntimeConfig): QuotaConfig {
   return {
     max_executions: subagent.max_executions ?? quota.max_executions,
     max_total_tokens: subagent.max_total_tokens ?? quota.max_total_tokens,
+    max_total_tool_calls: quota.max_total_tool_calls,
     max_total_time_seconds: subagent.max_total_time ?? quota.max_total_time_seconds,
   };
 }
@@ -734,6 +735,7 @@ export async function createAgentRuntime(
             }
             // A run without the delegation tools has the agent's own limits alone.
             if (subagentScope && event.type === "usage") treeQuota.spend(event.usage);
+            if (subagentScope && event.type === "tool-call-requested") treeQuota.call();
             // Held until the children have ended, to carry the whole tree's tokens.
             if (event.type === "finished" && subagentScope) finished = event;
             else emit(event);

@@ -116,7 +116,12 @@ describe("defaults", () => {
           max_concurrent: 5,
           persistence_enabled: true,
         },
-        quota: { max_executions: 100, max_total_tokens: 1_000_000, max_total_time_seconds: 3600 },
+        quota: {
+          max_executions: 100,
+          max_total_tokens: 1_000_000,
+          max_total_tool_calls: 1000,
+          max_total_time_seconds: 3600,
+        },
       },
       persistence: {
         enabled: true,
@@ -698,6 +703,7 @@ describe("the subagent, quota, watcher and xzepr sections", () => {
     expect(loaded.config.agent.quota).toEqual({
       max_executions: 100,
       max_total_tokens: 1_000_000,
+      max_total_tool_calls: 1000,
       max_total_time_seconds: 3600,
     });
     expect(loaded.config.watcher?.watcher_type).toBe("generic");

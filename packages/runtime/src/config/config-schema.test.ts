@@ -90,6 +90,7 @@ describe("runtimeConfigSchema", () => {
     expect(full.agent.quota).toEqual({
       max_executions: 100,
       max_total_tokens: 1_000_000,
+      max_total_tool_calls: 1000,
       max_total_time_seconds: 3600,
     });
   });

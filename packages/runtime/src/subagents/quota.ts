@@ -32,13 +32,22 @@ export interface Quota {
   reserve(): QuotaRefusal | undefined;
   /** Adds a response's tokens; trips the quota and returns why once the tree has used more than its budget. */
   spend(usage: Usage): QuotaRefusal | undefined;
+  /**
+   * Counts a tool call an agent of the tree asked for; trips the quota (before the call
+   * runs: its agent's signal is aborted) once the tree asked for more than its budget.
+   */
+  call(): QuotaRefusal | undefined;
   /** Milliseconds left of the tree's time (0 when it is up). */
   timeLeftMs(): number;
   /** Aborted, with `RunStop("quota")`, once a budget of the tree is exceeded. */
   readonly signal: AbortSignal;
   /** Which budget was exceeded, once one was. */
   readonly exceeded: QuotaExceeded | undefined;
-  readonly used: { readonly executions: number; readonly tokens: number };
+  readonly used: {
+    readonly executions: number;
+    readonly tokens: number;
+    readonly toolCalls: number;
+  };
   /** The tokens of every agent of the tree so far. */
   readonly usage: Usage;
   /** Stops the tree's clock (the run is over). */
@@ -47,6 +56,7 @@ export interface Quota {
 
 const KEYS: Record<QuotaBudget, string> = {
   tokens: "agent.quota.max_total_tokens",
+  "tool-calls": "agent.quota.max_total_tool_calls",
   executions: "agent.quota.max_executions",
   time: "agent.quota.max_total_time_seconds",
 };
@@ -55,6 +65,8 @@ function describe(budget: QuotaBudget, limit: number, used: number): string {
   switch (budget) {
     case "tokens":
       return `the run's quota of ${limit} tokens is used up (${used} used; ${KEYS.tokens})`;
+    case "tool-calls":
+      return `the run's quota of ${limit} tool calls is used up (${used} asked for; ${KEYS["tool-calls"]})`;
     case "executions":
       return `the run's quota of ${limit} subagent executions is used up (${KEYS.executions})`;
     case "time":
@@ -68,6 +80,7 @@ export function createQuota(config: QuotaConfig, now: () => number = Date.now): 
   const maxTimeMs = config.max_total_time_seconds * 1000;
   const controller = new AbortController();
   let executions = 0;
+  let toolCalls = 0;
   let usage: Usage = EMPTY_USAGE;
   let exceeded: QuotaExceeded | undefined;
   const timeLeftMs = () => Math.max(0, maxTimeMs - (now() - startedAt));
@@ -101,6 +114,12 @@ export function createQuota(config: QuotaConfig, now: () => number = Date.now): 
         ? trip("tokens", config.max_total_tokens, usage.totalTokens)
         : undefined;
     },
+    call() {
+      toolCalls += 1;
+      return toolCalls > config.max_total_tool_calls
+        ? trip("tool-calls", config.max_total_tool_calls, toolCalls)
+        : undefined;
+    },
     timeLeftMs,
     signal: controller.signal,
     get exceeded() {
@@ -110,7 +129,7 @@ export function createQuota(config: QuotaConfig, now: () => number = Date.now): 
       return { ...exceeded, used, message: describe("tokens", exceeded.limit, used) };
     },
     get used() {
-      return { executions, tokens: usage.totalTokens };
+      return { executions, tokens: usage.totalTokens, toolCalls };
     },
     get usage() {
       return usage;

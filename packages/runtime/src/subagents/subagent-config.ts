@@ -39,6 +39,8 @@ export const quotaConfigSchema = z.strictObject({
   max_executions: positiveInteger().default(100),
   /** Tokens (in and out) of every agent of the tree together. */
   max_total_tokens: positiveInteger().default(1_000_000),
+  /** Tool calls of every agent of the tree together (each agent also has agent.max_tool_calls). */
+  max_total_tool_calls: positiveInteger().default(1000),
   /** Wall-clock time of the tree, from the top-level run's start (a timer: at most ~24.8 days). */
   max_total_time_seconds: timerSeconds().default(3600),
 });

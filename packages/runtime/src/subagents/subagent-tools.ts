@@ -293,8 +293,10 @@ export function createSubagentTools(scope: SubagentScope, level: DelegatingLevel
             // Stored as soon as it asks its model: a tree killed mid-child still shows it.
             if (event.type === "turn-started" && event.turn === 1) recorder?.store();
             observer?.(event);
-            // A response past the budget, a final answer included, trips the quota.
+            // A response past the budget, a final answer included, trips the quota; so does
+            // a tool call past it, before it runs.
             if (event.type === "usage") quota.spend(event.usage);
+            if (event.type === "tool-call-requested") quota.call();
           },
         });
       const prompt = withPromptContext(

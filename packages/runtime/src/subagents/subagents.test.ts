@@ -632,6 +632,51 @@ describe("the tree's quota", () => {
     },
   );
 
+  it("stops the tree at the tool call that passes agent.quota.max_total_tool_calls, before it runs", async () => {
+    let childRequests = 0;
+    const scenario: ChatScenario = (request) => {
+      if (depthOf(request) === 1) {
+        childRequests += 1;
+        return {
+          toolCalls: [
+            { name: "read_file", arguments: { path: "notes.txt", offset: childRequests } },
+          ],
+        };
+      }
+      return hasToolResult(request)
+        ? { content: "never asked: the tree is stopped" }
+        : {
+            toolCalls: [
+              { name: "subagent", arguments: { label: "reader", task_prompt: "read forever" } },
+            ],
+          };
+    };
+    const agent = await start(scenario, {
+      quota: { max_total_tool_calls: 3 },
+      subagent: { default_max_turns: 40 },
+    });
+    const events: AgentEvent[] = [];
+    const result = await agent.run("delegate", { onEvent: (event) => events.push(event) });
+    expect(result.stopReason).toBe("quota");
+    expect(result.quota).toMatchObject({
+      budget: "tool-calls",
+      limit: 3,
+      used: 4,
+      key: "agent.quota.max_total_tool_calls",
+    });
+    // The top-level subagent call and the child's first two reads ran; the third read, the
+    // tree's fourth call, was asked for and never ran.
+    expect(childRequests).toBe(3);
+    const reads = events.filter((event) => event.type === "tool-call-requested");
+    expect(reads.map((event) => event.toolName)).toEqual(["subagent"]);
+    expect(events.find((event) => event.type === "subagent-finished")).toMatchObject({
+      stopReason: "quota",
+      error:
+        "Stopped: the run's quota of 3 tool calls is used up (4 asked for; agent.quota.max_total_tool_calls).",
+    });
+    expect(topLevelRequests()).toHaveLength(1);
+  });
+
   it("binds a run that may delegate, not a run without the delegation tools", async () => {
     // Two model requests, a tool call between them: far more tokens than the quota of 10.
     const scenario: ChatScenario = (request) =>

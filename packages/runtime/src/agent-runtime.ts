@@ -573,7 +573,12 @@ export async function createAgentRuntime(
       const level = { depth: 0, tools: available, conversationId: () => recorder?.store() };
       for (const tool of createSubagentTools(subagentScope, level)) registry.register(tool);
     }
-    const offered = toolSearch.offer(registry, new Set(mcpTools.map((tool) => tool.name)), window);
+    const offered = toolSearch.offer(
+      registry,
+      new Set(mcpTools.map((tool) => tool.name)),
+      window,
+      (tool) => withHooks(tool, sessionHooks.runner),
+    );
     const fromConfig = agentOptionsForWindow(config.agent, window, offered);
     return new Agent({
       ...fromConfig,

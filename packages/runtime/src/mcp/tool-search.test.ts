@@ -22,7 +22,9 @@ let model: ScriptedOpenAI;
 const runtimes: AgentRuntime[] = [];
 
 interface SentRequest {
-  readonly tools?: readonly { readonly function: { readonly name: string } }[];
+  readonly tools?: readonly {
+    readonly function: { readonly name: string; readonly description?: string };
+  }[];
 }
 const toolNames = (request: unknown) =>
   ((request as SentRequest).tools ?? []).map((tool) => tool.function.name);
@@ -97,6 +99,11 @@ describe("MCP tool search", () => {
     const [first, second, third] = model.chatRequests.slice(before);
     const offered = toolNames(first);
     expect(offered).toContain(TOOL_SEARCH_NAME);
+    const search = (first as SentRequest).tools?.find(
+      (tool) => tool.function.name === TOOL_SEARCH_NAME,
+    );
+    expect(search?.function.description).toContain("MCP servers reports");
+    expect(search?.function.description).toContain("(60 tools)");
     expect(offered).toContain("read_file");
     expect(mcpNames(offered)).toEqual(["reports__report_sales_6"]);
     // After the search, the tool it found is offered too, and nothing else of the server.

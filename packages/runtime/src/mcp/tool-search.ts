@@ -46,8 +46,14 @@ export interface ToolSearch {
    * deferred for a model with `contextWindow` tokens, adds `tool_search` when any is, and
    * returns a registry whose `specifications()` leaves out the deferred tools not loaded.
    * Every tool stays callable: a deferred tool is judged by the same policy as any other.
+   * `wrap` wraps `tool_search` as the other tools are (hooks).
    */
-  offer(registry: ToolRegistry, mcpNames: ReadonlySet<string>, contextWindow: number): ToolRegistry;
+  offer(
+    registry: ToolRegistry,
+    mcpNames: ReadonlySet<string>,
+    contextWindow: number,
+    wrap?: (tool: Tool) => Tool,
+  ): ToolRegistry;
   /** What the last offered registry's tool definitions cost. */
   costs(): ToolCosts | undefined;
   /** Forgets what searches loaded (a new conversation). */
@@ -138,11 +144,14 @@ export function createToolSearch(
   let deferred = new Set<string>();
   let last: { registry: ToolRegistry; budget: number } | undefined;
 
-  const searchTool = (registry: ToolRegistry): Tool =>
+  const searchTool = (
+    registry: ToolRegistry,
+    deferredTools: number,
+    from: readonly string[],
+  ): Tool =>
     defineTool({
       name: TOOL_SEARCH_NAME,
-      description:
-        "Finds tools of the connected MCP servers that are not loaded yet, by keywords (or `select:name1,name2` for exact names). The tools found are loaded: call them from your next step on, by the names returned.",
+      description: `Finds tools of the MCP servers ${from.join(", ")} whose definitions are not loaded (${deferredTools} tools), by keywords, or \`select:name1,name2\` for exact names. The tools found are loaded: call them from your next step on, by the names returned.`,
       inputSchema: z
         .object({
           query: z
@@ -180,7 +189,7 @@ export function createToolSearch(
     }) as Tool;
 
   return {
-    offer(registry, mcpNames, contextWindow) {
+    offer(registry, mcpNames, contextWindow, wrap = (tool) => tool) {
       const budget =
         config.tool_search.budget_tokens ??
         Math.max(1, Math.floor(contextWindow * DEFAULT_TOOL_SEARCH_SHARE));
@@ -197,7 +206,11 @@ export function createToolSearch(
       const always = alwaysLoaded(config, servers());
       deferred = new Set(mcpSpecs.map((spec) => spec.name).filter((name) => !always.has(name)));
       if (deferred.size === 0) return registry;
-      if (!registry.has(TOOL_SEARCH_NAME)) registry.register(searchTool(registry));
+      const from = servers()
+        .filter((server) => server.toolNames.some((name) => deferred.has(name)))
+        .map((server) => server.name);
+      if (!registry.has(TOOL_SEARCH_NAME))
+        registry.register(wrap(searchTool(registry, deferred.size, from)));
       const visible = (spec: ToolSpecification) =>
         !deferred.has(spec.name) || loaded.has(spec.name);
       return {

@@ -18,6 +18,21 @@ describe("the error table", () => {
     expect([...flags].sort()).toEqual(["--base-url", "--host", "--model", "--provider"]);
   });
 
+  it("names the real timeout key of the provider that timed out, never a <type> placeholder", () => {
+    const hint = (provider: string) =>
+      presentError({
+        code: "PROVIDER_TIMEOUT",
+        message: "It did not answer.",
+        fields: { provider },
+      }).lines[1];
+    expect(hint("ollama")).toBe(
+      "hint: Raise provider.ollama.request_timeout_seconds, or try a smaller model.",
+    );
+    expect(hint("openai")).toContain("provider.openai.request_timeout_seconds");
+    for (const provider of ["ollama", "openai", "copilot", "local"])
+      expect(hint(provider)).not.toContain("<");
+  });
+
   it("words an unreachable provider by its kind, and a missing local model by how to get it", () => {
     expect(
       presentError({

@@ -70,7 +70,13 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorPresentation>> = {
   },
   PROVIDER_TIMEOUT: {
     exit: ExitCode.failure,
-    hint: () => "Raise provider.<type>.request_timeout_seconds, or try a smaller model.",
+    hint: (fields) => {
+      // Only the providers that have the key are told to raise it, by its real name.
+      const provider = text(fields["provider"]);
+      return provider === "ollama" || provider === "openai"
+        ? `Raise provider.${provider}.request_timeout_seconds, or try a smaller model.`
+        : "Try again, or a smaller model; check that the provider's server is up.";
+    },
   },
   MODEL_NOT_FOUND: {
     exit: ExitCode.failure,

@@ -55,10 +55,10 @@ function configOptions(command: Command): Command {
     .option("--host <url>", "Ollama server URL (default: OLLAMA_HOST, then http://localhost:11434)")
     .option("--base-url <url>", "OpenAI-compatible server URL (default: OPENAI_BASE_URL)")
     .addOption(
-      new Option("--mode <mode>", "chat mode: planning (read-only tools) or write").choices([
-        "planning",
-        "write",
-      ]),
+      new Option(
+        "--mode <mode>",
+        "the tools offered: planning (only tools that read) or write (file changes and commands too)",
+      ).choices(["planning", "write"]),
     )
     .option(
       "--max-turns <n>",

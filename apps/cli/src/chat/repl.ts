@@ -5,6 +5,7 @@ import { preloadHighlighter } from "../render/code-highlight.js";
 import { createMarkdownStream } from "../render/markdown-stream.js";
 import { summariseInput } from "../render/summarise-input.js";
 import { describeRefusal } from "../render/refusal-words.js";
+import { describeToolFailure } from "../render/tool-failure.js";
 import { describeSubagent } from "../render/text-renderer.js";
 import { toTerminalSafe, toTerminalSafeLine } from "../render/terminal-safe.js";
 import type { ChatEngine } from "./chat-engine.js";
@@ -197,7 +198,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
           write(
             red(
               // A refusal in the person's words; the model's instructions stay the model's.
-              `  ✗ ${toTerminalSafeLine(event.result.metadata?.["refused"] ? describeRefusal(event.result.error ?? "") : ((event.result.error ?? "failed").split("\n")[0] ?? ""))}\n`,
+              `  ✗ ${toTerminalSafeLine(event.result.metadata?.["refused"] ? describeRefusal(event.result.error ?? "") : describeToolFailure(event.toolName, event.result.error ?? ""))}\n`,
             ),
           );
         break;

@@ -144,16 +144,32 @@ export async function historyShow(id: string, options: HistoryCommandOptions): P
   }
 }
 
-/** `xzatoma history delete ID`. */
+/**
+ * `xzatoma history delete ID`. Only a whole id deletes: a prefix (which `show` and
+ * `--resume` accept) deletes nothing and names the conversation it matches, so a short or
+ * mistyped id cannot remove a conversation nobody looked at.
+ */
 export async function historyDelete(id: string, options: HistoryCommandOptions): Promise<number> {
   const history = await openUserHistory(options);
   try {
-    const deleted = history.deleteConversation(id);
-    if (options.json) process.stdout.write(`${toTerminalSafeJson({ id, deleted })}\n`);
+    const found = history.getConversation(id);
+    const whole = found !== undefined && found.id === id.trim().toUpperCase();
+    if (found !== undefined && !whole) {
+      const message = `'${toTerminalSafeLine(id)}' is only the start of an id; it matches ${found.id} (${toTerminalSafeLine(found.title)}, ${found.startedAt}). To delete that conversation: xzatoma history delete ${found.id}`;
+      if (options.json)
+        process.stdout.write(
+          `${toTerminalSafeJson({ id, deleted: false, matches: found.id, reason: "prefix" })}\n`,
+        );
+      else process.stderr.write(`${message}\n`);
+      return ExitCode.failure;
+    }
+    const deleted = found !== undefined && history.deleteConversation(found.id);
+    const shown = found?.id ?? id;
+    if (options.json) process.stdout.write(`${toTerminalSafeJson({ id: shown, deleted })}\n`);
     else
       process.stdout.write(
         deleted
-          ? `Deleted conversation ${toTerminalSafeLine(id)}.\n`
+          ? `Deleted conversation ${toTerminalSafeLine(shown)} (${toTerminalSafeLine(found.title)}).\n`
           : `No conversation '${toTerminalSafeLine(id)}'.\n`,
       );
     return deleted ? ExitCode.ok : ExitCode.failure;

@@ -1,6 +1,7 @@
 import type { AgentEvent } from "@xzatoma/core";
 import type { Spinner } from "./spinner.js";
 import { summariseInput } from "./summarise-input.js";
+import { describeToolFailure } from "./tool-failure.js";
 import { previewToolOutput } from "./tool-preview.js";
 import { createTerminalSafeStream, toTerminalSafe, toTerminalSafeLine } from "./terminal-safe.js";
 
@@ -74,7 +75,12 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       case "tool-result":
         if (!event.result.success)
-          options.stderr.write(red(`  ✗ ${toTerminalSafe(event.result.error ?? "failed")}\n`));
+          options.stderr.write(
+            red(
+              // A failed parallel_subagent's error is its JSON report, for the model.
+              `  ✗ ${toTerminalSafe(event.toolName === "parallel_subagent" ? describeToolFailure(event.toolName, event.result.error ?? "") : (event.result.error ?? "failed"))}\n`,
+            ),
+          );
         else if (progress)
           for (const line of previewToolOutput(event.toolName, event.result))
             options.stderr.write(dim(`  ${line}\n`));

@@ -73,7 +73,21 @@ describe("createChatTraceLog", () => {
       expect.objectContaining({ type: "turn-started", turn: 2 }),
       expect.objectContaining({ type: "text", turn: 2, text: "Done." }),
     ]);
-    // --verbose still sees each delta as it comes.
-    expect(echoed).toHaveLength(4);
+    // --verbose shows no delta: the answer on the screen is the text.
+    expect(echoed).toHaveLength(0);
+  });
+
+  it("echoes every event but the streamed text, so --verbose puts no JSON inside the answer", () => {
+    const echoed: string[] = [];
+    const log = createChatTraceLog({ file, echo: (line) => echoed.push(line) });
+    log.record({ type: "turn-started", turn: 1 } as AgentEvent);
+    log.record({ type: "text-delta", turn: 1, delta: "Hello" } as AgentEvent);
+    log.record({ type: "text-delta", turn: 1, delta: " there." } as AgentEvent);
+    log.record({ type: "finished", turn: 1 } as unknown as AgentEvent);
+    expect(echoed.map((line) => (JSON.parse(line) as { type: string }).type)).toEqual([
+      "turn-started",
+      "finished",
+    ]);
+    expect(echoed.join("")).not.toContain("Hello");
   });
 });

@@ -10,7 +10,8 @@ export interface ChatTraceLogOptions {
   readonly file: string;
   /**
    * Also given every event's line as it happens, redacted and escaped for a terminal
-   * (`--verbose` writes them to stderr).
+   * (`--verbose` writes them to stderr), except the model's streamed text, which the chat
+   * shows as its answer.
    */
   readonly echo?: (line: string) => void;
   readonly now?: () => Date;
@@ -57,7 +58,9 @@ export function createChatTraceLog(options: ChatTraceLogOptions): ChatTraceLog {
         flush();
         append(lineOf(event));
       }
-      options.echo?.(lineOf(event));
+      // The answer is on the screen already: a JSON line per streamed piece would land in
+      // the middle of it (standard error and output share the terminal).
+      if (event.type !== "text-delta") options.echo?.(lineOf(event));
     },
     flush,
   };

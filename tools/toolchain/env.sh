@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Source this file to put the project's own toolchain first on PATH.
 #
-# XZatoma needs Node >= 22.16 and pnpm 12. When the Node on PATH is older, this
+# XZatoma needs Node >= 22.19 and pnpm 12. When the Node on PATH is older, this
 # installs Node 24 and pnpm 12 from the npm registry into `.toolchain/` (git-ignored)
 # and never touches the system Node. It also sets up the `xzatoma` command (see
 # xz_link_launcher below). Idempotent: a second run only checks versions.
@@ -16,8 +16,8 @@ XZ_PNPM_MAJOR=12
 xz_log() { printf 'xzatoma-setup: %s\n' "$*" >&2; }
 
 xz_node_ok() {
-  # True when the given node binary is >= 22.16 (node:sqlite with row arrays and timeouts).
-  "$1" -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=16)?0:1)' 2>/dev/null
+  # True when the given node binary is >= 22.19 (undici 8, the HTTP client, needs it; node:sqlite 22.16).
+  "$1" -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=19)?0:1)' 2>/dev/null
 }
 
 xz_provision_node() {
@@ -34,7 +34,7 @@ xz_provision_node() {
   command -v npm >/dev/null || { xz_log "npm is required to provision Node $XZ_NODE_MAJOR (install Node >= 20 with npm)"; return 1; }
   case "$(uname -s)-$(uname -m)" in
     Linux-x86_64) ;;
-    *) xz_log "automatic Node provisioning supports linux-x64 only; install Node >= 22.16 yourself"; return 1 ;;
+    *) xz_log "automatic Node provisioning supports linux-x64 only; install Node >= 22.19 yourself"; return 1 ;;
   esac
   xz_log "installing Node $XZ_NODE_MAJOR into .toolchain/node (the system Node stays untouched)"
   mkdir -p "$dir"

@@ -37,10 +37,10 @@ function enableCompileCache() {
 }
 
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
-if (major < 22 || (major === 22 && minor < 16)) {
+if (major < 22 || (major === 22 && minor < 19)) {
   const checkout = existsSync(new URL("../../../tools/toolchain/env.sh", import.meta.url));
   process.stderr.write(
-    `xzatoma: needs Node.js 22.16 or newer, but ${process.execPath} is Node ${process.versions.node}; ` +
+    `xzatoma: needs Node.js 22.19 or newer, but ${process.execPath} is Node ${process.versions.node}; ` +
       (checkout
         ? "run 'bash tools/start.sh' in this checkout: it installs Node 24 for XZatoma alone and sets up an 'xzatoma' command that uses it.\n"
         : "install Node 24 from https://nodejs.org (or with 'nvm install 24') and run xzatoma with it.\n"),

@@ -92,7 +92,7 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-/** A Node older than 22.16: one on this machine if there is one, else this one told it is 20. */
+/** A Node older than 22.19: one on this machine if there is one, else this one told it is 20. */
 function olderNode(): {
   readonly command: string;
   readonly args: string[];
@@ -106,7 +106,7 @@ function olderNode(): {
       encoding: "utf8",
     }).trim();
     const [major = 0, minor = 0] = version.split(".").map(Number);
-    if (major < 22 || (major === 22 && minor < 16))
+    if (major < 22 || (major === 22 && minor < 19))
       return { command: candidate, args: [], version };
   }
   const fake = "Object.defineProperty(process.versions,'node',{value:'20.19.0'})";
@@ -117,7 +117,7 @@ function olderNode(): {
   };
 }
 
-describe("xzatoma on a Node older than 22.16", () => {
+describe("xzatoma on a Node older than 22.19", () => {
   it.each([["history", "list"], ["run", "--prompt", "hi"], ["chat"], ["--version"]])(
     "%s says which Node it needs and found, in one line, exit 1",
     async (...args) => {
@@ -130,7 +130,7 @@ describe("xzatoma on a Node older than 22.16", () => {
       expect(outcome.code).toBe(1);
       expect(outcome.stdout).toBe("");
       expect(outcome.stderr).toBe(
-        `xzatoma: needs Node.js 22.16 or newer, but ${node.command} is Node ${node.version}; ` +
+        `xzatoma: needs Node.js 22.19 or newer, but ${node.command} is Node ${node.version}; ` +
           "run 'bash tools/start.sh' in this checkout: it installs Node 24 for XZatoma alone and sets up an 'xzatoma' command that uses it.\n",
       );
       // Nothing was loaded: no history database was opened.

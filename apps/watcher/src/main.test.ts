@@ -79,7 +79,7 @@ describe("xzatoma-watcher exit codes", () => {
   });
 });
 
-describe("xzatoma-watcher on a Node older than 22.16", () => {
+describe("xzatoma-watcher on a Node older than 22.19", () => {
   it("says which Node it needs and found, in one line, exit 1", () => {
     // This Node, told it is 20: the check reads process.versions before anything loads.
     const fake = "Object.defineProperty(process.versions,'node',{value:'20.19.0'})";
@@ -91,7 +91,7 @@ describe("xzatoma-watcher on a Node older than 22.16", () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toBe(
-      `xzatoma-watcher: needs Node.js 22.16 or newer, but ${process.execPath} is Node 20.19.0; install Node 24 and run it with that.\n`,
+      `xzatoma-watcher: needs Node.js 22.19 or newer, but ${process.execPath} is Node 20.19.0; install Node 24 and run it with that.\n`,
     );
   });
 });

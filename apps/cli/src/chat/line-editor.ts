@@ -15,6 +15,7 @@ import {
   moveVertically,
   type InputBuffer,
 } from "./input-buffer.js";
+import { createLiveArea } from "./live-area.js";
 import type { PromptHistory } from "./prompt-history.js";
 import { filterSlashMenu, type SlashMenuEntry } from "./slash-menu.js";
 
@@ -110,21 +111,14 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
   // Menu: the selected entry, and whether Escape closed it for the current text.
   let menuSelection = 0;
   let menuDismissedFor: string | undefined;
-  // What is on the screen: rows of the live area, and the cursor's row in it.
-  let drawn = false;
-  let cursorRow = 0;
-  /** Columns of the output's last, unfinished line (0 at a line start). */
-  let outputColumn = 0;
-  let liveAfterPartialLine = false;
   let activity: string | undefined;
+  /** A note under the prompt until the next key (why Enter did not send). */
+  let notice: string | undefined;
   let frame = 0;
   let timer: NodeJS.Timeout | undefined;
 
-  const columns = () => Math.max(20, output.columns || 80);
-  const rows = () => Math.max(10, output.rows || 24);
-
-  /** Rows a line takes, with one more cell for a cursor at its end. */
-  const rowsOf = (line: string) => Math.max(1, Math.ceil((displayWidth(line) + 1) / columns()));
+  const area = createLiveArea(output, () => layout());
+  const { columns, rows, rowsOf } = area;
 
   const current = (): InputBuffer => question?.buffer ?? buffer;
   const setCurrent = (next: InputBuffer) => {
@@ -200,6 +194,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
         lines.push(selected ? inverse(`${label}${help}`) : `${label}${dim(help)}`);
       });
     }
+    if (notice !== undefined) lines.push(dim(notice.slice(0, columns() - 2)));
     const status = options.status?.() ?? "";
     const spinning = activity === undefined ? "" : `${FRAMES[frame] ?? ""} ${activity}`;
     const statusText = [spinning, status].filter((part) => part !== "").join(" · ");
@@ -212,61 +207,9 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     return { lines, cursorLine, cursorColumn };
   };
 
-  /** The bytes that erase the live area, leaving the cursor where output continues. */
-  const erase = (): string => {
-    if (!drawn) return "";
-    drawn = false;
-    const up = cursorRow + (liveAfterPartialLine ? 1 : 0);
-    const move = up > 0 ? `${ESC}${up}A` : "";
-    return `${move}${liveAfterPartialLine ? `${ESC}${outputColumn + 1}G` : "\r"}${ESC}J`;
-  };
-
-  /** The bytes that draw the live area and put the cursor in it. */
-  const draw = (): string => {
-    if (closed) return "";
-    const { lines, cursorLine, cursorColumn } = layout();
-    liveAfterPartialLine = outputColumn > 0;
-    let text = liveAfterPartialLine ? "\n" : "";
-    // Each line ends with a space, so a line as wide as the screen wraps as counted.
-    text += lines.map((line) => `${line} `).join("\r\n");
-    let row = 0;
-    let cursorAt = 0;
-    lines.forEach((line, index) => {
-      if (index === cursorLine) cursorAt = row + Math.floor(cursorColumn / columns());
-      row += rowsOf(line);
-    });
-    const lastRow = row - 1;
-    const up = lastRow - cursorAt;
-    if (up > 0) text += `${ESC}${up}A`;
-    text += `${ESC}${(cursorColumn % columns()) + 1}G`;
-    cursorRow = cursorAt;
-    drawn = true;
-    return text;
-  };
-
-  // One write each: a terminal that renders between the erase and the draw would flicker.
+  const print = (text: string) => area.print(text);
   const redraw = () => {
-    if (closed) return;
-    output.write(erase() + draw());
-  };
-
-  const trackOutput = (text: string) => {
-    const cut = Math.max(text.lastIndexOf("\n"), text.lastIndexOf("\r"));
-    const tail = cut === -1 ? text : text.slice(cut + 1);
-    const width = displayWidth(tail);
-    outputColumn = cut === -1 ? outputColumn + width : width;
-    if (outputColumn >= columns()) outputColumn %= columns();
-  };
-
-  const print = (text: string) => {
-    if (text === "") return;
-    if (closed) {
-      output.write(text);
-      return;
-    }
-    const cleared = erase();
-    trackOutput(text);
-    output.write(cleared + text + draw());
+    if (!closed) area.show();
   };
 
   /** Puts what was entered into the scrollback, as it was typed. */
@@ -274,7 +217,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     const lines = text
       .split("\n")
       .map((line, index) => (index === 0 ? first : dim(CONTINUATION)) + toTerminalSafeLine(line));
-    print(`${outputColumn > 0 ? "\n" : ""}${lines.join("\n")}\n`);
+    area.printLine(`${lines.join("\n")}\n`);
   };
 
   const submit = () => {
@@ -287,11 +230,10 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     }
     const text = buffer.text;
     if (options.canSend && !options.canSend()) {
-      print(
-        dim(
-          "(busy: your message stays in the prompt; send it when the answer ends, or press Ctrl-C to cancel the answer)\n",
-        ),
-      );
+      // Said under the prompt, not in the answer that is streaming above it.
+      notice =
+        "busy: the message stays here; send it when the answer ends, or Ctrl-C cancels the answer";
+      redraw();
       return;
     }
     buffer = EMPTY_BUFFER;
@@ -358,6 +300,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       if (text !== "" && !text.startsWith("\x1b")) setCurrent(insert(current(), text));
       return;
     }
+    notice = undefined;
     const matches = menu();
     if (key.ctrl && key.name === "c") {
       // At the prompt Ctrl-C clears it; while a turn runs it cancels the turn only.
@@ -416,9 +359,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     } else if (key.ctrl && key.name === "w") {
       setCurrent(deleteWordBackward(current()));
     } else if (key.ctrl && key.name === "l") {
-      output.write(`${ESC}H${ESC}2J`);
-      drawn = false;
-      outputColumn = 0;
+      area.clearScreen();
     } else if (
       character !== undefined &&
       !key.ctrl &&
@@ -492,14 +433,14 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       if (closed) return;
       if (timer) clearInterval(timer);
       timer = undefined;
-      output.write(erase());
+      area.close();
       closed = true;
       const pending = question;
       question = undefined;
       pending?.resolve(undefined);
       input.off("keypress", onKeypress);
       output.off("resize", onResize);
-      output.write(`${outputColumn > 0 ? "\n" : ""}${ESC}?2004l`);
+      output.write(`${ESC}?2004l`);
       input.setRawMode(false);
       input.pause();
     },

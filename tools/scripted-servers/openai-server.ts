@@ -194,6 +194,25 @@ export const SCENARIOS: Record<string, ChatScenario> = {
         .join("\n")}`,
     };
   },
+  /**
+   * The demo `bash tools/start.sh` runs: lists `packages/` with list_directory, then answers
+   * with the package names read from the listing the tool returned.
+   */
+  "start-demo": (request) => {
+    if (toolResultCount(request) === 0)
+      return { toolCalls: [{ name: "list_directory", arguments: { path: "packages" } }] };
+    const listing = lastText(request, "tool");
+    const names = listing
+      .split("\n")
+      .map((line) => /^([^\s/]+) dir \d+$/.exec(line.trim())?.[1])
+      .filter((name): name is string => name !== undefined);
+    return {
+      content:
+        names.length > 0
+          ? `This checkout holds ${names.length} packages under packages/: ${names.join(", ")}. I read them from the list_directory result above.`
+          : `list_directory answered: ${firstLineOf(listing)}`,
+    };
+  },
   /** Never gives a final answer; each call asks about another day, so it is no repeated call. */
   forever: (_request, index) => ({
     toolCalls: [{ name: "get_weather", arguments: { city: "Paris", day: index } }],

@@ -70,7 +70,7 @@ xz_write_launcher() {
 root=$(printf '%q' "$XZ_ROOT")
 node=$(printf '%q' "$XZ_NODE_BIN/node")
 if [ ! -x \"\$node\" ] || [ ! -f \"\$root/apps/cli/dist/main.js\" ]; then
-  printf 'xzatoma: the checkout %s is not set up and built; run: bash %s/tools/start.sh --version\\n' \"\$root\" \"\$root\" >&2
+  printf 'xzatoma: the checkout %s is not set up and built; run: bash %q --version\\n' \"\$root\" \"\$root/tools/start.sh\" >&2
   exit 1
 fi
 exec \"\$node\" \"\$root/apps/cli/bin/xzatoma.js\" \"\$@\""
@@ -115,7 +115,7 @@ xz_link_launcher() {
     return 0
   fi
   if ! { mkdir -p "$dir" && ln -sfn "$launcher" "$link"; } 2>/dev/null; then
-    xz_log "could not write $link; run $launcher, or set XZATOMA_BIN_DIR to a directory on your PATH"
+    xz_log "could not write $link; run $(printf '%q' "$launcher"), or set XZATOMA_BIN_DIR to a directory on your PATH"
     return 0
   fi
   xz_log "the xzatoma command is $link (it runs this checkout with Node $("$XZ_NODE_BIN/node" -p 'process.versions.node'))"

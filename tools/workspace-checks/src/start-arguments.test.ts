@@ -35,6 +35,8 @@ const REAL_COMMANDS = [
   "uname",
   "readlink",
   "rm",
+  "sleep",
+  "tail",
 ];
 
 let base: string;
@@ -109,6 +111,30 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
+/** Runs the scratch checkout's start.sh with `args`; resolves its exit status and stderr. */
+function start(args: readonly string[]): { status: number; stderr: string } {
+  try {
+    const stderr = execFileSync(
+      path.join(base, "bin/bash"),
+      ["-c", 'exec bash "$0" "$@" 2>&1 >/dev/null', path.join(checkout, "tools/start.sh"), ...args],
+      {
+        encoding: "utf8",
+        env: {
+          PATH: path.join(base, "bin"),
+          HOME: path.join(base, "home"),
+          XZATOMA_NO_LAUNCHER: "1",
+          XZ_TEST_RECORDS: records,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    return { status: 0, stderr };
+  } catch (error) {
+    const failed = error as { status: number; stdout: string };
+    return { status: failed.status, stderr: failed.stdout };
+  }
+}
+
 it("passes start.sh's arguments to xzatoma only, never to apt-get", async () => {
   execFileSync(
     path.join(base, "bin/bash"),
@@ -144,4 +170,69 @@ it("passes start.sh's arguments to xzatoma only, never to apt-get", async () => 
   for (const line of lines.filter((line) => !line.startsWith("xzatoma"))) {
     expect(line).not.toMatch(/\[(chat|--provider|ollama|--model|qwen2\.5:7b)\]/);
   }
+});
+
+it("says what each setup step does and how long it took, instead of minutes of silence", () => {
+  const { status, stderr } = start(["--version"]);
+  expect(status, stderr).toBe(0);
+  const lines = stderr.split("\n");
+  for (const step of [
+    /^xzatoma-setup: Node and pnpm .*\.\.\.$/,
+    /^xzatoma-setup: dependencies \(pnpm install\): done in \d+ s$/,
+    /^xzatoma-setup: building the xzatoma command .*: done in \d+ s$/,
+    /^xzatoma-setup: the embedded model SmolLM2-135M .*: done in \d+ s$/,
+    /^xzatoma-setup: ready in \d+ s$/,
+  ]) {
+    expect(
+      lines.some((line) => step.test(line)),
+      `${step}\n${stderr}`,
+    ).toBe(true);
+  }
+});
+
+it("shows the end of a failed step's log and stops", async () => {
+  const nx = path.join(base, "bin/nx");
+  await rm(nx);
+  await executable(
+    nx,
+    '#!/bin/bash\necho "src/x.ts(1,1): error TS2304: Cannot find name y."\nexit 1\n',
+  );
+  await writeFile(records, "");
+  try {
+    const { status, stderr } = start([]);
+    expect(status).toBe(1);
+    expect(stderr).toMatch(/building the xzatoma command .* failed after \d+ s \(exit 1\)/);
+    expect(stderr).toContain("src/x.ts(1,1): error TS2304: Cannot find name y.");
+    expect(stderr).toContain("'bash tools/test.sh' shows more");
+    expect(await readFile(records, "utf8")).not.toContain("fetch-smollm2");
+  } finally {
+    await rm(nx);
+    await executable(nx, recorder("nx"));
+  }
+});
+
+it("gives a launcher whose fix line runs as printed from a checkout path with a space", () => {
+  // The setup above wrote the launcher; this checkout has no build, so it says how to make one.
+  const launcher = path.join(checkout, ".toolchain/bin/xzatoma");
+  let stderr = "";
+  try {
+    execFileSync(path.join(base, "bin/bash"), [launcher, "--version"], {
+      encoding: "utf8",
+      env: { PATH: path.join(base, "bin") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } catch (error) {
+    stderr = (error as { stderr: string }).stderr;
+  }
+  const command = /; run: (.*)$/m.exec(stderr)?.[1];
+  expect(command, stderr).toBeDefined();
+  // The shell splits the printed command into the words it means, the path kept whole.
+  const words = execFileSync(
+    path.join(base, "bin/bash"),
+    ["-c", `eval "set -- $1"; printf '%s\\0' "$@"`, "words", command ?? ""],
+    { encoding: "utf8" },
+  )
+    .split("\0")
+    .filter((word) => word !== "");
+  expect(words).toEqual(["bash", path.join(checkout, "tools/start.sh"), "--version"]);
 });

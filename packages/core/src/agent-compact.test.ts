@@ -63,3 +63,17 @@ describe("Agent.compactContext (/compact)", () => {
     expect(await agent.compactContext()).toEqual({ pruned: 0, summary: undefined });
   });
 });
+
+describe("Agent.pinnedMessages", () => {
+  it("carries a pinned input into an agent rebuilt from the messages", async () => {
+    const model = scriptedModel(() => ({ text: "ok" }));
+    const agent = new Agent({ model });
+    await agent.run("SKILL BODY\n\nuse it", { pinInput: true });
+    await agent.run("plain");
+    const pinned = agent.pinnedMessages;
+    expect([...pinned].map((message) => message.content)).toEqual(["SKILL BODY\n\nuse it"]);
+    const rebuilt = new Agent({ model, history: agent.messages, pinnedHistory: pinned });
+    expect(rebuilt.conversation.entries().filter((entry) => entry.pinned)).toHaveLength(1);
+    expect(rebuilt.pinnedMessages).toEqual(pinned);
+  });
+});

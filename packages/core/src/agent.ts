@@ -48,6 +48,11 @@ export interface AgentOptions {
   /** Earlier messages to continue from (system messages excluded). */
   readonly history?: readonly Message[];
   /**
+   * Messages of `history` kept verbatim through every prune, as they were in the agent
+   * they come from (its `pinnedMessages`): a rebuilt agent keeps what the old one kept.
+   */
+  readonly pinnedHistory?: ReadonlySet<Message>;
+  /**
    * Context management: the model's window (`maxTokens`), pruning threshold, turns kept,
    * warning and critical levels, tokenizer. Default: no pruning (a window of 1M tokens).
    */
@@ -108,7 +113,9 @@ export class Agent {
     for (const text of options.pinned ?? [])
       this.#conversation.append(systemMessage(text), { pinned: true });
     for (const message of options.history ?? []) {
-      if (message.role !== "system") this.#conversation.append(message);
+      if (message.role === "system") continue;
+      const pinned = options.pinnedHistory?.has(message) === true;
+      this.#conversation.append(message, pinned ? { pinned } : undefined);
     }
     if (options.tools && !Array.isArray(options.tools)) {
       this.#registry = options.tools as ToolRegistry;
@@ -125,6 +132,16 @@ export class Agent {
       .entries()
       .filter((entry) => !entry.summary && entry.message.role !== "system")
       .map((entry) => entry.message);
+  }
+
+  /** The messages of `messages` kept verbatim by request (a run's `pinInput`), for `pinnedHistory`. */
+  get pinnedMessages(): ReadonlySet<Message> {
+    return new Set(
+      this.#conversation
+        .entries()
+        .filter((entry) => entry.pinned && entry.message.role !== "system")
+        .map((entry) => entry.message),
+    );
   }
 
   /** The managed conversation: what the model sees, token status, pruning, summary. */

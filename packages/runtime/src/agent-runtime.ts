@@ -372,6 +372,8 @@ export async function createAgentRuntime(
         })
       : undefined;
   let mcpTools: readonly Tool[] = [];
+  // What the agent keeps verbatim by request (a prompt naming a skill), carried into a rebuilt one.
+  let pinnedMessages: ReadonlySet<Message> = new Set();
   // Past their budget, the MCP tools wait behind `tool_search` (see mcp/tool-search.ts).
   const toolSearch = createToolSearch(config.mcp, () => mcp?.servers() ?? []);
   const childProviderType = config.agent.subagent.provider;
@@ -588,6 +590,7 @@ export async function createAgentRuntime(
       approve,
       audit,
       history: messages,
+      pinnedHistory: pinnedMessages,
       // What a run asks for (a plan's, an event's) only narrows what is configured.
       limits: narrowLimits(fromConfig.limits, options.limits),
     });
@@ -762,6 +765,7 @@ export async function createAgentRuntime(
           : {};
         if (finished) emit({ ...finished, ...tree });
         totals = addUsage(totals, result.usage);
+        pinnedMessages = agent.pinnedMessages;
         return { ...result, ...tree };
       } finally {
         treeQuota.signal.removeEventListener("abort", onQuota);

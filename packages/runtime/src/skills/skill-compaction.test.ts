@@ -105,6 +105,8 @@ describe("active skills through compaction", () => {
     expect((await runtime.run("now $style, and read them again", { onEvent })).stopReason).toBe(
       "completed",
     );
+    // A rebuilt agent (a mode switch) keeps what the old one kept.
+    runtime.setMode("write");
     // A third run: the $style request is no longer the latest one, and is kept all the same.
     expect((await runtime.run("one more pass over the files", { onEvent })).stopReason).toBe(
       "completed",

@@ -109,7 +109,7 @@ try {
   const called = new Set<string>();
   const workspaces = new Set<string>();
   const dependencies = new Set<string>();
-  const chunks: { name: string; bytes: number }[] = [];
+  const chunks: { name: string; bytes: number; ran: number }[] = [];
   for (const name of await readdir(coverage)) {
     const { result: scripts } = JSON.parse(await readFile(path.join(coverage, name), "utf8")) as {
       result: ScriptCoverage[];
@@ -119,7 +119,8 @@ try {
       const file = fileURLToPath(script.url);
       if (path.dirname(file) !== path.resolve(dist) || !file.endsWith(".js")) continue;
       const text = await readFile(file, "utf8");
-      chunks.push({ name: path.basename(file), bytes: Buffer.byteLength(text) });
+      const chunk = { name: path.basename(file), bytes: Buffer.byteLength(text), ran: 0 };
+      chunks.push(chunk);
       const map = JSON.parse(await readFile(`${file}.map`, "utf8")) as {
         sources: string[];
         mappings: string;
@@ -129,6 +130,7 @@ try {
         if (text.charCodeAt(index) === 10) lineStarts.push(index + 1);
       const ran = ranOffsets(text.length, script, false);
       const ranInFunctions = ranOffsets(text.length, script, true);
+      chunk.ran = ranInFunctions.reduce((sum, value) => sum + value, 0) / Math.max(1, text.length);
       const seen = new Set<number>();
       for (const [line, column, source] of mappings(map.mappings)) {
         const offset = (lineStarts[line] ?? text.length) + column;
@@ -152,6 +154,11 @@ try {
   console.log(`  chunks loaded: ${chunks.length}, ${kib.toFixed(0)} KiB`);
   console.log(`  XZatoma packages: ${[...workspaces].sort().join(", ")}`);
   console.log(`  third-party packages: ${[...dependencies].sort().join(", ")}`);
+  if (list)
+    for (const chunk of [...chunks].sort((a, b) => b.bytes - a.bytes))
+      console.log(
+        `    ${(chunk.bytes / 1024).toFixed(0).padStart(5)} KiB, ${(chunk.ran * 100).toFixed(0).padStart(2)}% of it in functions called: ${chunk.name}`,
+      );
   if (list)
     for (const file of [...files].sort())
       console.log(`    ${called.has(file) ? "called   " : "evaluated"} ${file}`);

@@ -60,14 +60,26 @@ async function freshWorkspace(): Promise<void> {
   await writeFile(path.join(workspace, "a.txt"), "alpha-1\n");
 }
 
+/** The session that keeps the tmux server up between this file's chats. */
+const keeper = `xz-chat-rewind-keeper-${process.pid}`;
+
+/**
+ * `tmux new-session -d -s NAME ...`, once more if the server was just exiting (another
+ * test file's last session ended at that moment: "server exited unexpectedly").
+ */
+function newSession(name: string, ...command: string[]): void {
+  try {
+    tmux("new-session", "-d", "-s", name, ...command);
+  } catch {
+    tmux("new-session", "-d", "-s", name, ...command);
+  }
+}
+
 /** Starts `xzatoma chat --mode write` in a new tmux session and waits for its prompt. */
 async function startChat(...extra: string[]): Promise<void> {
   sessions += 1;
   session = `xz-chat-rewind-${process.pid}-${sessions}`;
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
+  newSession(
     session,
     "-x",
     "200",
@@ -144,6 +156,7 @@ beforeAll(async () => {
   home = path.join(base, "home");
   await mkdir(home, { recursive: true });
   server = await startScriptedOllama({ scenario });
+  newSession(keeper, "sleep", "3600");
 });
 
 afterEach(() => {
@@ -156,6 +169,11 @@ afterEach(() => {
 });
 
 afterAll(async () => {
+  try {
+    tmux("kill-session", "-t", keeper);
+  } catch {
+    // Already gone.
+  }
   await server?.close();
   if (base) await rm(base, { recursive: true, force: true });
 });
@@ -284,7 +302,7 @@ describe("forks", () => {
   );
 
   it(
-    "chat --resume ID --fork starts a new branch; the resumed conversation stays as it was",
+    "chat --resume ID --fork and --continue --fork start a new branch; the resumed conversation stays as it was",
     async () => {
       expect(original).toMatch(/^[0-9A-Z]{26}$/);
       await startChat("--resume", original, "--fork");
@@ -296,6 +314,13 @@ describe("forks", () => {
       expect(lastSentUserMessages()).toEqual(["remember 42", "and 44"]);
       expect(await leave()).toBe(forkId);
       expect(await userMessages(original)).toEqual(["remember 42"]);
+      expect(await userMessages(forkId)).toEqual(["remember 42", "and 44"]);
+      // --continue takes this project's newest conversation, the branch just made.
+      await startChat("--continue", "--fork");
+      const again = await waitFor((text) => text.includes("a fork of"), "the second banner");
+      expect(again).toContain(`a fork of ${forkId}`);
+      type("exit");
+      await waitFor((text) => text.includes("Conversation saved:"), "the goodbye");
       expect(await userMessages(forkId)).toEqual(["remember 42", "and 44"]);
       const refused = await runCli(["chat", "--fork"], {
         cwd: workspace,

@@ -39,3 +39,16 @@ it("says when the file tools changed nothing, and leaves out a conversation not 
     "files changed: none by the file tools",
   ]);
 });
+
+it("adds the whole tree's tokens when subagents spent some", () => {
+  const tree = { inputTokens: 2100, outputTokens: 400, totalTokens: 2500 };
+  expect(createRunSummary().lines({ ...result, treeUsage: tree }, undefined)).toEqual([
+    "completed: 3 turns, 2 tool calls, 1534 tokens (1500 in, 34 out), 4.2 s",
+    "with its subagents: 2500 tokens (2100 in, 400 out)",
+    "files changed: none by the file tools",
+  ]);
+  // A tree whose top-level agent spent every token says nothing more.
+  expect(createRunSummary().lines({ ...result, treeUsage: result.usage }, undefined)).toHaveLength(
+    2,
+  );
+});

@@ -48,6 +48,12 @@ export function createRunSummary(): RunSummary {
       const lines = [
         `${result.stopReason}: ${result.turns} turn${result.turns === 1 ? "" : "s"}, ${result.toolCalls} tool call${result.toolCalls === 1 ? "" : "s"}, ${usage.totalTokens} tokens (${usage.inputTokens} in, ${usage.outputTokens} out), ${seconds(result.durationMs)}`,
       ];
+      // A tree's subagents spent tokens too: the whole tree's, when they differ.
+      const tree = result.treeUsage;
+      if (tree && tree.totalTokens !== usage.totalTokens)
+        lines.push(
+          `with its subagents: ${tree.totalTokens} tokens (${tree.inputTokens} in, ${tree.outputTokens} out)`,
+        );
       if (conversationId)
         lines.push(`conversation ${conversationId} (xzatoma history show ${conversationId})`);
       lines.push(

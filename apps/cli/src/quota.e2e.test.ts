@@ -145,6 +145,9 @@ describe("xzatoma run with agent.quota.max_total_tokens", () => {
     expect(plain.stderr).toContain(
       `xzatoma: stopped: the run's quota of ${limit} tokens is used up (${firstUsage.totalTokens + childTokens} used; agent.quota.max_total_tokens): the whole tree stopped (raise agent.quota.max_total_tokens).`,
     );
+    expect(plain.stderr).toContain(
+      `with its subagents: ${firstUsage.totalTokens + childTokens} tokens`,
+    );
   });
 
   it("exits 0 with the same tree under a budget it fits in", async () => {

@@ -2,8 +2,8 @@
 // Ollama server, whose model writes a.txt for "change a" and creates b.txt for "change b"
 // (one write_file call each, then an answer: two turns per message). /rewind lists the turns
 // with their files and puts back the files only, the conversation only, or both; a file the
-// person changed stops it. /fork and `chat --resume ID --fork` continue in a new branch and
-// leave the original as it was in history.
+// person changed stops it (--force keeps a copy of theirs). /fork, `chat --resume ID --fork`
+// and `chat --continue --fork` continue in a new branch and leave the original as it was.
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -247,7 +247,7 @@ describe("/rewind in chat", () => {
   );
 
   it(
-    "both: a file the person changed stops it and is named; then files and conversation go back",
+    "both: a file the person changed stops it and is named; --force keeps theirs and puts both back",
     async () => {
       await freshWorkspace();
       await startChat();
@@ -259,11 +259,16 @@ describe("/rewind in chat", () => {
       expect(stopped).toContain("type /rewind 1 both --force");
       expect(await read("a.txt")).toBe("mine\n");
       expect(await read("b.txt")).toBe("beta\n");
-      // The person puts back what the agent left; the rewind goes ahead.
-      await writeFile(path.join(workspace, "a.txt"), "alpha-2\n");
-      type("/rewind 1 both");
-      await waitFor((text) => text.includes("back to before turn 1"), "the rewind of both");
-      expect(screen()).toContain("Put back 2 paths");
+      // Forced: the person's a.txt is copied to the data directory, then both go back.
+      type("/rewind 1 both --force");
+      const forced = await waitFor(
+        (text) => text.includes("back to before turn 1"),
+        "the forced rewind of both",
+      );
+      expect(forced).toContain("Put back 2 paths");
+      const kept = /your a\.txt is kept at (\S+)/.exec(forced)?.[1] ?? "";
+      expect(kept.startsWith(path.join(home, ".xzatoma", "checkpoints", "kept"))).toBe(true);
+      expect(await readFile(kept, "utf8")).toBe("mine\n");
       expect(await read("a.txt")).toBe("alpha-1\n");
       expect(await read("b.txt")).toBeUndefined();
       type("fresh start");

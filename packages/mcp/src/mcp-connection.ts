@@ -88,10 +88,8 @@ export interface McpResourceContents {
 
 const CLIENT_INFO = { name: "xzatoma", version: "0.1.0" };
 
-/** The handshake or the tool listing took longer than `mcp.connect_timeout_seconds`. */
-class ConnectTimeout extends Error {
-  override name = "ConnectTimeout";
-}
+/** The errors of a handshake or tool listing that took longer than `mcp.connect_timeout_seconds`. */
+const connectTimeouts = new WeakSet<Error>();
 
 /** The MCP SDK's safe default environment of a stdio server, from this process. */
 async function defaultServerEnv(): Promise<Record<string, string>> {
@@ -103,7 +101,6 @@ async function defaultServerEnv(): Promise<Record<string, string>> {
 function expandVariables(value: string, env: NodeJS.ProcessEnv): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? "");
 }
-
 
 /** An HTTP 401 anywhere in the chain of causes. */
 function isUnauthorized(error: unknown): boolean {
@@ -118,10 +115,11 @@ function isUnauthorized(error: unknown): boolean {
 function deadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new ConnectTimeout(`${what} took longer than ${ms / 1000} s`)),
-      ms,
-    );
+    timer = setTimeout(() => {
+      const late = new Error(`${what} took longer than ${ms / 1000} s`);
+      connectTimeouts.add(late);
+      reject(late);
+    }, ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
@@ -173,7 +171,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
         ? `the server ${how} before the MCP handshake finished, and wrote nothing to its standard error`
         : `the server ${how} before the MCP handshake finished; the last lines of its standard error: ${tail.join(" | ")}`;
     }
-    if (cause instanceof ConnectTimeout) {
+    if (cause instanceof Error && connectTimeouts.has(cause)) {
       const tail = serverProcess?.stderrTail() ?? [];
       const said =
         tail.length === 0

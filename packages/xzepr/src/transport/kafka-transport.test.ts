@@ -137,6 +137,56 @@ describe("createKafkaTransport on a real broker", { timeout: 240_000 }, () => {
     expect((failure as Error).message).toContain(`could not reach Kafka at ${nobody}`);
   });
 
+  it("checkConnection answers when a broker does, and names the brokers when none does", async () => {
+    await transport().checkConnection?.(30_000);
+    const nobody = `127.0.0.1:${await freePort()}`;
+    const failure = await transport({ brokers: [nobody] })
+      .checkConnection?.(30_000)
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(isKafkaTransportError(failure)).toBe(true);
+    expect(failure).toMatchObject({ code: "KAFKA_UNAVAILABLE" });
+    expect((failure as Error).message).toContain(`could not reach Kafka at ${nobody}`);
+  });
+
+  it("readTopic reads a topic's committed records from its beginning, every time it is asked", async () => {
+    const { topic, output, groupId } = names("read");
+    const kafka = transport();
+    await kafka.ensureTopics([
+      { topic, numPartitions: 1, replicationFactor: 1 },
+      { topic: output, numPartitions: 2, replicationFactor: 1 },
+    ]);
+    expect(await kafka.readTopic?.(output, { idleMs: 500 })).toEqual([]);
+    // Results written in transactions (with their commit markers), on two partitions.
+    await kafka.publish(records(topic, ["a", "b", "c"]));
+    await kafka.consume({
+      topic,
+      groupId,
+      concurrency: 1,
+      handler: async (message) => ({
+        publish: [
+          {
+            topic: output,
+            records: [
+              { key: `k-${text(message)}`, value: `result ${text(message)}`, headers: { h: "1" } },
+            ],
+          },
+        ],
+      }),
+    });
+    const reader = transport();
+    await waitFor(
+      "three results",
+      async () => ((await reader.readTopic?.(output, { idleMs: 500 })) ?? []).length === 3,
+    );
+    const read = (await reader.readTopic?.(output)) ?? [];
+    expect(read.map(text).sort()).toEqual(["result a", "result b", "result c"]);
+    expect(read[0]).toMatchObject({ topic: output, headers: { h: "1" } });
+    expect((await reader.readTopic?.(output, { limit: 2 }))?.length).toBe(2);
+  });
+
   it("round-trips a published message with its key, headers and bytes", async () => {
     const { topic, groupId } = names("roundtrip");
     const kafka = transport();

@@ -68,6 +68,7 @@ import { loadSessionSkills } from "./skills/session-skills.js";
 import { createSystemPrompt } from "./system-prompt.js";
 import { loadConfiguredToolPackages } from "./tool-packages.js";
 import { narrowLimits } from "./narrow-limits.js";
+import { pinnedOf } from "./pinned-history.js";
 import { createTurnCheckpoints } from "./turn-checkpoints.js";
 import { NO_HOOKS } from "./hooks/hooks-config.js";
 import {
@@ -464,6 +465,7 @@ export async function createAgentRuntime(
     resumeId = previous.id;
     totals = previous.usage;
     resumed = storedMessages(previous.messages);
+    pinnedMessages = pinnedOf(previous.messages);
   }
   const makeRecorder = (continued: string | undefined) =>
     history
@@ -833,6 +835,7 @@ export async function createAgentRuntime(
         );
       }
       const messages = storedMessages(stored.messages);
+      pinnedMessages = pinnedOf(stored.messages);
       // For the hooks, the old session ends and the continued one starts (as a resume); the
       // next run waits for them.
       const before = restarted;

@@ -133,3 +133,53 @@ describe("active skills through compaction", () => {
     expect(text(last)).not.toContain("File 1. File 1.");
   }, 120_000);
 });
+
+describe("a pinned prompt in a resumed conversation", () => {
+  it("stays verbatim after the conversation is resumed from history", async () => {
+    const config = resolveRuntimeConfig(
+      {
+        provider: { type: "openai", openai: { base_url: server.url, model: "scripted-1" } },
+        agent: {
+          terminal: { sandbox: false },
+          conversation: { max_tokens: 6000, min_retain_turns: 1 },
+        },
+        persistence: { data_dir: path.join(home, "stored") },
+      },
+      { homeDir: home, env: {} },
+    );
+    const open = (resume: boolean) =>
+      createAgentRuntime(
+        config,
+        { warn: () => undefined },
+        {
+          workspace,
+          modes: { chatMode: "write", approvalPolicy: "never" },
+          env: { OPENAI_API_KEY: "sk-test" },
+          skills: { homeDir: home },
+          ...(resume ? { history: { resume: { latest: true as const } } } : {}),
+        },
+      );
+    const first = await open(false);
+    // The first request is the goal, kept anyway; the $style one comes second.
+    await first.run("read the files");
+    await first.run("now $style, and read them again");
+    await first.close();
+    const resumed = await open(true);
+    try {
+      await resumed.run("one more pass over the files");
+      await resumed.run("and a last pass over the files");
+    } finally {
+      await resumed.close();
+    }
+    const messages = seen.at(-1)?.messages ?? [];
+    expect(
+      messages.some(
+        (message) =>
+          message.role === "user" &&
+          message.content.includes("STYLE-SKILL-BODY-4410") &&
+          message.content.includes("now $style, and read them again"),
+      ),
+    ).toBe(true);
+    expect(text(seen.at(-1))).not.toContain("File 1. File 1.");
+  }, 120_000);
+});

@@ -149,6 +149,19 @@ describe("resuming a conversation", () => {
     expect(screen).toContain("xzatoma: Noted: the older topic.");
   }, 240_000);
 
+  it("picks a conversation by its number in the picker", async () => {
+    const newest = await recordConversation(project, "the numbered topic");
+    startChat(project, "--resume");
+    await waitFor(
+      (text) => text.includes("Resume which conversation?") && text.includes("the numbered topic"),
+      "the picker",
+    );
+    tmux("send-keys", "-t", session ?? "", "-l", "1");
+    const screen = await waitFor((text) => text.includes(">>>"), "the prompt");
+    expect(screen).toContain(`Resumed conversation ${newest}`);
+    expect(screen).toContain("you: the numbered topic");
+  }, 240_000);
+
   it("asks before a conversation from another directory moves its workspace here", async () => {
     const id = await recordConversation(elsewhere, "a topic from elsewhere");
     // Without a terminal nobody can be asked: it stops and says what to do.

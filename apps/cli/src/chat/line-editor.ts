@@ -3,31 +3,16 @@ import { displayWidth } from "../render/display-width.js";
 import { toTerminalSafeLine } from "../render/terminal-safe.js";
 import {
   bufferOf,
-  deleteBackward,
   deleteForward,
-  deleteToLineEnd,
-  deleteToLineStart,
-  deleteWordBackward,
   EMPTY_BUFFER,
   insert,
-  moveHorizontally,
-  moveToLineEdge,
   moveVertically,
   type InputBuffer,
 } from "./input-buffer.js";
+import { keyAction, type Key } from "./key-bindings.js";
 import { createLiveArea } from "./live-area.js";
 import type { PromptHistory } from "./prompt-history.js";
-import { filterSlashMenu, type SlashMenuEntry } from "./slash-menu.js";
-
-/** What readline's keypress parser reports for a key. */
-interface Key {
-  readonly sequence?: string;
-  readonly name?: string;
-  readonly ctrl?: boolean;
-  readonly meta?: boolean;
-  readonly shift?: boolean;
-  readonly code?: string;
-}
+import { filterSlashMenu, renderSlashMenu, type SlashMenuEntry } from "./slash-menu.js";
 
 /** Options of {@link createLineEditor}. */
 export interface LineEditorOptions {
@@ -180,19 +165,15 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     const matches = menu();
     if (matches) {
       menuSelection = Math.min(menuSelection, matches.length - 1);
-      const start = Math.max(
-        0,
-        Math.min(menuSelection - MENU_ROWS + 1, matches.length - MENU_ROWS),
+      lines.push(
+        ...renderSlashMenu(matches, {
+          selected: menuSelection,
+          rows: MENU_ROWS,
+          columns: columns(),
+          dim,
+          inverse,
+        }),
       );
-      const width = Math.max(...matches.map((entry) => entry.name.length)) + 2;
-      matches.slice(start, start + MENU_ROWS).forEach((entry, offset) => {
-        const selected = start + offset === menuSelection;
-        const label = `${selected ? "›" : " "} ${entry.name.padEnd(width)}`;
-        const room = columns() - displayWidth(label) - 2;
-        const help =
-          entry.help.length > room ? `${entry.help.slice(0, Math.max(0, room - 1))}…` : entry.help;
-        lines.push(selected ? inverse(`${label}${help}`) : `${label}${dim(help)}`);
-      });
     }
     if (notice !== undefined) lines.push(dim(notice.slice(0, columns() - 2)));
     const status = options.status?.() ?? "";
@@ -301,76 +282,59 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       return;
     }
     notice = undefined;
+    const action = keyAction(character, key);
+    if (action === undefined) return;
     const matches = menu();
-    if (key.ctrl && key.name === "c") {
-      // At the prompt Ctrl-C clears it; while a turn runs it cancels the turn only.
-      if (!question && (!options.canSend || options.canSend())) {
-        buffer = EMPTY_BUFFER;
-        historyIndex = Number.POSITIVE_INFINITY;
-      }
-      redraw();
-      options.onInterrupt();
-      return;
-    }
-    if (key.ctrl && key.name === "d") {
-      if (current().text === "") {
-        options.onEnd();
+    switch (action.kind) {
+      case "interrupt":
+        // At the prompt Ctrl-C clears it; while a turn runs it cancels the turn only.
+        if (!question && (!options.canSend || options.canSend())) {
+          buffer = EMPTY_BUFFER;
+          historyIndex = Number.POSITIVE_INFINITY;
+        }
+        redraw();
+        options.onInterrupt();
         return;
+      case "end":
+        if (current().text === "") {
+          options.onEnd();
+          return;
+        }
+        setCurrent(deleteForward(current()));
+        break;
+      case "submit":
+        if (matches) acceptMenu(matches, true);
+        else submit();
+        break;
+      case "newline":
+        setCurrent(insert(current(), "\n"));
+        break;
+      case "complete":
+        if (matches) acceptMenu(matches, false);
+        break;
+      case "dismiss":
+        menuDismissedFor = buffer.text;
+        break;
+      case "vertical": {
+        if (matches) {
+          menuSelection = (menuSelection + action.direction + matches.length) % matches.length;
+          break;
+        }
+        const moved = moveVertically(current(), action.direction);
+        if (moved) setCurrent(moved);
+        else recall(action.direction);
+        break;
       }
-      setCurrent(deleteForward(current()));
-    } else if (key.name === "return" && !key.meta) {
-      if (matches) acceptMenu(matches, true);
-      else submit();
-    } else if (key.name === "return" || key.name === "enter" || key.code === "[13;2u") {
-      setCurrent(insert(current(), "\n"));
-    } else if (key.name === "tab" && matches) {
-      acceptMenu(matches, false);
-    } else if (key.name === "escape") {
-      menuDismissedFor = buffer.text;
-    } else if (key.name === "up" && matches) {
-      menuSelection = (menuSelection - 1 + matches.length) % matches.length;
-    } else if (key.name === "down" && matches) {
-      menuSelection = (menuSelection + 1) % matches.length;
-    } else if (
-      key.name === "up" ||
-      key.name === "down" ||
-      (key.ctrl && (key.name === "p" || key.name === "n"))
-    ) {
-      const direction = key.name === "up" || key.name === "p" ? -1 : 1;
-      const moved = moveVertically(current(), direction);
-      if (moved) setCurrent(moved);
-      else recall(direction);
-    } else if (key.name === "backspace") {
-      setCurrent(key.meta ? deleteWordBackward(current()) : deleteBackward(current()));
-    } else if (key.name === "delete") {
-      setCurrent(deleteForward(current()));
-    } else if (key.name === "left" || (key.ctrl && key.name === "b")) {
-      setCurrent(moveHorizontally(current(), -1));
-    } else if (key.name === "right" || (key.ctrl && key.name === "f")) {
-      setCurrent(moveHorizontally(current(), 1));
-    } else if (key.name === "home" || (key.ctrl && key.name === "a")) {
-      setCurrent(moveToLineEdge(current(), "start"));
-    } else if (key.name === "end" || (key.ctrl && key.name === "e")) {
-      setCurrent(moveToLineEdge(current(), "end"));
-    } else if (key.ctrl && key.name === "u") {
-      setCurrent(deleteToLineStart(current()));
-    } else if (key.ctrl && key.name === "k") {
-      setCurrent(deleteToLineEnd(current()));
-    } else if (key.ctrl && key.name === "w") {
-      setCurrent(deleteWordBackward(current()));
-    } else if (key.ctrl && key.name === "l") {
-      area.clearScreen();
-    } else if (
-      character !== undefined &&
-      !key.ctrl &&
-      !key.meta &&
-      character >= " " &&
-      !character.startsWith("\x1b")
-    ) {
-      setCurrent(insert(current(), character));
-      if (!question) menuSelection = 0;
-    } else {
-      return;
+      case "clear-screen":
+        area.clearScreen();
+        break;
+      case "insert":
+        setCurrent(insert(current(), action.text));
+        if (!question) menuSelection = 0;
+        break;
+      case "edit":
+        setCurrent(action.apply(current()));
+        break;
     }
     if (!question && menuDismissedFor !== undefined && menuDismissedFor !== buffer.text)
       menuDismissedFor = undefined;

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { SLASH_HELP } from "./slash-command.js";
-import { filterSlashMenu, slashMenuEntries } from "./slash-menu.js";
+import { filterSlashMenu, renderSlashMenu, slashMenuEntries } from "./slash-menu.js";
 
 const entries = slashMenuEntries(SLASH_HELP);
 
@@ -34,4 +34,19 @@ it("is closed for a message and once an argument is typed", () => {
   expect(filterSlashMenu(entries, "hello")).toBeUndefined();
   expect(filterSlashMenu(entries, "/mode ")).toBeUndefined();
   expect(filterSlashMenu(entries, "/mode\nx")).toBeUndefined();
+});
+
+it("draws the entries around the chosen one, its help cut to the width", () => {
+  const matches = filterSlashMenu(entries, "/") ?? [];
+  const lines = renderSlashMenu(matches, {
+    selected: 9,
+    rows: 4,
+    columns: 40,
+    dim: (text) => text,
+    inverse: (text) => `[${text}]`,
+  });
+  expect(lines).toHaveLength(4);
+  expect(lines[3]).toMatch(/^\[› \/\S+/);
+  for (const line of lines) expect(line.replace(/^\[|\]$/g, "").length).toBeLessThanOrEqual(38);
+  expect(lines.join("\n")).toContain("…");
 });

@@ -1,3 +1,5 @@
+import { displayWidth } from "../render/display-width.js";
+
 /** One command offered by the slash menu. */
 export interface SlashMenuEntry {
   /** `/mode` */
@@ -45,4 +47,32 @@ export function filterSlashMenu(
     (entry) => !starts.includes(entry) && entry.name.slice(1).toLowerCase().includes(word),
   );
   return [...starts, ...contains];
+}
+
+/**
+ * The menu's lines: up to `rows` entries around the selected one, each `› /name  help`,
+ * the help cut to the terminal's width, the selected entry in `inverse`, the others' help
+ * in `dim`.
+ */
+export function renderSlashMenu(
+  matches: readonly SlashMenuEntry[],
+  options: {
+    readonly selected: number;
+    readonly rows: number;
+    readonly columns: number;
+    readonly dim: (text: string) => string;
+    readonly inverse: (text: string) => string;
+  },
+): string[] {
+  const { selected, rows } = options;
+  const start = Math.max(0, Math.min(selected - rows + 1, matches.length - rows));
+  const width = Math.max(...matches.map((entry) => entry.name.length)) + 2;
+  return matches.slice(start, start + rows).map((entry, offset) => {
+    const chosen = start + offset === selected;
+    const label = `${chosen ? "›" : " "} ${entry.name.padEnd(width)}`;
+    const room = options.columns - displayWidth(label) - 2;
+    const help =
+      entry.help.length > room ? `${entry.help.slice(0, Math.max(0, room - 1))}…` : entry.help;
+    return chosen ? options.inverse(`${label}${help}`) : `${label}${options.dim(help)}`;
+  });
 }

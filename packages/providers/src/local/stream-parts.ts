@@ -11,6 +11,7 @@ import type {
 import { ProviderError } from "@xzatoma/core";
 import type { LlamaContextSequence, TokenMeterState } from "node-llama-cpp";
 
+/** The AI SDK's finish reason for node-llama-cpp's stop reason. */
 export function finishReason(
   stopReason: string,
   calledTools: boolean,
@@ -26,6 +27,7 @@ export function finishReason(
   }
 }
 
+/** The tokens a generation read and wrote, from the sequence's meter since `before`. */
 export function usageSince(
   sequence: LlamaContextSequence,
   before: TokenMeterState,

@@ -60,10 +60,12 @@ function editorInput(
   options: ChatInputOptions,
 ): ChatInput {
   let closed = false;
+  let restoreStderr: () => void = () => undefined;
   const close = () => {
     if (closed) return;
     closed = true;
     editor.close();
+    restoreStderr();
     options.onEnd();
   };
   const editor = createLineEditor({
@@ -78,6 +80,7 @@ function editorInput(
     onInterrupt: options.onInterrupt,
     onEnd: close,
   });
+  restoreStderr = routeStderr((text) => editor.print(text));
   return {
     print: (text) => editor.print(text),
     prompt: (prompt) => editor.setPrompt(prompt),
@@ -88,6 +91,27 @@ function editorInput(
     get closed() {
       return closed;
     },
+  };
+}
+
+/**
+ * While the line editor draws the bottom of the terminal, what is written to standard error
+ * on the same terminal (`--verbose`'s trace, a notice of an MCP server that stopped) goes
+ * above it through `print`, as Ink's console patch does, instead of into the prompt.
+ * Standard error that is not a terminal is left alone. Returns the undo.
+ */
+function routeStderr(print: (text: string) => void): () => void {
+  const stderr = process.stderr;
+  if (!stderr.isTTY) return () => undefined;
+  const original = stderr.write;
+  stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    print(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+    const callback = rest.find((value) => typeof value === "function") as (() => void) | undefined;
+    callback?.();
+    return true;
+  }) as typeof stderr.write;
+  return () => {
+    stderr.write = original;
   };
 }
 

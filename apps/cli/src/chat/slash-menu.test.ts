@@ -28,6 +28,11 @@ it("narrows as a command is typed, names that start with it first", () => {
   const context = filterSlashMenu(entries, "/con")?.map((entry) => entry.name);
   expect(context?.[0]).toBe("/context");
   expect(filterSlashMenu(entries, "/zzz")).toEqual([]);
+  // Typed in full, a name comes before the longer names it starts.
+  expect(filterSlashMenu(entries, "/model")?.map((entry) => entry.name)).toEqual([
+    "/model",
+    "/models",
+  ]);
 });
 
 it("is closed for a message and once an argument is typed", () => {

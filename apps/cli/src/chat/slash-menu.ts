@@ -32,9 +32,9 @@ export function slashMenuEntries(helpText: string): SlashMenuEntry[] {
 
 /**
  * The entries that match what is typed, best first: the menu is open while the text is a
- * `/` and a word with no space yet. Names that start with the word come first, then names
- * that contain it. Undefined when the menu is closed (not a command, or an argument is
- * being typed).
+ * `/` and a word with no space yet. The name typed in full comes first, then names that
+ * start with the word, then names that contain it. Undefined when the menu is closed (not
+ * a command, or an argument is being typed).
  */
 export function filterSlashMenu(
   entries: readonly SlashMenuEntry[],
@@ -42,7 +42,14 @@ export function filterSlashMenu(
 ): SlashMenuEntry[] | undefined {
   if (!/^\/\S*$/.test(text)) return undefined;
   const word = text.slice(1).toLowerCase();
-  const starts = entries.filter((entry) => entry.name.slice(1).toLowerCase().startsWith(word));
+  // The command typed in full comes first, so Enter sends it and not a longer name.
+  const exact = entries.filter((entry) => entry.name.slice(1).toLowerCase() === word);
+  const starts = [
+    ...exact,
+    ...entries.filter(
+      (entry) => !exact.includes(entry) && entry.name.slice(1).toLowerCase().startsWith(word),
+    ),
+  ];
   const contains = entries.filter(
     (entry) => !starts.includes(entry) && entry.name.slice(1).toLowerCase().includes(word),
   );

@@ -349,6 +349,9 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
   output.write(`${ESC}?2004h`);
   const onResize = () => redraw();
   output.on("resize", onResize);
+  // An exit that skips close (an uncaught error) still gives the terminal its pastes back.
+  const onExit = () => output.write(`${ESC}?2004l`);
+  process.once("exit", onExit);
 
   return {
     setPrompt(next) {
@@ -404,6 +407,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       pending?.resolve(undefined);
       input.off("keypress", onKeypress);
       output.off("resize", onResize);
+      process.off("exit", onExit);
       output.write(`${ESC}?2004l`);
       input.setRawMode(false);
       input.pause();

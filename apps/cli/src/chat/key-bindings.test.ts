@@ -17,4 +17,5 @@ it("edits as a shell does, and types printable characters only", () => {
   expect(keyAction(undefined, { name: "f5", sequence: "\x1b[15~" })).toBeUndefined();
   expect(keyAction("\x03", { name: "c", ctrl: true })).toEqual({ kind: "interrupt" });
   expect(keyAction("\x04", { name: "d", ctrl: true })).toEqual({ kind: "end" });
+  expect(keyAction("\x1a", { name: "z", ctrl: true })).toEqual({ kind: "suspend" });
 });

@@ -30,6 +30,8 @@ export type KeyAction =
   | { readonly kind: "dismiss" }
   | { readonly kind: "vertical"; readonly direction: -1 | 1 }
   | { readonly kind: "clear-screen" }
+  /** Ctrl-Z: stop the process, as the shell's job control expects. */
+  | { readonly kind: "suspend" }
   | { readonly kind: "insert"; readonly text: string }
   | { readonly kind: "edit"; readonly apply: (buffer: InputBuffer) => InputBuffer };
 
@@ -47,6 +49,7 @@ const CONTROL_EDITS: Readonly<Record<string, KeyAction>> = {
   p: { kind: "vertical", direction: -1 },
   n: { kind: "vertical", direction: 1 },
   l: { kind: "clear-screen" },
+  z: { kind: "suspend" },
   c: { kind: "interrupt" },
   d: { kind: "end" },
 };

@@ -102,8 +102,10 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
   let frame = 0;
   let timer: NodeJS.Timeout | undefined;
 
-  const area = createLiveArea(output, () => layout());
-  const { columns, rows, rowsOf } = area;
+  let area = createLiveArea(output, () => layout());
+  const columns = () => area.columns();
+  const rows = () => area.rows();
+  const rowsOf = (line: string) => area.rowsOf(line);
 
   const current = (): InputBuffer => question?.buffer ?? buffer;
   const setCurrent = (next: InputBuffer) => {
@@ -253,6 +255,21 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     buffer = bufferOf(`${chosen.name} `);
   };
 
+  /** Gives the terminal back and stops; `fg` (SIGCONT) takes it again and redraws. */
+  const suspend = () => {
+    area.close();
+    output.write(`${ESC}?2004l`);
+    input.setRawMode(false);
+    process.once("SIGCONT", () => {
+      if (closed) return;
+      input.setRawMode(true);
+      output.write(`${ESC}?2004h`);
+      area = createLiveArea(output, () => layout());
+      redraw();
+    });
+    process.kill(process.pid, "SIGTSTP");
+  };
+
   const onKeypress = (character: string | undefined, key: Key = {}) => {
     if (closed) return;
     if (key.name === "paste-start") {
@@ -328,6 +345,9 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       case "clear-screen":
         area.clearScreen();
         break;
+      case "suspend":
+        suspend();
+        return;
       case "insert":
         setCurrent(insert(current(), action.text));
         if (!question) menuSelection = 0;

@@ -108,7 +108,7 @@ export async function chatCommand(
   } catch (error) {
     await telemetry?.shutdown();
     if (error instanceof ResumeCancelledError) {
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(`${toTerminalSafe(error.message)}\n`);
       return ExitCode.ok;
     }
     throw error;

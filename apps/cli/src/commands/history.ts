@@ -133,9 +133,9 @@ export async function historyShow(id: string, options: HistoryCommandOptions): P
       return ExitCode.failure;
     }
     if (options.json) process.stdout.write(`${toTerminalSafeJson(tree)}\n`);
-    // terminal-safe: renderConversationTree escapes every message, tool call and result.
     else {
       const legend = prunedLegend(tree);
+      // terminal-safe: renderConversationTree escapes every message, tool call and result; the legend is fixed text.
       process.stdout.write(`${renderConversationTree(tree)}\n${legend ? `${legend}\n` : ""}`);
     }
     return ExitCode.ok;
@@ -160,6 +160,7 @@ export async function historyDelete(id: string, options: HistoryCommandOptions):
         process.stdout.write(
           `${toTerminalSafeJson({ id, deleted: false, matches: found.id, reason: "prefix" })}\n`,
         );
+      // terminal-safe: message is built above from escaped parts and the ids and times the history database made.
       else process.stderr.write(`${message}\n`);
       return ExitCode.failure;
     }

@@ -632,4 +632,39 @@ describe("xzatoma-watcher run on a Kafka broker", () => {
     await results.consumer.disconnect();
     await letters.consumer.disconnect();
   }, 600_000);
+
+  it("readiness follows the broker: /readyz is 503 broker-unreachable while it is down, 200 again once it is back, /healthz stays 200", async () => {
+    const server = await model(() => ({ content: "ok" }));
+    const config = await configFor("ready", server.url, { health: { port: 0 } });
+    const workspace = await mkdtemp(path.join(home, "ws-"));
+    const watcher = startWatcher(config, workspace);
+    await until("the health endpoint", () => watcher.log().includes('"msg":"health endpoint"'));
+    const health = /"msg":"health endpoint".*?"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(
+      watcher.log(),
+    )?.[1];
+    const status = async (what: string) => {
+      const response = await fetch(`${health}/${what}`);
+      return { code: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    await until("ready", async () => (await status("readyz")).code === 200);
+    await broker.kill();
+    try {
+      // The lag is asked for every 10 s: the first failure makes the service not ready.
+      await until(
+        "not ready while the broker is down",
+        async () => (await status("readyz")).code === 503,
+      );
+      const down = await status("readyz");
+      expect(down.body).toMatchObject({ live: true, ready: false, state: "broker-unreachable" });
+      expect(String(down.body["brokerError"])).not.toBe("");
+      expect((await status("healthz")).code).toBe(200);
+    } finally {
+      await broker.restart();
+    }
+    await until("ready again", async () => (await status("readyz")).code === 200);
+    expect((await status("readyz")).body).toMatchObject({ ready: true, state: "consuming" });
+    expect(watcher.log()).toContain('"msg":"the broker does not answer"');
+    watcher.child.kill("SIGTERM");
+    expect(await watcher.exited).toBe(0);
+  }, 600_000);
 });

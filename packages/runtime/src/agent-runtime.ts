@@ -46,6 +46,12 @@ import { createMcpSecretStore } from "./mcp/mcp-secret-store.js";
 import { openRuntimeHistory } from "./open-history.js";
 import { loadProjectInstructions } from "./project-instructions.js";
 import type { RuntimeIO } from "./runtime-io.js";
+import {
+  createRuntimeEvents,
+  type RuntimeListener,
+  type SubscribeOptions,
+  type Unsubscribe,
+} from "./runtime-events.js";
 import { bwrapPathOf } from "./sandbox-binary.js";
 import type { SessionModes } from "./session-modes.js";
 import { createQuota } from "./subagents/quota.js";
@@ -66,6 +72,7 @@ import { skillCatalog } from "./skills/skill-catalog.js";
 import { createSkillTool } from "./skills/skill-tool.js";
 import { loadSessionSkills } from "./skills/session-skills.js";
 import { createSystemPrompt } from "./system-prompt.js";
+import { checkTemplateWorkspace, type RuntimeTemplate } from "./runtime-template.js";
 import { loadConfiguredToolPackages } from "./tool-packages.js";
 import { narrowLimits } from "./narrow-limits.js";
 import { pinnedOf } from "./pinned-history.js";
@@ -116,7 +123,12 @@ export interface AgentRuntimeOptions {
    * true. Children get a subset of this runtime's tools and its approvals.
    */
   readonly subagents?: boolean;
-  /** Receives each subagent's events as it runs. */
+  /**
+   * Receives each subagent's events as it runs.
+   *
+   * @deprecated Use `runtime.subscribe(listener, { subagents: true })`: the listener receives
+   * each subagent's events with the child as its second argument.
+   */
   readonly observeSubagent?: (child: ChildInfo) => ((event: AgentEvent) => void) | undefined;
   /**
    * OpenTelemetry's tracer and meter (an app's SDK, when telemetry is on): each run and each
@@ -144,6 +156,12 @@ export interface AgentRuntimeOptions {
    * same name wins.
    */
   readonly clientMcpServers?: Readonly<Record<string, McpServerConfig>>;
+  /**
+   * The sandbox, project instructions, skills and custom commands read once for a service
+   * that builds many runtimes for one workspace (see `prepareRuntimeTemplate`); its warnings
+   * were given when it was read. Everything with state is still built for this runtime.
+   */
+  readonly template?: RuntimeTemplate;
 }
 
 /** The session state a front end shows (`/status`). */
@@ -163,7 +181,12 @@ export interface RuntimeStatus {
 /** Options of one {@link AgentRuntime.run}. */
 export interface RuntimeRunOptions {
   readonly signal?: AbortSignal;
-  /** Receives this run's events, after the runtime's own listeners and `io.render`. */
+  /**
+   * Receives this run's events, after the runtime's subscribers.
+   *
+   * @deprecated Use `runtime.subscribe(listener)` and call the function it returns once the
+   * run is over.
+   */
   readonly onEvent?: (event: AgentEvent) => void;
 }
 
@@ -195,6 +218,20 @@ export interface AgentRuntime {
     options: { confirmed: boolean; signal?: AbortSignal },
   ): Promise<{ url: string; contentType: string; body: string }>;
   run(prompt: string, options?: RuntimeRunOptions): Promise<AgentResult>;
+  /**
+   * Hands `listener` every event of every run from now on, in order, after the history
+   * recorder and telemetry have seen it; subscribers are called in the order they subscribed.
+   * With `{ subagents: true }` it also receives each subagent's events, with the child as the
+   * second argument. Returns the function that ends the subscription.
+   *
+   * @example
+   * const unsubscribe = runtime.subscribe((event) => {
+   *   if (event.type === "text-delta") process.stdout.write(event.text);
+   * });
+   * await runtime.run("Summarise README.md");
+   * unsubscribe();
+   */
+  subscribe(listener: RuntimeListener, options?: SubscribeOptions): Unsubscribe;
   setMode(mode: ChatMode): void;
   /** Changes when a person is asked, from the next call on. */
   setApprovalPolicy(policy: ApprovalPolicy): void;
@@ -270,6 +307,8 @@ export async function createAgentRuntime(
 ): Promise<AgentRuntime> {
   const env = options.env ?? process.env;
   const modes = options.modes;
+  const template = options.template;
+  if (template) checkTemplateWorkspace(template, options.workspace);
   const dataDir = config.persistence.data_dir;
   const auditLog = createAuditLog({ path: path.join(dataDir, "audit.log") });
   const dbPath = config.persistence.db_path;
@@ -293,12 +332,14 @@ export async function createAgentRuntime(
     ],
     ...(options.fileAccess ? { files: options.fileAccess } : {}),
   });
-  const sandbox = createSandbox({
-    disabled: !config.agent.terminal.sandbox,
-    env,
-    ...bwrapPathOf(env),
-  });
-  if (sandbox.warning) io.warn(sandbox.warning);
+  const sandbox =
+    template?.sandbox ??
+    createSandbox({
+      disabled: !config.agent.terminal.sandbox,
+      env,
+      ...bwrapPathOf(env),
+    });
+  if (sandbox.warning && !template) io.warn(sandbox.warning);
   const standard = createStandardTools(
     workspace,
     { tools: config.agent.tools, terminal: config.agent.terminal, fetch: config.agent.fetch },
@@ -391,20 +432,24 @@ export async function createAgentRuntime(
           },
         )
       : undefined;
-  const instructions = await loadProjectInstructions(workspace.root);
+  const instructions = template
+    ? template.instructions
+    : await loadProjectInstructions(workspace.root);
   // Skills are text read into the conversation, never run; a project's only once trusted.
   const skills =
     options.skills === false
       ? undefined
-      : loadSessionSkills({
-          workspace: workspace.root,
-          homeDir: options.skills?.homeDir ?? os.homedir(),
-          dataDir,
-        });
-  for (const problem of skills?.problems ?? []) {
+      : template
+        ? template.skills
+        : loadSessionSkills({
+            workspace: workspace.root,
+            homeDir: options.skills?.homeDir ?? os.homedir(),
+            dataDir,
+          });
+  for (const problem of template ? [] : (skills?.problems ?? [])) {
     io.warn(`skill ignored: ${problem.file}: ${problem.field} ${problem.message}`);
   }
-  for (const skill of skills?.untrusted ?? []) {
+  for (const skill of template ? [] : (skills?.untrusted ?? [])) {
     io.warn(
       `project skill '${skill.name}' is not offered: no person has trusted this content of ${skill.file}`,
     );
@@ -413,12 +458,14 @@ export async function createAgentRuntime(
   const commands =
     options.skills === false
       ? undefined
-      : discoverCommands({
-          workspace: workspace.root,
-          homeDir: options.skills?.homeDir ?? os.homedir(),
-          dataDir,
-        });
-  for (const problem of commands?.problems ?? []) {
+      : template
+        ? template.commands
+        : discoverCommands({
+            workspace: workspace.root,
+            homeDir: options.skills?.homeDir ?? os.homedir(),
+            dataDir,
+          });
+  for (const problem of template ? [] : (commands?.problems ?? [])) {
     io.warn(`command ignored: ${problem.file}: ${problem.field} ${problem.message}`);
   }
   if (offeredSkills.length > 0) tools.push(createSkillTool(offeredSkills));
@@ -523,6 +570,10 @@ export async function createAgentRuntime(
   const subagentConfig = config.agent.subagent;
   let quota = createQuota(quotaOf(config));
   let emit: (event: AgentEvent) => void = () => undefined;
+  // Every front end's listeners; `io.render` (deprecated) is the first subscriber.
+  const events = createRuntimeEvents();
+  const ioRender = io.render;
+  if (ioRender) events.subscribe((event) => ioRender(event));
   let turn = 0;
   let runTelemetry: RunTelemetry | undefined;
   const children = new Set<Promise<unknown>>();
@@ -550,10 +601,10 @@ export async function createAgentRuntime(
         observe: (child) => {
           const childTelemetry = runTelemetry?.subagent(child);
           const observer = options.observeSubagent?.(child);
-          if (!childTelemetry) return observer;
           return (event) => {
-            childTelemetry.onEvent(event);
+            childTelemetry?.onEvent(event);
             observer?.(event);
+            events.emitSubagent(event, child);
           };
         },
       }
@@ -633,6 +684,7 @@ export async function createAgentRuntime(
       const response = await standard.fetcher.fetch(url, { confirmed: fetchOptions.confirmed });
       return { url: response.url, contentType: response.contentType, body: response.body };
     },
+    subscribe: (listener, subscribeOptions) => events.subscribe(listener, subscribeOptions),
     async run(prompt, runOptions = {}) {
       if (mcp?.enabled) {
         const connected = await connectUnlessAborted(mcp, runOptions.signal);
@@ -668,9 +720,13 @@ export async function createAgentRuntime(
       emit = (event) => {
         telemetry?.onEvent(event);
         recorder?.onEvent(event);
-        io.render?.(event);
-        runOptions.onEvent?.(event);
+        events.emit(event);
       };
+      // The deprecated per-run listener: a subscription for this run, after the others.
+      const runListener = runOptions.onEvent;
+      const endRunListener = runListener
+        ? events.subscribe((event) => runListener(event))
+        : undefined;
       try {
         if (restarted) {
           await restarted;
@@ -774,6 +830,7 @@ export async function createAgentRuntime(
         treeQuota.close();
         outer?.removeEventListener("abort", onOuterAbort);
         emit = () => undefined;
+        endRunListener?.();
         checkpoints.endRun();
       }
     },

@@ -17,6 +17,8 @@ export {
   type RuntimeRunOptions,
   type RuntimeStatus,
 } from "./agent-runtime.js";
+export type { RuntimeListener, SubscribeOptions, Unsubscribe } from "./runtime-events.js";
+export type { ChildInfo } from "./subagents/subagent-tools.js";
 export { openRuntimeHistory } from "./open-history.js";
 /**
  * The one redactor (`@xzatoma/safety`), for front ends that record or send what a runtime

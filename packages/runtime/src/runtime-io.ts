@@ -14,6 +14,11 @@ export interface RuntimeIO {
    * (`byPerson`); absent means nobody can be asked.
    */
   readonly ask?: (request: ApprovalRequest, outcome: ApprovalOutcome) => Promise<ApprovalDecision>;
-  /** Receives every event of every run, in order (renderers, traces, result events). */
+  /**
+   * Receives every event of every run, in order (renderers, traces, result events).
+   *
+   * @deprecated Use `runtime.subscribe(listener)`; `render` is kept as the runtime's first
+   * subscriber.
+   */
   readonly render?: (event: AgentEvent) => void;
 }

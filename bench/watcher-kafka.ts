@@ -12,7 +12,8 @@
 //      success_only filters (both until the group's lag is 0); and each instance's peak RSS.
 // Results are read with read_committed, as the watcher writes them in transactions.
 // Run: node bench/watcher-kafka.ts [latency|throughput|backlog|kinds ...]
-// BENCH_KIND_RUNS and BENCH_KIND_FILTERED size the "kinds" phase (default 2000 and 5000).
+// BENCH_KIND_RUNS and BENCH_KIND_FILTERED size the "kinds" phase (default 2000 and 5000);
+// BENCH_KIND_INSTANCES lists its group sizes (default "1,2,3").
 // WATCHER_NODE_ARGS="--max-semi-space-size=4" starts the watcher processes with those Node options.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -38,6 +39,7 @@ const THROUGHPUT_EVENTS = 600;
 const BACKLOG_EVENTS = 10_000;
 const KIND_RUNS = Number(process.env["BENCH_KIND_RUNS"] ?? 2000);
 const KIND_FILTERED = Number(process.env["BENCH_KIND_FILTERED"] ?? 5000);
+const KIND_INSTANCES = (process.env["BENCH_KIND_INSTANCES"] ?? "1,2,3").split(",").map(Number);
 
 const phases = process.argv.slice(2);
 const wanted = (name: string) => phases.length === 0 || phases.includes(name);
@@ -298,7 +300,7 @@ try {
   }
 
   if (wanted("kinds")) {
-    for (const members of [1, 2, 3]) {
+    for (const members of KIND_INSTANCES) {
       const name = `kinds-${members}`;
       const config = configFor(name, instant.url, 6, 6);
       const results = await readResults(`${name}.in.results`);

@@ -2,6 +2,7 @@ import type { History } from "@xzatoma/persistence";
 import { contextOfTraceparent, type ExecutionReport, type PlanExecutor } from "@xzatoma/watcher";
 import { createAgentRuntime, type AgentRuntimeOptions } from "../agent-runtime.js";
 import type { RuntimeConfig } from "../config/config-schema.js";
+import { prepareRuntimeTemplate, type RuntimeTemplate } from "../runtime-template.js";
 
 /** What {@link createRuntimeExecutor} needs. */
 export interface RuntimeExecutorOptions {
@@ -23,10 +24,32 @@ export interface RuntimeExecutorOptions {
  * under the event's title), the configured provider, tools and command policy, and nobody to
  * ask: the approval policy is `never`, so commands that do not escalate run in the sandbox and
  * an escalation is refused with its reason. Nothing an event carries widens that.
+ *
+ * What is the same for every event and never changes is read once, at the first event, and
+ * shared: the provider, and the runtime template (the sandbox and its start-up check, the
+ * workspace's AGENTS.md, the skills and custom commands offered). Everything an event can
+ * change (its conversation, tools, workspace guard, approvals, limits, quota, history
+ * recorder) is built again for each event. See docs/explanation/watcher-delivery.md.
  */
 export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExecutor {
   // One provider (its client, credentials and model lookups) for every run of the service.
   let provider = options.provider;
+  let template: Promise<RuntimeTemplate> | undefined;
+  const templateOf = (): Promise<RuntimeTemplate> => {
+    template ??= prepareRuntimeTemplate(
+      options.config,
+      { warn: options.warn },
+      {
+        workspace: options.workspace,
+        ...(options.env !== undefined ? { env: options.env } : {}),
+      },
+    ).catch((error: unknown) => {
+      // Read again for the next event: this one fails with the reason.
+      template = undefined;
+      throw error;
+    });
+    return template;
+  };
   return async (request, signal): Promise<ExecutionReport> => {
     // The run's span continues the watcher's trace: a child of the span that handles the event.
     const parentContext = contextOfTraceparent(request.traceparent);
@@ -37,6 +60,7 @@ export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExec
         workspace: options.workspace,
         // Nobody is asked: an escalation is refused, whatever the event or the plan asks for.
         modes: { chatMode: "write", approvalPolicy: "never" },
+        template: await templateOf(),
         ...(options.configPath !== undefined ? { configPath: options.configPath } : {}),
         ...(options.env !== undefined ? { env: options.env } : {}),
         ...(request.maxTurns !== undefined ? { limits: { maxTurns: request.maxTurns } } : {}),

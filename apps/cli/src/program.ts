@@ -1,108 +1,20 @@
 // The command tree of `xzatoma`: every command, its options and help, each loading its
 // module only when it runs.
-import { Command, InvalidArgumentError as CommanderInvalidArgument, Option } from "commander";
+import { Command, Option } from "commander";
+import { registerAgentCommand } from "./commands/agent.command.js";
+import { registerChatCommand } from "./commands/chat.command.js";
+import { commandContext } from "./commands/command-action.js";
+import {
+  approvalOption,
+  collect,
+  configOptions,
+  positiveInteger,
+} from "./commands/command-options.js";
 import { registerCompletionCommand } from "./commands/completion.js";
-import type { CommandOptionSource } from "./config/flag-mapping.js";
+import { registerRunCommand } from "./commands/run.command.js";
+import { registerWatchCommand } from "./commands/watch.command.js";
 import { version } from "./version.js";
 import { useJitlessZod } from "./zod-settings.js";
-
-function positiveInteger(flag: string) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (!Number.isInteger(number) || number < 1) {
-      throw new CommanderInvalidArgument(
-        `${flag} must be a positive whole number, got '${value}'.`,
-      );
-    }
-    return number;
-  };
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-/** The options of a command together with the program's global ones, for config precedence. */
-function withGlobals(command: Command): CommandOptionSource {
-  return {
-    opts: () => command.optsWithGlobals(),
-    getOptionValueSource: (key) => command.getOptionValueSourceWithGlobals(key),
-  };
-}
-
-/** One command invocation, as the handlers receive it. */
-interface Invocation {
-  /** The positional argument (`<id>`, `<file>`, `[provider]`), when the command takes one. */
-  readonly arg: string | undefined;
-  /** The command's options merged with the global ones. */
-  readonly options: Record<string, unknown>;
-  /** Where each option came from, for configuration precedence. */
-  readonly source: CommandOptionSource;
-}
-
-/** Adds the options that set configuration keys (see `FLAG_MAPPINGS`). */
-function configOptions(command: Command): Command {
-  return command
-    .addOption(
-      new Option("--provider <name>", "model provider").choices([
-        "ollama",
-        "openai",
-        "copilot",
-        "local",
-      ]),
-    )
-    .option("-m, --model <name>", "model name")
-    .option("--host <url>", "Ollama server URL (default: OLLAMA_HOST, then http://localhost:11434)")
-    .option("--base-url <url>", "OpenAI-compatible server URL (default: OPENAI_BASE_URL)")
-    .addOption(
-      new Option(
-        "--mode <mode>",
-        "the tools offered: planning (only tools that read) or write (file changes and commands too)",
-      ).choices(["planning", "write"]),
-    )
-    .option(
-      "--max-turns <n>",
-      "stop after this many model requests (default 50)",
-      positiveInteger("--max-turns"),
-    )
-    .option(
-      "--max-tool-calls <n>",
-      "stop after this many tool calls (default 200)",
-      positiveInteger("--max-tool-calls"),
-    )
-    .option(
-      "--timeout <seconds>",
-      "stop after this many seconds (default 300)",
-      positiveInteger("--timeout"),
-    )
-    .option(
-      "--no-sandbox",
-      "run terminal commands without bubblewrap: every command that is not provably read-only then needs a person's yes (refused where nobody is asked)",
-    );
-}
-
-/** `--approval`, for the commands where a person is present. */
-function approvalOption(command: Command): Command {
-  return command.addOption(
-    new Option(
-      "--approval <policy>",
-      "when you are asked: untrusted (before every change), on-escalation (default: only when a call needs what the sandbox withholds), never (refuse those)",
-    ).choices(["untrusted", "on-escalation", "never"]),
-  );
-}
-
-/** Adds the options every agent-running command shares. */
-function agentOptions(command: Command): Command {
-  return configOptions(
-    command.option(
-      "-w, --workspace <dir>",
-      "directory the tools work in (default: the current directory)",
-    ),
-  ).option(
-    "--allow-dangerous",
-    "in run: load @mentions of secret-looking files and URLs you typed (deprecated for tool calls: commands that do not escalate run in the sandbox unasked, escalations need a person)",
-  );
-}
 
 /** Builds the command tree. Command modules load only when their command runs. */
 export function createProgram(setExitCode: (code: number) => void): Command {
@@ -120,125 +32,12 @@ export function createProgram(setExitCode: (code: number) => void): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  // Every action: commander passes the positional argument (if any), the command's own
-  // options and the command; handlers get one invocation with the options merged with the
-  // program's global ones.
-  const act =
-    (handler: (call: Invocation) => Promise<number>) =>
-    async (...params: unknown[]) => {
-      const command = params.at(-1) as Command;
-      const first = params.length > 2 ? params[0] : undefined;
-      // A variadic argument (`run [prompt...]`) arrives as a list of words.
-      const arg = Array.isArray(first)
-        ? first.length > 0
-          ? first.join(" ")
-          : undefined
-        : (first as string | undefined);
-      await useJitlessZod();
-      setExitCode(
-        await handler({ arg, options: command.optsWithGlobals(), source: withGlobals(command) }),
-      );
-    };
-
-  const chat = agentOptions(
-    program
-      .command("chat")
-      .description("Chat with the agent in an interactive session (/help inside for commands).")
-      .option(
-        "--resume [id]",
-        "continue a saved conversation (see 'xzatoma history list'); without an id, pick one of this project's",
-      )
-      .option("--continue", "continue this project's newest conversation")
-      .option(
-        "--fork",
-        "with --resume or --continue: continue in a new branch of that conversation; the original stays as it is",
-      )
-      .option("-v, --verbose", "show the detailed trace live (it always goes to the log file)"),
-  );
-  approvalOption(chat).action(
-    act(async (call) => {
-      const { chatCommand } = await import("./commands/chat.js");
-      return chatCommand(call.options as Parameters<typeof chatCommand>[0], call.source);
-    }),
-  );
-
-  agentOptions(
-    program
-      .command("run")
-      .description(
-        "Run the agent once on a prompt or a plan, without asking anyone (restricted autonomous mode).",
-      )
-      .argument("[prompt...]", "what the agent should do, as words (or - to read standard input)")
-      .option(
-        "-p, --prompt <text>",
-        "what the agent should do (@mentions are expanded; - reads standard input)",
-      )
-      .option("--plan <file>", "a plan file (.yaml, .yml, .json or .md) to carry out")
-      .option("--json", "print the event stream as JSON lines instead of text")
-      .option("-q, --quiet", "print the answer only: no progress, tool lines or summary on stderr")
-      .option("--continue", "continue the newest saved conversation with this prompt")
-      .option("--resume <id>", "continue a saved conversation (see 'xzatoma history list')")
-      .option(
-        "--subagents",
-        "offer the subagent and parallel_subagent tools (default: agent.subagent.enabled)",
-      ),
-  )
-    .addHelpText(
-      "after",
-      "\nExit codes: 0 answered, 1 failed, 2 usage error, 3 stopped by a limit, 130 interrupted (143 SIGTERM, 129 SIGHUP).\n" +
-        "Without a prompt or a plan, the prompt is read from standard input when it is not a terminal.\n" +
-        'Examples:\n  xzatoma run "Summarise @README.md"\n  echo "Summarise @README.md" | xzatoma run\n  xzatoma run --plan examples/plans/release.yaml --mode write',
-    )
-    .action(
-      act(async (call) => {
-        const { runCommand } = await import("./commands/run.js");
-        const options = call.options as Parameters<typeof runCommand>[0];
-        return runCommand(
-          call.arg === undefined ? options : { ...options, words: call.arg },
-          call.source,
-        );
-      }),
-    );
-
-  approvalOption(
-    configOptions(
-      program
-        .command("agent")
-        .description(
-          "Run as an Agent Client Protocol agent on standard input and output, for editors such as Zed (docs/how-to/use-in-zed.md).",
-        ),
-    ),
-  )
-    .option(
-      "--allow-dangerous",
-      "deprecated: no effect (commands that do not escalate run in the sandbox unasked; escalations need a person)",
-    )
-    .action(
-      act(async (call) => {
-        const { agentCommand } = await import("./commands/agent.js");
-        return agentCommand(call.options as Parameters<typeof agentCommand>[0], call.source);
-      }),
-    );
-
-  configOptions(
-    program
-      .command("watch")
-      .description(
-        "Run the watcher service in the foreground: consume events from Kafka, run the plans they carry, publish results (the configuration's watcher section).",
-      )
-      .option("-w, --workspace <dir>", "where plans run (default: the current directory)")
-      .option("--dry-run", "read, filter and match, but run and publish nothing"),
-  )
-    .addHelpText(
-      "after",
-      "\nExit codes: 0 stopped by Ctrl-C or SIGTERM, 1 failed.\nSee docs/how-to/deploy-the-watcher.md.",
-    )
-    .action(
-      act(async (call) => {
-        const { watchCommand } = await import("./commands/watch.js");
-        return watchCommand(call.options as Parameters<typeof watchCommand>[0], call.source);
-      }),
-    );
+  const context = commandContext(setExitCode);
+  const { act } = context;
+  registerChatCommand(program, context);
+  registerRunCommand(program, context);
+  registerAgentCommand(program, context);
+  registerWatchCommand(program, context);
 
   const evaluate = configOptions(
     program

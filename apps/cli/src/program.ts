@@ -4,17 +4,15 @@ import { Command, Option } from "commander";
 import { registerAgentCommand } from "./commands/agent.command.js";
 import { registerChatCommand } from "./commands/chat.command.js";
 import { commandContext } from "./commands/command-action.js";
-import {
-  approvalOption,
-  collect,
-  configOptions,
-  positiveInteger,
-} from "./commands/command-options.js";
+import { approvalOption, configOptions } from "./commands/command-options.js";
 import { registerCompletionCommand } from "./commands/completion.js";
+import { registerEvalCommand } from "./commands/eval.command.js";
+import { registerHistoryCommand } from "./commands/history.command.js";
+import { registerReplayCommand } from "./commands/replay.command.js";
+import { registerRewindCommand } from "./commands/rewind.command.js";
 import { registerRunCommand } from "./commands/run.command.js";
 import { registerWatchCommand } from "./commands/watch.command.js";
 import { version } from "./version.js";
-import { useJitlessZod } from "./zod-settings.js";
 
 /** Builds the command tree. Command modules load only when their command runs. */
 export function createProgram(setExitCode: (code: number) => void): Command {
@@ -39,143 +37,10 @@ export function createProgram(setExitCode: (code: number) => void): Command {
   registerAgentCommand(program, context);
   registerWatchCommand(program, context);
 
-  const evaluate = configOptions(
-    program
-      .command("eval")
-      .description(
-        "Run an eval suite (a YAML file of tasks) through the agent and report what passed and how the rest failed (docs/how-to/run-evals.md).",
-      )
-      .argument("<suite>", "the suite file, e.g. evals/smoke.yaml")
-      .option("--repeat <n>", "runs of each case (default 1)", positiveInteger("--repeat"))
-      .option("--case <id>", "run only this case (repeatable)", collect)
-      .option("--json", "print the report as JSON on stdout (progress goes to stderr)")
-      .option("--out <dir>", "write report.json, report.md and chart.svg into this directory")
-      .option("--keep", "keep each case's temporary workspace and data directory"),
-  )
-    .addHelpText(
-      "after",
-      "\nExit codes: 0 every case passed, 1 a case failed, 2 the suite is not valid (the message names the file, case and field).\n" +
-        "Example:\n  xzatoma eval evals/agentic.yaml --provider ollama --model qwen2.5-coder:7b --repeat 3 --out eval-out\n  xzatoma eval compare before/report.json after/report.json",
-    )
-    .action(
-      act(async (call) => {
-        const { evalCommand } = await import("./commands/eval.js");
-        return evalCommand(
-          String(call.arg),
-          call.options as Parameters<typeof evalCommand>[1],
-          call.source,
-        );
-      }),
-    );
-  evaluate
-    .command("compare <before> <after>")
-    .description("What changed between two eval reports (report.json or --json output).")
-    .option("--json", "JSON output")
-    .action(async (before: string, after: string, _options: unknown, command: Command) => {
-      const { evalCompareCommand } = await import("./commands/eval.js");
-      await useJitlessZod();
-      // `--json` after the two files is the parent's option to commander: read both.
-      setExitCode(await evalCompareCommand(before, after, command.optsWithGlobals()));
-    });
-
-  const history = program.command("history").description("Saved conversations.");
-  history
-    .command("list")
-    .description("List conversations, newest first.")
-    .option("--json", "JSON output")
-    .option("--limit <n>", "conversations per page (default 20)", positiveInteger("--limit"))
-    .option("--page <n>", "page number (default 1)", positiveInteger("--page"))
-    .option("--since <date>", "started on or after this date")
-    .option("--until <date>", "started before this date")
-    .option("--status <status>", "only this status (repeatable)", collect)
-    .action(
-      act(async (call) => {
-        const { historyList } = await import("./commands/history.js");
-        return historyList(call.options as Parameters<typeof historyList>[0]);
-      }),
-    );
-  for (const [name, description] of [
-    ["show", "Show a conversation with its tool calls and subagents."],
-    ["delete", "Delete a conversation and its subagent conversations."],
-  ] as const) {
-    history
-      .command(`${name} <id>`)
-      .description(description)
-      .option("--json", "JSON output")
-      .action(
-        act(async (call) => {
-          const { historyDelete, historyShow } = await import("./commands/history.js");
-          const action = name === "show" ? historyShow : historyDelete;
-          return action(call.arg ?? "", call.options as Parameters<typeof action>[1]);
-        }),
-      );
-  }
-  history
-    .command("export <id>")
-    .description("Export a conversation with its tool calls and subagents, redacted.")
-    .addOption(
-      new Option("--format <format>", "md, json (docs/reference/conversation-export.md) or html")
-        .choices(["md", "json", "html"])
-        .default("md"),
-    )
-    .option("-o, --output <file>", "write to this file instead of standard output")
-    .action(
-      act(async (call) => {
-        const { historyExport } = await import("./commands/history-export.js");
-        return historyExport(call.arg ?? "", call.options as Parameters<typeof historyExport>[1]);
-      }),
-    );
-  history
-    .command("import <file>")
-    .description("Store a conversation exported with --format json, under a new id.")
-    .option("--json", "JSON output")
-    .action(
-      act(async (call) => {
-        const { historyImport } = await import("./commands/history-export.js");
-        return historyImport(call.arg ?? "", call.options as Parameters<typeof historyImport>[1]);
-      }),
-    );
-  program
-    .command("rewind <id>")
-    .description(
-      "Put the workspace and/or the conversation back to before a turn; the conversation continues as a fork.",
-    )
-    .option(
-      "--to <turn>",
-      "rewind to before this turn (default: the last)",
-      positiveInteger("--to"),
-    )
-    .option("--code-only", "put back the workspace's files only")
-    .option("--chat-only", "fork the conversation only; the files stay")
-    .option("--dry-run", "say what would change, change nothing")
-    .option(
-      "--force",
-      "overwrite files changed since, keeping a copy of each in the data directory",
-    )
-    .option("--list", "list the turns and the files each changed")
-    .option("--json", "JSON output")
-    .addHelpText(
-      "after",
-      "\nExit codes: 0 done (or --dry-run), 1 a file changed since the turn stopped the rewind (nothing changed) or could not be put back.\nSee docs/explanation/rewind.md.",
-    )
-    .action(
-      act(async (call) => {
-        const { rewindCommand } = await import("./commands/rewind.js");
-        return rewindCommand(String(call.arg), call.options as Parameters<typeof rewindCommand>[1]);
-      }),
-    );
-  program
-    .command("replay <id>")
-    .description(
-      "Replay a conversation as it happened: messages, tool calls, pruned parts, subagents.",
-    )
-    .option("--json", "JSON output")
-    .action(
-      act(async (call) => {
-        const { historyShow } = await import("./commands/history.js");
-        return historyShow(String(call.arg), call.options as Parameters<typeof historyShow>[1]);
-      }),
-    );
+  registerEvalCommand(program, context);
+  registerHistoryCommand(program, context);
+  registerRewindCommand(program, context);
+  registerReplayCommand(program, context);
 
   const config = program.command("config").description("The configuration.");
   approvalOption(

@@ -246,6 +246,8 @@ export function createAcpSession(options: AcpSessionOptions): AcpSession {
         break;
     }
   };
+  // The session owns its runtime, so the subscription lasts as long as both.
+  runtime.subscribe(onEvent);
 
   return {
     runtime,
@@ -260,7 +262,7 @@ export function createAcpSession(options: AcpSessionOptions): AcpSession {
       running = new AbortController();
       cancelled = false;
       try {
-        const result = await runtime.run(text, { signal: running.signal, onEvent });
+        const result = await runtime.run(text, { signal: running.signal });
         await queue;
         return stopReasonOf(result, cancelled);
       } finally {

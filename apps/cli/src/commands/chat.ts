@@ -1,4 +1,4 @@
-import type { AgentEvent, ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
+import type { ApprovalDecision, ApprovalRequest } from "@xzatoma/core";
 import { openPromptHistory, promptHistoryFile } from "../chat/prompt-history.js";
 import { runRepl } from "../chat/repl.js";
 import { createConversationBranching } from "../chat/rewind-command.js";
@@ -47,7 +47,6 @@ export async function chatCommand(
   // not start or stopped, a sign-in URL) to standard error at once, escaped.
   let noticesShown = false;
   let confirm: ((request: ApprovalRequest) => Promise<ApprovalDecision>) | undefined;
-  let trace: (event: AgentEvent) => void = () => undefined;
   // Off unless OTEL_EXPORTER_OTLP_* or XZATOMA_TELEMETRY asks; then the SDK loads here.
   const telemetry = await startTelemetry(process.env, {
     warn: (message) => process.stderr.write(`xzatoma: ${toTerminalSafe(message)}\n`),
@@ -78,7 +77,6 @@ export async function chatCommand(
           confirm
             ? confirm(request)
             : Promise.resolve({ approved: false, reason: "No one is available to confirm it." }),
-        render: (event) => trace(event),
       },
       modes: (config) => chatModes(config),
       ...(telemetry ? { telemetry } : {}),
@@ -121,7 +119,7 @@ export async function chatCommand(
     // terminal-safe: each line the log echoes is toTerminalSafeJson output (chat-trace-log.ts)
     ...(options.verbose ? { echo: (line: string) => process.stderr.write(line) } : {}),
   });
-  trace = (event: AgentEvent) => traceLog.record(event);
+  runtime.subscribe((event) => traceLog.record(event));
   const engine = createChatSession(runtime, prepared.mentions, (next) => {
     confirm = next;
   });

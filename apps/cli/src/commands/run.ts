@@ -192,7 +192,7 @@ async function runOnce(options: RunCommandOptions, command: CommandOptionSource)
       flags: pickExplicitFlags(command),
       ...(options.workspace ? { workspace: options.workspace } : {}),
       // Nobody is asked in `run`: no `ask`, so every call that needs a yes is refused.
-      io: { warn: (message) => stderr(`xzatoma: ${toTerminalSafe(message)}\n`), render },
+      io: { warn: (message) => stderr(`xzatoma: ${toTerminalSafe(message)}\n`) },
       modes: (config) => runModes(config),
       ...(telemetry ? { telemetry } : {}),
       mentionUrlsConfirmed: options.allowDangerous === true,
@@ -206,6 +206,7 @@ async function runOnce(options: RunCommandOptions, command: CommandOptionSource)
     throw error;
   }
   const { runtime } = prepared;
+  runtime.subscribe(render);
   let prompt = task.text;
   const controller = new AbortController();
   // SIGTERM and SIGHUP (`kill`, `timeout`, a closed terminal) stop the run as Ctrl-C does:

@@ -126,7 +126,7 @@ export async function runCase(
     };
     const runtime = await createAgentRuntime(
       config,
-      { warn: context.warn, render: observe },
+      { warn: context.warn },
       {
         workspace,
         modes: { chatMode: evalCase.mode, approvalPolicy: "never" },
@@ -137,6 +137,7 @@ export async function runCase(
         ...(context.configPath ? { configPath: context.configPath } : {}),
       },
     );
+    runtime.subscribe(observe);
     try {
       const result = await runtime.run(
         evalCase.prompt,

@@ -50,7 +50,12 @@ export function createChatSession(
           );
         }
       }
-      return runtime.run(prompt, { signal: run.signal, onEvent: run.onEvent });
+      const unsubscribe = runtime.subscribe(run.onEvent);
+      try {
+        return await runtime.run(prompt, { signal: run.signal });
+      } finally {
+        unsubscribe();
+      }
     },
     setMode(mode) {
       if (runtime.modes.chatMode === mode) return `Already in ${mode} mode.`;

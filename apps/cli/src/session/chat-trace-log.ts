@@ -34,7 +34,7 @@ export interface ChatTraceLog {
  *
  * @example
  * const log = createChatTraceLog({ file: chatLogFile(config) });
- * runtime.onEvent(log.record);
+ * runtime.subscribe((event) => log.record(event));
  */
 export function createChatTraceLog(options: ChatTraceLogOptions): ChatTraceLog {
   const now = options.now ?? (() => new Date());

@@ -7,7 +7,7 @@ import type { ApprovalOutcome } from "@xzatoma/safety";
  * without a person leave it out, and then every call that needs a yes is refused.
  */
 export interface RuntimeIO {
-  /** A notice for the person or the log (the sandbox is missing, a section is not available yet). */
+  /** A notice for the person or the log (the sandbox is missing, a renamed key is still used). */
   warn(message: string): void;
   /**
    * Asks a person to confirm a tool call. Only an answer from here counts as a person's

@@ -4,12 +4,7 @@ import path from "node:path";
 import type { z } from "zod";
 import { readConfigFile, type ParsedConfigFile, type ReadTextFile } from "./config-file.js";
 import { readProjectConfig, type ProjectConfig } from "./project-config.js";
-import {
-  ConfigError,
-  formatConfigProblem,
-  type ConfigProblem,
-  type ConfigSource,
-} from "./config-error.js";
+import { ConfigError, type ConfigProblem, type ConfigSource } from "./config-error.js";
 import { issuesToProblems, type LocateValue } from "./config-issues.js";
 import { defaultConfigPath, resolveUserPath } from "./config-paths.js";
 import {
@@ -26,9 +21,7 @@ import { ENV_MAPPINGS, ENV_PREFIX, NON_KEY_VARIABLES, type EnvMapping } from "./
 import {
   childSchema,
   formatKeyPath,
-  isLeafAt,
   isLeafSchema,
-  pendingReasonAt,
   schemaAt,
   type KeySegments,
 } from "./schema-walk.js";
@@ -111,9 +104,9 @@ export interface LoadedConfig {
   /** Whether that file exists and was read. */
   readonly configFileFound: boolean;
   /**
-   * What is accepted but has no effect, one line each, naming where and the key: keys of
-   * sections nothing reads yet (`PENDING_CONFIG_SECTIONS`), and `XZATOMA_*` variables that
-   * set no key but look like one that does. Front ends print them.
+   * What is accepted but has no effect or is deprecated, one line each, naming where and the
+   * key: renamed keys still in use, and `XZATOMA_*` variables that set no key but look like
+   * one that does. Front ends print them.
    */
   readonly warnings: readonly string[];
   /** The project's configuration file, when one was found (`projectDir`). */
@@ -453,11 +446,7 @@ async function loadLayers(
     setAt(merged, assignment.segments, assignment.value);
     assigned.set(formatKeyPath(assignment.segments), assignment.source);
   }
-  const warnings = [
-    ...pendingWarnings(ownFileData, locateInFile, assignments, assigned),
-    ...strayVariableWarnings(env),
-    ...deprecationWarnings(assigned),
-  ];
+  const warnings = [...strayVariableWarnings(env), ...deprecationWarnings(assigned)];
   const parsed = configFileSchema.safeParse(merged);
   if (!parsed.success) {
     // Only rules across keys fail here (each value alone passed above).
@@ -493,54 +482,6 @@ async function loadLayers(
     configFileFound: file !== undefined,
     warnings,
   };
-}
-
-/**
- * One warning per key set in a section nothing reads yet (and per such section set empty),
- * naming where it was set.
- */
-function pendingWarnings(
-  fileData: Record<string, unknown>,
-  locateInFile: LocateValue,
-  assignments: readonly Assignment[],
-  assigned: ReadonlyMap<string, ConfigSource>,
-): string[] {
-  const warnings: string[] = [];
-  const warn = (where: ReturnType<LocateValue>, segments: KeySegments, reason: string): void => {
-    warnings.push(
-      formatConfigProblem({
-        ...where,
-        keyPath: formatKeyPath(segments),
-        message: `not available yet (${reason}); the value is checked but has no effect`,
-      }),
-    );
-  };
-  const visit = (value: unknown, segments: KeySegments): void => {
-    const reason = segments.length === 0 ? undefined : pendingReasonAt(configFileSchema, segments);
-    const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
-    const leaf = segments.length > 0 && isLeafAt(configFileSchema, segments);
-    const overridden = leaf && assigned.get(formatKeyPath(segments))?.startsWith("file:") !== true;
-    if (
-      reason !== undefined &&
-      !overridden &&
-      (leaf || (isObject && Object.keys(value).length === 0))
-    ) {
-      const parent = segments.slice(0, -1);
-      warn(locateInFile(parent, String(segments[segments.length - 1])), segments, reason);
-      return;
-    }
-    if (!isObject || leaf) return;
-    for (const [key, child] of Object.entries(value)) visit(child, [...segments, key]);
-  };
-  visit(fileData, []);
-  for (const assignment of assignments) {
-    const keyPath = formatKeyPath(assignment.segments);
-    // A fallback that did not count sets nothing.
-    if (assigned.get(keyPath) !== assignment.source) continue;
-    const reason = pendingReasonAt(configFileSchema, assignment.segments);
-    if (reason !== undefined) warn({ source: assignment.source }, assignment.segments, reason);
-  }
-  return warnings;
 }
 
 /** Expands `~` and makes paths absolute (file values against the file's directory), and fills in the data paths. */

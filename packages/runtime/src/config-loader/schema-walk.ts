@@ -55,22 +55,6 @@ export function schemaAt(root: z.ZodType, segments: KeySegments): z.ZodType | un
   return current;
 }
 
-/**
- * The reason zod metadata gives (`{ pending: reason }`) when the key at `segments`, or a
- * section above it, is accepted but read by nothing yet (the runtime's pending sections).
- */
-export function pendingReasonAt(root: z.ZodType, segments: KeySegments): string | undefined {
-  for (let depth = 1; depth <= segments.length; depth++) {
-    const schema = schemaAt(root, segments.slice(0, depth));
-    if (schema === undefined) return undefined;
-    for (const link of unwrapChain(schema)) {
-      const pending = (z.globalRegistry.get(link) as { pending?: unknown } | undefined)?.pending;
-      if (typeof pending === "string") return pending;
-    }
-  }
-  return undefined;
-}
-
 /** What the value at `segments` should be, in words ("a positive integer"). */
 export function expectationAt(root: z.ZodType, segments: KeySegments): string | undefined {
   const schema = schemaAt(root, segments);

@@ -1,14 +1,12 @@
 // A configuration key that nothing reads is a promise the program does not keep. This test
 // lists every leaf key of the composed schema and looks for code that reads it: a member
 // access (`terminal.timeout_seconds`, `agent.max_turns`) in the source of a package or app.
-// Keys of the sections marked pending are exempt until the work that reads them lands.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runtimeConfigSchema } from "./config-schema.js";
-import { pendingReasonOf } from "./pending-sections.js";
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
@@ -29,7 +27,6 @@ function unwrap(schema: z.ZodType): z.ZodType {
 
 /** Every leaf key path of `schema` (objects are walked; anything else is a leaf). */
 function leafPaths(schema: z.ZodType, prefix: string[] = []): string[][] {
-  if (prefix.length > 0 && pendingReasonOf(schema) !== undefined) return [];
   const inner = unwrap(schema);
   if (!(inner instanceof z.ZodObject)) return [prefix];
   return Object.entries(inner.shape as Record<string, z.ZodType>).flatMap(([key, child]) =>

@@ -1,30 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { runtimeConfigSchema } from "./config-schema.js";
 import { chatConfigSchema, mentionsConfigSchema } from "./front-end-schemas.js";
-import { PENDING_CONFIG_SECTIONS, pendingReasonOf, pendingSectionOf } from "./pending-sections.js";
 import { subagentConfigSchema } from "../subagents/subagent-config.js";
 
-/** The schema at a key path, wrappers and all. */
-function schemaAt(keyPath: string): z.ZodType | undefined {
-  let current: z.ZodType | undefined = runtimeConfigSchema;
-  for (const key of keyPath.split(".")) {
-    let inner: unknown = current;
-    while (
-      inner instanceof z.ZodOptional ||
-      inner instanceof z.ZodDefault ||
-      inner instanceof z.ZodPrefault
-    ) {
-      inner = inner.unwrap();
-    }
-    if (!(inner instanceof z.ZodObject)) return undefined;
-    current = (inner.shape as Record<string, z.ZodType | undefined>)[key];
-  }
-  return current;
-}
-
 describe("runtimeConfigSchema", () => {
-  it("gives every default for an empty file, without the pending sections", () => {
+  it("gives every default for an empty file, without the optional sections", () => {
     const config = runtimeConfigSchema.parse({});
     expect(config.agent.mentions).toEqual(mentionsConfigSchema.parse({}));
     expect(config.agent.chat).toEqual({ default_mode: "planning", default_safety: "safe" });
@@ -40,34 +20,7 @@ describe("runtimeConfigSchema", () => {
     expect(config.agent.quota.max_executions).toBe(100);
   });
 
-  it("marks each pending section in the schema with its reason, and nothing else", () => {
-    for (const section of PENDING_CONFIG_SECTIONS) {
-      const schema = schemaAt(section.keyPath);
-      expect(schema, section.keyPath).toBeDefined();
-      expect(pendingReasonOf(schema as z.ZodType)).toBe(section.reason);
-    }
-    for (const keyPath of [
-      "agent",
-      "agent.chat",
-      "agent.mentions",
-      "agent.subagent",
-      "agent.quota",
-      "provider",
-      "logging",
-    ]) {
-      expect(pendingReasonOf(schemaAt(keyPath) as z.ZodType), keyPath).toBeUndefined();
-    }
-  });
-
-  it("finds the pending section of a key path by whole segments", () => {
-    expect(pendingSectionOf("watcher.kafka.topic")).toBeUndefined();
-    expect(pendingSectionOf("xzepr.api_url")).toBeUndefined();
-    expect(pendingSectionOf("agent.subagent")).toBeUndefined();
-    expect(pendingSectionOf("watchers")).toBeUndefined();
-    expect(pendingSectionOf("agent.max_turns")).toBeUndefined();
-  });
-
-  it("has the documented defaults for subagents, quotas and the pending sections", () => {
+  it("has the documented defaults for subagents, quotas, the watcher and XZepr", () => {
     expect(subagentConfigSchema.parse({})).toEqual({
       enabled: false,
       max_depth: 3,
@@ -95,7 +48,7 @@ describe("runtimeConfigSchema", () => {
     });
   });
 
-  it("refuses unknown keys inside the watcher and pending sections", () => {
+  it("refuses unknown keys inside the watcher and XZepr sections", () => {
     expect(runtimeConfigSchema.safeParse({ watcher: { kafka: { broker: "x" } } }).success).toBe(
       false,
     );

@@ -46,8 +46,7 @@ const loggingSchema = z.strictObject({
 
 /**
  * The whole configuration file, in its snake_case names. Every object is strict:
- * an unknown key is an error. Parsing `{}` gives every default. The sections in
- * `PENDING_CONFIG_SECTIONS` are validated but absent unless set, and nothing reads them yet.
+ * an unknown key is an error. Parsing `{}` gives every default.
  */
 export const runtimeConfigSchema = z.strictObject({
   provider: providerConfigSchema.prefault({}),

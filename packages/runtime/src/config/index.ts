@@ -18,13 +18,6 @@ export {
   type MentionsConfig,
 } from "./front-end-schemas.js";
 export {
-  PENDING_CONFIG_SECTIONS,
-  pendingReasonOf,
-  pendingSectionOf,
-  type PendingConfigSection,
-  type PendingMeta,
-} from "./pending-sections.js";
-export {
   quotaConfigSchema,
   subagentConfigSchema,
   type QuotaConfig,

@@ -261,7 +261,10 @@ export interface AgentRuntime {
   close(): Promise<void>;
 }
 
-/** The tree's quota: `agent.quota`, with the older `agent.subagent.max_*` names winning when set. */
+/**
+ * The tree's quota: `agent.quota`, with the deprecated older names (`agent.subagent.max_executions`,
+ * `max_total_tokens`, `max_total_time`) still winning when set; `loadConfig` warns for each.
+ */
 function quotaOf(config: RuntimeConfig): QuotaConfig {
   const { quota, subagent } = config.agent;
   return {

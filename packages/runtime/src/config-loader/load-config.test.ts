@@ -673,7 +673,7 @@ describe("invalid configuration", () => {
 });
 
 describe("the subagent, quota, watcher and xzepr sections", () => {
-  it("accepts their keys like any other, with nothing left pending", async () => {
+  it("accepts their keys like any other, without a warning", async () => {
     await writeDefaultConfig(
       [
         "agent:",
@@ -712,6 +712,37 @@ describe("the subagent, quota, watcher and xzepr sections", () => {
     expect(loaded.config.watcher?.filters.event_types).toEqual(["work.created"]);
     expect(loaded.config.xzepr?.api_url).toBe("https://xzepr.example.com");
     expect(loaded.warnings).toEqual([]);
+  });
+
+  it("reads the quota's older names under agent.subagent, with a warning naming the file and key", async () => {
+    const file = await writeDefaultConfig(
+      [
+        "agent:",
+        "  subagent:",
+        "    max_executions: 7",
+        "    max_total_tokens: 5000",
+        "    max_total_time: 60",
+        "  quota:",
+        "    max_executions: 9",
+        "",
+      ].join("\n"),
+    );
+    const loaded = await loadConfig({
+      env: { XZATOMA_AGENT_SUBAGENT_MAX_TOTAL_TIME: "90" },
+      homeDir: home,
+    });
+    expect(loaded.config.agent.subagent.max_executions).toBe(7);
+    expect(loaded.config.agent.subagent.max_total_tokens).toBe(5000);
+    expect(loaded.config.agent.subagent.max_total_time).toBe(90);
+    expect(loaded.config.agent.quota.max_executions).toBe(9);
+    expect(loaded.warnings).toEqual([
+      `agent.subagent.max_executions (set by file:${file}) is deprecated: use agent.quota.max_executions (this older name still wins over it while it is set).`,
+      `agent.subagent.max_total_tokens (set by file:${file}) is deprecated: use agent.quota.max_total_tokens (this older name still wins over it while it is set).`,
+      "agent.subagent.max_total_time (set by env:XZATOMA_AGENT_SUBAGENT_MAX_TOTAL_TIME) is deprecated: use agent.quota.max_total_time_seconds (this older name still wins over it while it is set).",
+    ]);
+    const current = await writeDefaultConfig("agent:\n  quota:\n    max_executions: 9\n");
+    expect(current).toBe(file);
+    expect((await loadConfig({ env: {}, homeDir: home })).warnings).toEqual([]);
   });
 
   it("leaves the watcher and xzepr sections out of the configuration when they are not set", async () => {

@@ -271,6 +271,19 @@ const DEPRECATED_KEYS: ReadonlyMap<string, string> = new Map([
     "agent.chat.default_safety",
     "use agent.approval_policy (safe and yolo are on-escalation; an escalation needs a person in every mode)",
   ],
+  // The tree's quota moved to agent.quota; the older names still win when set.
+  [
+    "agent.subagent.max_executions",
+    "use agent.quota.max_executions (this older name still wins over it while it is set)",
+  ],
+  [
+    "agent.subagent.max_total_tokens",
+    "use agent.quota.max_total_tokens (this older name still wins over it while it is set)",
+  ],
+  [
+    "agent.subagent.max_total_time",
+    "use agent.quota.max_total_time_seconds (this older name still wins over it while it is set)",
+  ],
 ]);
 
 /** One warning per deprecated key that something sets, naming where and what replaces it. */

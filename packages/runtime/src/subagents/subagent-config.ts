@@ -22,11 +22,11 @@ export const subagentConfigSchema = z.strictObject({
   provider: oneOf(PROVIDER_TYPES).optional(),
   /** The children's model (of `provider` when set, else of the parent's provider). */
   model: text().optional(),
-  /** The same as `agent.quota.max_executions`, under its older name. */
+  /** @deprecated `agent.quota.max_executions`'s older name: still read (and winning), with a warning. */
   max_executions: positiveInteger().optional(),
-  /** The same as `agent.quota.max_total_tokens`, under its older name. */
+  /** @deprecated `agent.quota.max_total_tokens`'s older name: still read (and winning), with a warning. */
   max_total_tokens: positiveInteger().optional(),
-  /** The same as `agent.quota.max_total_time_seconds`, under its older name. */
+  /** @deprecated `agent.quota.max_total_time_seconds`'s older name: still read (and winning), with a warning. */
   max_total_time: timerSeconds().optional(),
 });
 

@@ -3,6 +3,7 @@ import { contextOfTraceparent, type ExecutionReport, type PlanExecutor } from "@
 import { createAgentRuntime, type AgentRuntimeOptions } from "../agent-runtime.js";
 import type { RuntimeConfig } from "../config/config-schema.js";
 import { prepareRuntimeTemplate, type RuntimeTemplate } from "../runtime-template.js";
+import { withSharedModels } from "./shared-models.js";
 
 /** What {@link createRuntimeExecutor} needs. */
 export interface RuntimeExecutorOptions {
@@ -26,14 +27,15 @@ export interface RuntimeExecutorOptions {
  * an escalation is refused with its reason. Nothing an event carries widens that.
  *
  * What is the same for every event and never changes is read once, at the first event, and
- * shared: the provider, and the runtime template (the sandbox and its start-up check, the
- * workspace's AGENTS.md, the skills and custom commands offered). Everything an event can
+ * shared: the provider and its model clients (see shared-models.ts), and the runtime template
+ * (the sandbox and its start-up check, the workspace's AGENTS.md, the skills and custom
+ * commands offered). Everything an event can
  * change (its conversation, tools, workspace guard, approvals, limits, quota, history
  * recorder) is built again for each event. See docs/explanation/watcher-delivery.md.
  */
 export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExecutor {
   // One provider (its client, credentials and model lookups) for every run of the service.
-  let provider = options.provider;
+  let provider = options.provider ? withSharedModels(options.provider) : undefined;
   let template: Promise<RuntimeTemplate> | undefined;
   const templateOf = (): Promise<RuntimeTemplate> => {
     template ??= prepareRuntimeTemplate(
@@ -80,7 +82,7 @@ export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExec
         },
       },
     );
-    provider ??= runtime.provider;
+    provider ??= withSharedModels(runtime.provider);
     try {
       const result = await runtime.run(request.prompt, { signal });
       return {

@@ -80,7 +80,8 @@ describe("one runtime per event, built from a shared template", () => {
             toolCalls: [{ name: "write_file", arguments: { path: "notes.md", content: PLANTED } }],
           };
         }
-        return { content: "Second event done." };
+        const beta = request.messages.some((message) => message.content.includes("MARKER-BETA"));
+        return { content: beta ? "Second event done." : "Third event done." };
       },
       apiKey: "sk-test",
       models: ["scripted-1"],
@@ -102,15 +103,17 @@ describe("one runtime per event, built from a shared template", () => {
     expect(await readFile(path.join(workspace, "notes.md"), "utf8")).toBe(PLANTED);
     await writeFile(path.join(workspace, "AGENTS.md"), `AGENTS-MARKER ${PLANTED}`);
     await publishAndWait(transport, eventWith("MARKER-BETA: verify", "01JXZEPR0ISOLATION0000002"));
+    // The third runs with the model client the second one made (see shared-models.ts).
+    await publishAndWait(transport, eventWith("MARKER-GAMMA: verify", "01JXZEPR0ISOLATION0000003"));
 
     const answers = transport.messages("xzepr.events.results").map((record) => {
       const parsed = parseResultEvent(record);
       return parsed.kind === "result" ? (parsed.event.data as { answer?: string }).answer : "";
     });
-    expect(answers).toEqual(["First event done.", "Second event done."]);
+    expect(answers).toEqual(["First event done.", "Second event done.", "Third event done."]);
 
     const requests = model.chatRequests;
-    expect(requests).toHaveLength(3);
+    expect(requests).toHaveLength(4);
     const second = requests[2]!;
     const sent = JSON.stringify(second.messages);
     expect(sent).toContain("MARKER-BETA");
@@ -123,6 +126,11 @@ describe("one runtime per event, built from a shared template", () => {
     expect(second.messages.map((message) => message.role)).toEqual(["system", "user"]);
     // The second event's system prompt is the first one's: read once, at the first event.
     expect(second.messages[0]).toEqual(requests[0]!.messages[0]);
+    const third = JSON.stringify(requests[3]!.messages);
+    expect(third).toContain("MARKER-GAMMA");
+    for (const earlier of ["MARKER-ALPHA", "MARKER-BETA", "Second event done.", "AGENTS-MARKER"])
+      expect(third).not.toContain(earlier);
+    expect(requests[3]!.messages.map((message) => message.role)).toEqual(["system", "user"]);
     // The template's warning (the sandbox is off) is given once, not once per event.
     expect(lines.filter((line) => line.includes("sandbox")).length).toBe(1);
   });

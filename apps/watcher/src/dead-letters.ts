@@ -132,6 +132,7 @@ export async function deadLetters(
     values.code !== undefined &&
     !(DEAD_LETTER_CODES as readonly string[]).includes(values.code)
   ) {
+    // terminal-safe: the codes are XZatoma's own constants; the value goes through the escaper.
     process.stderr.write(
       `error: --code must be one of ${DEAD_LETTER_CODES.join(", ")} (got '${toTerminalSafeLine(values.code)}')\n`,
     );
@@ -224,7 +225,9 @@ export async function deadLetters(
               : undefined;
       if (why !== undefined || letter.info === undefined) {
         refused += 1;
-        process.stderr.write(`error: not replaying ${toTerminalSafeLine(letter.ref)}: ${why}\n`);
+        process.stderr.write(
+          `error: not replaying ${toTerminalSafeLine(letter.ref)}: ${toTerminalSafeLine(why ?? "")}\n`,
+        );
         continue;
       }
       const target = values.topic === undefined ? letter.info.topic : topics.input;

@@ -91,6 +91,7 @@ export async function ledger(
     }
     if (action === "show") {
       for (const shown of found) {
+        // terminal-safe: formatEntry escapes every field it prints.
         process.stdout.write(values.json ? `${toTerminalSafeJson(shown)}\n` : formatEntry(shown));
       }
       return 0;

@@ -176,6 +176,7 @@ function isUsageError(error: unknown): boolean {
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "-h" || name === "--help") {
+    // terminal-safe: HELP is fixed text.
     process.stdout.write(HELP);
     return 0;
   }
@@ -185,6 +186,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`error: unknown command '${toTerminalSafeLine(rest[0] ?? "")}'\n`);
       return 2;
     }
+    // terminal-safe: fixed help text of a known command.
     process.stdout.write(help);
     return 0;
   }
@@ -200,6 +202,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     // `--help` anywhere before a `--`: the command's help, whatever else is given.
     const beforeEnd = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
     if (beforeEnd.includes("--help") || beforeEnd.includes("-h")) {
+      // terminal-safe: fixed help text of a known command.
       process.stdout.write(commandHelp(name ?? "") ?? HELP);
       return 0;
     }
@@ -210,6 +213,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return isUsageError(error) ? 2 : 1;
     }
   }
+  // terminal-safe: HELP is fixed text and the name goes through the escaper.
   process.stderr.write(
     `${HELP}\nerror: ${name === undefined ? "no command given" : `unknown command '${toTerminalSafeLine(name)}'`}\n`,
   );

@@ -226,7 +226,7 @@ export interface AgentRuntime {
    *
    * @example
    * const unsubscribe = runtime.subscribe((event) => {
-   *   if (event.type === "text-delta") process.stdout.write(event.text);
+   *   if (event.type === "text-delta") process.stdout.write(event.delta);
    * });
    * await runtime.run("Summarise README.md");
    * unsubscribe();

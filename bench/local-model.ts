@@ -1,11 +1,15 @@
 // The local provider (node-llama-cpp, CPU) with SmolLM2-135M-Instruct Q4_1: cold load
 // time in a fresh process (import, runtime, model and context), median of 5, and
 // generation speed, median of 5 runs of 128 tokens: time to first token and decode
-// tokens per second. Needs the model (bash tools/models/fetch-smollm2.sh) and the built
-// package; XZ_LOCAL_BUILD points at another build of src/local (its index.js).
+// tokens per second, and the process's peak RSS with the model loaded. Needs the model
+// (bash tools/models/fetch-smollm2.sh) and the built package; XZ_LOCAL_BUILD points at
+// another build of src/local (its index.js), XZ_LOCAL_MODEL at another GGUF file (the
+// candidates of docs/reference/local-models.md: bash tools/models/fetch-model.sh NAME),
+// XZ_LOCAL_RUNS sets the number of runs (default 5).
 //
 //   node bench/local-model.ts
 //   XZ_LOCAL_THREADS=1 node bench/local-model.ts
+//   XZ_LOCAL_MODEL=.cache/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf XZ_LOCAL_RUNS=3 node bench/local-model.ts
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -19,7 +23,11 @@ const MODEL =
 const THREADS = process.env["XZ_LOCAL_THREADS"]
   ? Number(process.env["XZ_LOCAL_THREADS"])
   : undefined;
-const RUNS = 5;
+const RUNS = process.env["XZ_LOCAL_RUNS"] ? Number(process.env["XZ_LOCAL_RUNS"]) : 5;
+if (!Number.isInteger(RUNS) || RUNS < 1) {
+  console.error(`local-model: XZ_LOCAL_RUNS must be a whole number of at least 1`);
+  process.exit(2);
+}
 const TOKENS = 128;
 
 async function importLocal(): Promise<typeof Local> {
@@ -94,6 +102,8 @@ for (let run = 0; run <= RUNS; run += 1) {
     tokens,
   });
 }
+// Before disposing: the peak of this process (Node, the runtime, the model and its context).
+const peakRssMiB = process.resourceUsage().maxRSS / 1024;
 await local.disposeLocalModels();
 
 console.log(
@@ -107,4 +117,7 @@ console.log(
 );
 console.log(
   `  generation, median of ${RUNS}  ${median(runs.map((r) => r.decodePerSecond)).toFixed(1)} tokens/s  (${median(runs.map((r) => r.tokens))} tokens per run)`,
+);
+console.log(
+  `  peak RSS                  ${peakRssMiB.toFixed(0)} MiB  (model and a 2048-token context loaded)`,
 );

@@ -78,6 +78,29 @@ export function argumentsFitSchema(
   return true;
 }
 
+/**
+ * `input` without the optional arguments a model set to `null` where the schema does not
+ * allow null: small models write `"end_line": null` for an argument they leave out, which
+ * the tool would refuse. Required arguments and those whose type allows null are kept.
+ */
+export function withoutNullOptionals(
+  input: Readonly<Record<string, unknown>>,
+  schema: ArgumentsSchema | undefined,
+): Record<string, unknown> {
+  if (!schema) return { ...input };
+  const required = new Set(schema.required ?? []);
+  const properties = schema.properties ?? {};
+  return Object.fromEntries(
+    Object.entries(input).filter(
+      ([name, value]) =>
+        value !== null ||
+        required.has(name) ||
+        properties[name] === undefined ||
+        fitsType(null, properties[name]?.type),
+    ),
+  );
+}
+
 function asCall(value: unknown, toolNames: ReadonlySet<string>): RecoveredToolCall | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   const record = value as Record<string, unknown>;
@@ -116,9 +139,11 @@ export function parseTextToolCalls(
       return [];
     }
     for (const item of Array.isArray(value) ? value : [value]) {
-      const call = asCall(item, toolNames);
-      if (!call) return [];
-      if (schemas && !argumentsFitSchema(call.input, schemas.get(call.name))) return [];
+      const found = asCall(item, toolNames);
+      if (!found) return [];
+      const schema = schemas?.get(found.name);
+      const call = { name: found.name, input: withoutNullOptionals(found.input, schema) };
+      if (schemas && !argumentsFitSchema(call.input, schema)) return [];
       calls.push(call);
     }
   }

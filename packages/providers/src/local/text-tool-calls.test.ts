@@ -48,6 +48,17 @@ describe("tool calls written as text by a local model", () => {
     expect(result.toolCalls).toBe(1);
   });
 
+  it("an optional argument written as null is left out, as a small model means it; a required one stays text", async () => {
+    const optional = await runWith(
+      '{"name": "write_note", "arguments": {"title": "todo", "lines": null}}',
+    );
+    expect(optional.written).toEqual(["todo"]);
+    expect(optional.result.toolCalls).toBe(1);
+    const required = await runWith('{"name": "write_note", "arguments": {"title": null}}');
+    expect(required.written).toEqual([]);
+    expect(required.result.toolCalls).toBe(0);
+  });
+
   it("prose that mentions or shows JSON stays the answer: no tool runs", async () => {
     for (const text of [
       'To take a note, send JSON like {"name": "write_note", "arguments": {"title": "x"}}.',

@@ -87,7 +87,12 @@ export async function runCase(
   attempt: number,
 ): Promise<CaseRun> {
   const startedAt = performance.now();
-  const base = await realpath(await mkdtemp(path.join(tmpdir(), `xzatoma-eval-${evalCase.id}-`)));
+  // A neutral name: the model sees the workspace's absolute path, and a case id in it (say
+  // "says-a-missing-file-is-missing") would let an answer that only repeats the path pass
+  // the case's checks. A kept directory names its case in a file beside the workspace.
+  const base = await realpath(await mkdtemp(path.join(tmpdir(), "xzatoma-eval-")));
+  if (context.keep)
+    await writeFile(path.join(base, "case.txt"), `${evalCase.id} attempt ${attempt}\n`);
   const workspace = path.join(base, "workspace");
   const dataDir = path.join(base, "data");
   const calls = new Map<string, { name: string } & Partial<ObservedCall>>();

@@ -2,11 +2,9 @@
 // against the scripted Ollama server. An overwrite shows a diff of the file as it is against
 // what it would become (not the new content), an edit of a call changes its path as plain
 // text, and a refusal reads in the person's words, not in the words meant for the model.
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   startScriptedOllama,
   type OllamaChatRequest,
@@ -14,9 +12,9 @@ import {
   type ScriptedTurn,
 } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { terminalSession, tmux } from "./terminal.test-support.js";
-
-const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
+import { startChatInTmux } from "./chat-terminal.test-support.js";
+import { killSession, terminalSession, tmux } from "./terminal.test-support.js";
+import { makeTestDirectories } from "./workspace.test-support.js";
 
 const OLD = [
   ...["alpha", "beta", "gamma", "delta", "epsilon", "zeta"],
@@ -45,34 +43,11 @@ const { waitFor, type, screen } = terminalSession(() => session ?? "");
 async function startChat(): Promise<void> {
   sessions += 1;
   session = `xz-approval-diff-${process.pid}-${sessions}`;
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
+  startChatInTmux({
     session,
-    "-x",
-    "160",
-    "-y",
-    "50",
-    "env",
-    "-i",
-    `HOME=${home}`,
-    `PATH=${process.env["PATH"] ?? ""}`,
-    "TERM=xterm-256color",
-    "NO_COLOR=1",
-    process.execPath,
-    BIN,
-    "chat",
-    "--mode",
-    "write",
-    "--approval",
-    "untrusted",
-    "--host",
-    server.url,
-    "-w",
-    workspace,
-  );
-  tmux("set-option", "-t", session, "remain-on-exit", "on");
+    home,
+    args: ["--mode", "write", "--approval", "untrusted", "--host", server.url, "-w", workspace],
+  });
   await waitFor((text) => text.includes(">>>"), "the prompt");
 }
 
@@ -87,20 +62,12 @@ async function askToOverwrite(): Promise<string> {
 }
 
 beforeAll(async () => {
-  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-approval-diff-")));
-  workspace = path.join(base, "project");
-  home = path.join(base, "home");
-  await mkdir(workspace, { recursive: true });
-  await mkdir(home, { recursive: true });
+  ({ base, workspace, home } = await makeTestDirectories("xz-approval-diff-"));
   server = await startScriptedOllama({ scenario });
 });
 
 afterEach(() => {
-  try {
-    if (session) tmux("kill-session", "-t", session);
-  } catch {
-    // Already gone.
-  }
+  killSession(session);
   session = undefined;
 });
 

@@ -45,3 +45,24 @@ export function terminalSession(
     },
   };
 }
+
+/**
+ * `tmux new-session -d -s NAME ...`, once more if the server was just exiting (another test
+ * file's last session ended at that moment: "server exited unexpectedly").
+ */
+export function newSession(name: string, ...command: string[]): void {
+  try {
+    tmux("new-session", "-d", "-s", name, ...command);
+  } catch {
+    tmux("new-session", "-d", "-s", name, ...command);
+  }
+}
+
+/** Ends the tmux session `name`, if it is still there. */
+export function killSession(name: string | undefined): void {
+  try {
+    if (name) tmux("kill-session", "-t", name);
+  } catch {
+    // Already gone.
+  }
+}

@@ -2,10 +2,8 @@
 // tmux against the scripted Ollama server. Either key refuses the call; Ctrl-C cancels the
 // turn and keeps the session, Ctrl-D ends the session cleanly; the conversation is saved.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   startScriptedOllama,
   type OllamaChatRequest,
@@ -14,9 +12,9 @@ import {
 } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.test-support.js";
-import { terminalSession, tmux } from "./terminal.test-support.js";
-
-const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
+import { startChatInTmux } from "./chat-terminal.test-support.js";
+import { killSession, terminalSession, tmux } from "./terminal.test-support.js";
+import { makeTestDirectories } from "./workspace.test-support.js";
 
 function scenario(request: OllamaChatRequest): ScriptedTurn {
   const last = request.messages.at(-1);
@@ -45,41 +43,24 @@ function exitFile(): string {
 async function startChat(): Promise<void> {
   sessions += 1;
   session = `xz-approval-keys-${process.pid}-${sessions}`;
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
+  startChatInTmux({
     session,
-    "-x",
-    "160",
-    "-y",
-    "50",
-    "env",
-    "-i",
-    `HOME=${home}`,
-    `PATH=${process.env["PATH"] ?? ""}`,
-    "TERM=xterm-256color",
-    "NO_COLOR=1",
+    home,
     // The exit status is written to a file by a shell around the chat: tmux fills in a dead
     // pane's status only when it reaps the process, which can come much later.
-    "/bin/sh",
-    "-c",
-    '"$@"; echo "$?" > "$0"',
-    exitFile(),
-    process.execPath,
-    BIN,
-    "chat",
-    "--mode",
-    "write",
-    // Ask before every change, so the command below waits for a person.
-    "--approval",
-    "untrusted",
-    "--host",
-    server.url,
-    "-w",
-    workspace,
-  );
-  tmux("set-option", "-t", session, "remain-on-exit", "on");
+    launcher: ["/bin/sh", "-c", '"$@"; echo "$?" > "$0"', exitFile()],
+    args: [
+      "--mode",
+      "write",
+      // Ask before every change, so the command below waits for a person.
+      "--approval",
+      "untrusted",
+      "--host",
+      server.url,
+      "-w",
+      workspace,
+    ],
+  });
   await waitFor((text) => text.includes(">>>"), "the prompt");
 }
 
@@ -102,20 +83,12 @@ async function savedConversations(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-approval-keys-")));
-  workspace = path.join(base, "project");
-  home = path.join(base, "home");
-  await mkdir(workspace, { recursive: true });
-  await mkdir(home, { recursive: true });
+  ({ base, workspace, home } = await makeTestDirectories("xz-approval-keys-"));
   server = await startScriptedOllama({ scenario });
 });
 
 afterEach(() => {
-  try {
-    if (session) tmux("kill-session", "-t", session);
-  } catch {
-    // Already gone.
-  }
+  killSession(session);
   session = undefined;
 });
 

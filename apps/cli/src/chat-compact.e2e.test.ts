@@ -2,15 +2,13 @@
 // scripted Ollama: the older turns are pruned and summarised by the model with the focus, the
 // person's request the summary left out is added from the record, and the next request still
 // carries the project's instructions (AGENTS.md) and the first request.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { startScriptedOllama, type ScriptedOllama } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { terminalSession, tmux } from "./terminal.test-support.js";
-
-const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
+import { startChatInTmux } from "./chat-terminal.test-support.js";
+import { killSession, terminalSession } from "./terminal.test-support.js";
+import { makeTestDirectories } from "./workspace.test-support.js";
 const SESSION = `xz-chat-compact-${process.pid}`;
 const MARKER = "MARKER-RULE-9902";
 
@@ -20,11 +18,10 @@ let base: string;
 let server: ScriptedOllama;
 
 beforeAll(async () => {
-  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-chat-compact-")));
-  const workspace = path.join(base, "project");
-  const home = path.join(base, "home");
-  await mkdir(path.join(workspace, ".git"), { recursive: true });
-  await mkdir(home);
+  const directories = await makeTestDirectories("xz-chat-compact-");
+  ({ base } = directories);
+  const { workspace, home } = directories;
+  await mkdir(path.join(workspace, ".git"));
   await writeFile(path.join(workspace, "AGENTS.md"), `${MARKER}: answer briefly.\n`);
   server = await startScriptedOllama({
     scenario: (request) => {
@@ -34,38 +31,11 @@ beforeAll(async () => {
       return { content: `Noted: ${text}` };
     },
   });
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
-    SESSION,
-    "-x",
-    "160",
-    "-y",
-    "50",
-    "env",
-    "-i",
-    `HOME=${home}`,
-    `PATH=${process.env["PATH"] ?? ""}`,
-    "TERM=xterm-256color",
-    "NO_COLOR=1",
-    process.execPath,
-    BIN,
-    "chat",
-    "--host",
-    server.url,
-    "-w",
-    workspace,
-  );
-  tmux("set-option", "-t", SESSION, "remain-on-exit", "on");
+  startChatInTmux({ session: SESSION, home, args: ["--host", server.url, "-w", workspace] });
 });
 
 afterAll(async () => {
-  try {
-    tmux("kill-session", "-t", SESSION);
-  } catch {
-    // Already gone.
-  }
+  killSession(SESSION);
   await server.close();
   await rm(base, { recursive: true, force: true });
 });

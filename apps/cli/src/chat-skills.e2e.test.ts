@@ -1,15 +1,13 @@
 // Skills and custom commands in `xzatoma chat`, in a real terminal (tmux): `/skills` lists
 // what the session offers, `/NAME ARGS` of a custom command sends its prompt, and
 // `/SKILL ARGS` loads a skill.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { startScriptedOllama, type ScriptedOllama } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { terminalSession, tmux } from "./terminal.test-support.js";
-
-const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
+import { startChatInTmux } from "./chat-terminal.test-support.js";
+import { killSession, terminalSession } from "./terminal.test-support.js";
+import { makeTestDirectories } from "./workspace.test-support.js";
 const SESSION = `xz-chat-skills-${process.pid}`;
 
 const { waitFor, type } = terminalSession(() => SESSION);
@@ -18,10 +16,10 @@ let base: string;
 let server: ScriptedOllama;
 
 beforeAll(async () => {
-  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-chat-skills-")));
-  const workspace = path.join(base, "project");
-  const home = path.join(base, "home");
-  await mkdir(path.join(workspace, ".git"), { recursive: true });
+  const directories = await makeTestDirectories("xz-chat-skills-");
+  ({ base } = directories);
+  const { workspace, home } = directories;
+  await mkdir(path.join(workspace, ".git"));
   await mkdir(path.join(home, ".xzatoma", "skills", "release"), { recursive: true });
   await writeFile(
     path.join(home, ".xzatoma", "skills", "release", "SKILL.md"),
@@ -38,38 +36,11 @@ beforeAll(async () => {
       return { content: text.startsWith("Say hello to") ? `Got: ${text}` : "ok" };
     },
   });
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
-    SESSION,
-    "-x",
-    "160",
-    "-y",
-    "50",
-    "env",
-    "-i",
-    `HOME=${home}`,
-    `PATH=${process.env["PATH"] ?? ""}`,
-    "TERM=xterm-256color",
-    "NO_COLOR=1",
-    process.execPath,
-    BIN,
-    "chat",
-    "--host",
-    server.url,
-    "-w",
-    workspace,
-  );
-  tmux("set-option", "-t", SESSION, "remain-on-exit", "on");
+  startChatInTmux({ session: SESSION, home, args: ["--host", server.url, "-w", workspace] });
 });
 
 afterAll(async () => {
-  try {
-    tmux("kill-session", "-t", SESSION);
-  } catch {
-    // Already gone.
-  }
+  killSession(SESSION);
   await server.close();
   await rm(base, { recursive: true, force: true });
 });

@@ -12,8 +12,9 @@ import {
   type ScriptedTurn,
 } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BIN, runCli } from "./cli.test-support.js";
-import { terminalSession, tmux } from "./terminal.test-support.js";
+import { startChatInTmux } from "./chat-terminal.test-support.js";
+import { runCli } from "./cli.test-support.js";
+import { killSession, terminalSession, tmux } from "./terminal.test-support.js";
 
 function scenario(request: OllamaChatRequest): ScriptedTurn {
   const last = request.messages.at(-1);
@@ -57,33 +58,12 @@ async function recordConversation(cwd: string, prompt: string): Promise<string> 
 function startChat(cwd: string, ...args: string[]): void {
   sessions += 1;
   session = `xz-resume-${process.pid}-${sessions}`;
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
+  startChatInTmux({
     session,
-    "-x",
-    "160",
-    "-y",
-    "50",
-    "-c",
+    home,
     cwd,
-    "env",
-    "-i",
-    `HOME=${home}`,
-    `PATH=${process.env["PATH"] ?? ""}`,
-    "TERM=xterm-256color",
-    "NO_COLOR=1",
-    process.execPath,
-    BIN,
-    "chat",
-    "--mode",
-    "write",
-    "--host",
-    server.url,
-    ...args,
-  );
-  tmux("set-option", "-t", session, "remain-on-exit", "on");
+    args: ["--mode", "write", "--host", server.url, ...args],
+  });
 }
 
 beforeAll(async () => {
@@ -96,11 +76,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(() => {
-  try {
-    if (session) tmux("kill-session", "-t", session);
-  } catch {
-    // Already gone.
-  }
+  killSession(session);
   session = undefined;
 });
 

@@ -2,10 +2,8 @@
 // the scripted Ollama server. A paste of many lines is one message, Ctrl-J adds a line, the
 // slash menu narrows as a command is typed, history comes back in the next session, answers
 // wrap on words at 40 columns, and the status line names the model.
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   startScriptedOllama,
   type OllamaChatRequest,
@@ -13,9 +11,9 @@ import {
   type ScriptedTurn,
 } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { terminalSession, tmux } from "./terminal.test-support.js";
-
-const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
+import { startChatInTmux } from "./chat-terminal.test-support.js";
+import { killSession, terminalSession, tmux } from "./terminal.test-support.js";
+import { makeTestDirectories } from "./workspace.test-support.js";
 /** Each test starts a chat and waits on the screen up to 60 s at a time, on a loaded machine. */
 const TEST_TIMEOUT_MS = 240_000;
 
@@ -59,32 +57,13 @@ const text = (value: string) => tmux("send-keys", "-t", session ?? "", "-l", val
 async function startChat(columns: number, environment: string[] = ["NO_COLOR=1"]): Promise<void> {
   sessions += 1;
   session = `xz-chat-ui-${process.pid}-${sessions}`;
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
+  startChatInTmux({
     session,
-    "-x",
-    String(columns),
-    "-y",
-    "50",
-    "env",
-    "-i",
-    `HOME=${home}`,
-    `PATH=${process.env["PATH"] ?? ""}`,
-    "TERM=xterm-256color",
-    ...environment,
-    process.execPath,
-    BIN,
-    "chat",
-    "--host",
-    server.url,
-    "-w",
-    workspace,
-    "--approval",
-    "untrusted",
-  );
-  tmux("set-option", "-t", session, "remain-on-exit", "on");
+    home,
+    columns,
+    environment,
+    args: ["--host", server.url, "-w", workspace, "--approval", "untrusted"],
+  });
   await waitFor((shown) => shown.includes(">>>"), "the prompt");
 }
 
@@ -99,20 +78,12 @@ async function requestsReceived(count: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-chat-ui-")));
-  workspace = path.join(base, "project");
-  home = path.join(base, "home");
-  await mkdir(workspace, { recursive: true });
-  await mkdir(home, { recursive: true });
+  ({ base, workspace, home } = await makeTestDirectories("xz-chat-ui-"));
   server = await startScriptedOllama({ scenario });
 });
 
 afterEach(() => {
-  try {
-    if (session) tmux("kill-session", "-t", session);
-  } catch {
-    // Already gone.
-  }
+  killSession(session);
   session = undefined;
 });
 

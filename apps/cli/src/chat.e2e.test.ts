@@ -1,10 +1,8 @@
 // The REPL in a real terminal: `xzatoma chat` runs inside tmux against the scripted
 // Ollama server; the test types with send-keys and reads the screen with capture-pane.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   startScriptedOllama,
   type OllamaChatRequest,
@@ -12,9 +10,9 @@ import {
   type ScriptedTurn,
 } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { terminalSession, tmux } from "./terminal.test-support.js";
-
-const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
+import { startChatInTmux } from "./chat-terminal.test-support.js";
+import { killSession, terminalSession, tmux } from "./terminal.test-support.js";
+import { makeTestDirectories } from "./workspace.test-support.js";
 const SESSION = `xz-chat-${process.pid}`;
 /** A command that, printed raw, would erase its own line and show a harmless `ls -la`. */
 const SPOOF = "bash setup.sh #\r\x1b[2K? terminal wants to: ls -la ...\x1b[8m";
@@ -61,52 +59,27 @@ let workspace: string;
 let server: ScriptedOllama;
 
 beforeAll(async () => {
-  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-chat-")));
-  workspace = path.join(base, "project");
-  const home = path.join(base, "home");
-  await mkdir(workspace, { recursive: true });
-  await mkdir(home, { recursive: true });
+  const directories = await makeTestDirectories("xz-chat-");
+  ({ base, workspace } = directories);
   await writeFile(path.join(workspace, "README.md"), "# Project\n");
   server = await startScriptedOllama({ scenario });
-  const environment = [
-    `HOME=${home}`,
-    `PATH=${process.env["PATH"] ?? ""}`,
-    "TERM=xterm-256color",
-    "NO_COLOR=1",
-  ];
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
-    SESSION,
-    "-x",
-    "160",
-    "-y",
-    "50",
-    "env",
-    "-i",
-    ...environment,
-    process.execPath,
-    BIN,
-    "chat",
-    "--host",
-    server.url,
-    "-w",
-    workspace,
-    // Asked before every command that is not provably read-only, so the questions below come.
-    "--approval",
-    "untrusted",
-  );
-  // Keep the pane after the process exits, so the last screen can still be read.
-  tmux("set-option", "-t", SESSION, "remain-on-exit", "on");
+  startChatInTmux({
+    session: SESSION,
+    home: directories.home,
+    args: [
+      "--host",
+      server.url,
+      "-w",
+      workspace,
+      // Asked before every command that is not provably read-only, so the questions below come.
+      "--approval",
+      "untrusted",
+    ],
+  });
 });
 
 afterAll(async () => {
-  try {
-    tmux("kill-session", "-t", SESSION);
-  } catch {
-    // Already gone: the test ended the session itself.
-  }
+  killSession(SESSION);
   await server.close();
   await rm(base, { recursive: true, force: true });
 });

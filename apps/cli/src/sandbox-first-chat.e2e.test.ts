@@ -3,10 +3,8 @@
 // A command that runs in the sandbox runs without a question; a command that escalates
 // (it needs the network) asks, and the question shows the command and why it escalates.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   startScriptedOllama,
   type OllamaChatRequest,
@@ -14,9 +12,9 @@ import {
   type ScriptedTurn,
 } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { terminalSession, tmux } from "./terminal.test-support.js";
-
-const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
+import { startChatInTmux } from "./chat-terminal.test-support.js";
+import { killSession, terminalSession } from "./terminal.test-support.js";
+import { makeTestDirectories } from "./workspace.test-support.js";
 const SESSION = `xz-sandbox-first-chat-${String(process.pid)}`;
 /** Generous: the sandbox's first command and `npm test` on a loaded machine. */
 const WAIT_MS = 90_000;
@@ -47,11 +45,8 @@ let workspace: string;
 let server: ScriptedOllama;
 
 beforeAll(async () => {
-  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-sandbox-first-chat-")));
-  workspace = path.join(base, "project");
-  const home = path.join(base, "home");
-  await mkdir(workspace, { recursive: true });
-  await mkdir(home, { recursive: true });
+  const directories = await makeTestDirectories("xz-sandbox-first-chat-");
+  ({ base, workspace } = directories);
   await writeFile(
     path.join(workspace, "package.json"),
     `${JSON.stringify({ name: "tiny", version: "1.0.0", private: true, scripts: { test: "node test.js" } }, null, 2)}\n`,
@@ -61,34 +56,13 @@ beforeAll(async () => {
     'require("node:fs").writeFileSync("test-output.txt", "1 passing\\n");\nconsole.log("1 passing");\n',
   );
   server = await startScriptedOllama({ scenario });
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
-    SESSION,
-    "-x",
-    "200",
-    "-y",
-    "50",
-    "env",
-    "-i",
-    `HOME=${home}`,
-    `PATH=${process.env["PATH"] ?? ""}`,
-    "TERM=xterm-256color",
-    "NO_COLOR=1",
-    process.execPath,
-    BIN,
-    "chat",
+  startChatInTmux({
+    session: SESSION,
+    home: directories.home,
+    columns: 200,
     // Write mode for the terminal; the approval policy is chat's default.
-    "--mode",
-    "write",
-    "--host",
-    server.url,
-    "-w",
-    workspace,
-  );
-  // Keep the pane after the process exits, so the last screen can still be read.
-  tmux("set-option", "-t", SESSION, "remain-on-exit", "on");
+    args: ["--mode", "write", "--host", server.url, "-w", workspace],
+  });
   await waitFor(
     (text) => text.includes("[WRITE][ON-ESCALATION][ollama: llama3.2:latest] >>>"),
     "the prompt with the default approval policy",
@@ -96,11 +70,7 @@ beforeAll(async () => {
 }, TEST_TIMEOUT_MS);
 
 afterAll(async () => {
-  try {
-    tmux("kill-session", "-t", SESSION);
-  } catch {
-    // Already gone.
-  }
+  killSession(SESSION);
   await server?.close();
   if (base) await rm(base, { recursive: true, force: true });
 });

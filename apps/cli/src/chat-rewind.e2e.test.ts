@@ -8,7 +8,6 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   startScriptedOllama,
   type OllamaChatRequest,
@@ -17,9 +16,8 @@ import {
 } from "@xzatoma/scripted-servers/ollama";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.test-support.js";
-import { terminalSession, tmux } from "./terminal.test-support.js";
-
-const BIN = fileURLToPath(new URL("../bin/xzatoma.js", import.meta.url));
+import { startChatInTmux } from "./chat-terminal.test-support.js";
+import { killSession, newSession, terminalSession } from "./terminal.test-support.js";
 /** Each test starts a chat and waits for several answers on a machine that may be loaded. */
 const TEST_TIMEOUT_MS = 360_000;
 
@@ -63,46 +61,16 @@ async function freshWorkspace(): Promise<void> {
 /** The session that keeps the tmux server up between this file's chats. */
 const keeper = `xz-chat-rewind-keeper-${process.pid}`;
 
-/**
- * `tmux new-session -d -s NAME ...`, once more if the server was just exiting (another
- * test file's last session ended at that moment: "server exited unexpectedly").
- */
-function newSession(name: string, ...command: string[]): void {
-  try {
-    tmux("new-session", "-d", "-s", name, ...command);
-  } catch {
-    tmux("new-session", "-d", "-s", name, ...command);
-  }
-}
-
 /** Starts `xzatoma chat --mode write` in a new tmux session and waits for its prompt. */
 async function startChat(...extra: string[]): Promise<void> {
   sessions += 1;
   session = `xz-chat-rewind-${process.pid}-${sessions}`;
-  newSession(
+  startChatInTmux({
     session,
-    "-x",
-    "200",
-    "-y",
-    "50",
-    "env",
-    "-i",
-    `HOME=${home}`,
-    `PATH=${process.env["PATH"] ?? ""}`,
-    "TERM=xterm-256color",
-    "NO_COLOR=1",
-    process.execPath,
-    BIN,
-    "chat",
-    "--mode",
-    "write",
-    "--host",
-    server.url,
-    "-w",
-    workspace,
-    ...extra,
-  );
-  tmux("set-option", "-t", session, "remain-on-exit", "on");
+    home,
+    columns: 200,
+    args: ["--mode", "write", "--host", server.url, "-w", workspace, ...extra],
+  });
   await waitFor((text) => text.includes(">>>"), "the prompt");
 }
 
@@ -160,20 +128,12 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  try {
-    if (session) tmux("kill-session", "-t", session);
-  } catch {
-    // Already gone.
-  }
+  killSession(session);
   session = undefined;
 });
 
 afterAll(async () => {
-  try {
-    tmux("kill-session", "-t", keeper);
-  } catch {
-    // Already gone.
-  }
+  killSession(keeper);
   await server?.close();
   if (base) await rm(base, { recursive: true, force: true });
 });

@@ -2,18 +2,18 @@
 // tree past its token budget stops the whole tree with the stop reason `quota`, exit code 4,
 // the budget named on standard error, and the tree's tokens in the `finished` event and on
 // the top-level span.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   startScriptedOllama,
-  type OllamaChatRequest,
   type Scenario,
   type ScriptedOllama,
 } from "@xzatoma/scripted-servers/ollama";
 import { startOtlpReceiver } from "@xzatoma/scripted-servers/otlp";
 import { runCli } from "./cli.test-support.js";
+import { depthOf } from "./subagents.test-support.js";
+import { makeTestDirectories } from "./workspace.test-support.js";
 
 let base: string;
 let workspace: string;
@@ -21,11 +21,7 @@ let home: string;
 let server: ScriptedOllama | undefined;
 
 beforeAll(async () => {
-  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-quota-")));
-  workspace = path.join(base, "project");
-  home = path.join(base, "home");
-  await mkdir(home, { recursive: true });
-  await mkdir(workspace, { recursive: true });
+  ({ base, workspace, home } = await makeTestDirectories("xz-quota-"));
   await writeFile(path.join(workspace, "notes.txt"), "launch at dawn\n");
 });
 
@@ -39,11 +35,6 @@ afterAll(async () => {
 });
 
 const env = () => ({ PATH: process.env["PATH"] ?? "", HOME: home, OLLAMA_HOST: server!.url });
-
-function depthOf(request: OllamaChatRequest): number {
-  const system = request.messages.find((message) => message.role === "system")?.content ?? "";
-  return Number(/You are a subagent \(depth (\d+)\)/.exec(system)?.[1] ?? "0");
-}
 
 interface Event {
   readonly type: string;

@@ -1,8 +1,7 @@
 // Subagents through the built `xzatoma`: the event stream of `run --json`, and a tree that
 // survives the CLI being killed with -9 in the middle of a child.
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -13,6 +12,8 @@ import {
 } from "@xzatoma/scripted-servers/ollama";
 import { startOtlpReceiver } from "@xzatoma/scripted-servers/otlp";
 import { BIN, runCli } from "./cli.test-support.js";
+import { depthOf } from "./subagents.test-support.js";
+import { makeTestDirectories } from "./workspace.test-support.js";
 
 let base: string;
 let workspace: string;
@@ -20,11 +21,7 @@ let home: string;
 let server: ScriptedOllama | undefined;
 
 beforeAll(async () => {
-  base = await realpath(await mkdtemp(path.join(tmpdir(), "xz-subagents-")));
-  workspace = path.join(base, "project");
-  home = path.join(base, "home");
-  await mkdir(home, { recursive: true });
-  await mkdir(workspace, { recursive: true });
+  ({ base, workspace, home } = await makeTestDirectories("xz-subagents-"));
   await writeFile(path.join(workspace, "notes.txt"), "launch at dawn\n");
 });
 
@@ -38,11 +35,6 @@ afterAll(async () => {
 });
 
 const env = () => ({ PATH: process.env["PATH"] ?? "", HOME: home, OLLAMA_HOST: server!.url });
-
-function depthOf(request: OllamaChatRequest): number {
-  const system = request.messages.find((message) => message.role === "system")?.content ?? "";
-  return Number(/You are a subagent \(depth (\d+)\)/.exec(system)?.[1] ?? "0");
-}
 
 const answered = (request: OllamaChatRequest) =>
   request.messages.some((message) => message.role === "tool");

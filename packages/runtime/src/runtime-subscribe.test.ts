@@ -1,5 +1,3 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { AgentEvent } from "@xzatoma/core";
 import {
@@ -8,6 +6,7 @@ import {
   type ScriptedOpenAI,
 } from "@xzatoma/scripted-servers/openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeNotesWorkspace, removeNotesWorkspace } from "./notes-workspace.test-support.js";
 import { createAgentRuntime, type AgentRuntime } from "./agent-runtime.js";
 import { resolveRuntimeConfig } from "./resolve-config.js";
 import type { RuntimeIO } from "./runtime-io.js";
@@ -19,9 +18,7 @@ let server: ScriptedOpenAI | undefined;
 let runtime: AgentRuntime | undefined;
 
 beforeEach(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), "xz-subscribe-home-"));
-  workspace = await mkdtemp(path.join(os.tmpdir(), "xz-subscribe-ws-"));
-  await writeFile(path.join(workspace, "notes.txt"), "the answer is 42\n");
+  ({ home, workspace } = await makeNotesWorkspace("xz-subscribe"));
 });
 
 afterEach(async () => {
@@ -29,8 +26,7 @@ afterEach(async () => {
   runtime = undefined;
   await server?.close();
   server = undefined;
-  await rm(home, { recursive: true, force: true });
-  await rm(workspace, { recursive: true, force: true });
+  await removeNotesWorkspace({ home, workspace });
 });
 
 const hasToolResult: (request: Parameters<ChatScenario>[0]) => boolean = (request) =>

@@ -1,5 +1,3 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { AgentEvent } from "@xzatoma/core";
 import { openHistory } from "@xzatoma/persistence";
@@ -15,6 +13,7 @@ import {
   type ScriptedOllama,
 } from "@xzatoma/scripted-servers/ollama";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeNotesWorkspace, removeNotesWorkspace } from "../notes-workspace.test-support.js";
 import {
   createAgentRuntime,
   type AgentRuntime,
@@ -29,9 +28,7 @@ let ollama: ScriptedOllama | undefined;
 let runtime: AgentRuntime | undefined;
 
 beforeEach(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), "xz-sub-home-"));
-  workspace = await mkdtemp(path.join(os.tmpdir(), "xz-sub-ws-"));
-  await writeFile(path.join(workspace, "notes.txt"), "the answer is 42\n");
+  ({ home, workspace } = await makeNotesWorkspace("xz-sub"));
 });
 
 afterEach(async () => {
@@ -41,8 +38,7 @@ afterEach(async () => {
   server = undefined;
   await ollama?.close();
   ollama = undefined;
-  await rm(home, { recursive: true, force: true });
-  await rm(workspace, { recursive: true, force: true });
+  await removeNotesWorkspace({ home, workspace });
 });
 
 /** The depth of the agent that sent a request: 0 for the top-level one. */

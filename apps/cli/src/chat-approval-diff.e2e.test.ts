@@ -2,19 +2,17 @@
 // against the scripted Ollama server. An overwrite shows a diff of the file as it is against
 // what it would become (not the new content), an edit of a call changes its path as plain
 // text, and a refusal reads in the person's words, not in the words meant for the model.
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import {
   startScriptedOllama,
   type OllamaChatRequest,
-  type ScriptedOllama,
   type ScriptedTurn,
 } from "@xzatoma/scripted-servers/ollama";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startChatInTmux } from "./chat-terminal.test-support.js";
-import { killSession, terminalSession, tmux } from "./terminal.test-support.js";
-import { makeTestDirectories } from "./workspace.test-support.js";
+import { describe, expect, it } from "vitest";
+import { chatTestBed } from "./chat-test-bed.test-support.js";
+import { tmux } from "./terminal.test-support.js";
 
 const OLD = [
   ...["alpha", "beta", "gamma", "delta", "epsilon", "zeta"],
@@ -31,28 +29,27 @@ function scenario(request: OllamaChatRequest): ScriptedTurn {
   return { content: "Hello from the scripted model." };
 }
 
-let base: string;
-let workspace: string;
-let home: string;
-let server: ScriptedOllama;
-let session: string | undefined;
-let sessions = 0;
-
-const { waitFor, type, screen } = terminalSession(() => session ?? "");
+const bed = chatTestBed("xz-approval-diff", () => startScriptedOllama({ scenario }));
+const { waitFor, type, screen } = bed.terminal;
 
 async function startChat(): Promise<void> {
-  sessions += 1;
-  session = `xz-approval-diff-${process.pid}-${sessions}`;
-  startChatInTmux({
-    session,
-    home,
-    args: ["--mode", "write", "--approval", "untrusted", "--host", server.url, "-w", workspace],
+  bed.startChat({
+    args: [
+      "--mode",
+      "write",
+      "--approval",
+      "untrusted",
+      "--host",
+      bed.server.url,
+      "-w",
+      bed.workspace,
+    ],
   });
   await waitFor((text) => text.includes(">>>"), "the prompt");
 }
 
 async function askToOverwrite(): Promise<string> {
-  await writeFile(path.join(workspace, "notes.txt"), OLD);
+  await writeFile(path.join(bed.workspace, "notes.txt"), OLD);
   type("rewrite notes");
   return waitFor(
     (text) =>
@@ -60,21 +57,6 @@ async function askToOverwrite(): Promise<string> {
     "the approval question",
   );
 }
-
-beforeAll(async () => {
-  ({ base, workspace, home } = await makeTestDirectories("xz-approval-diff-"));
-  server = await startScriptedOllama({ scenario });
-});
-
-afterEach(() => {
-  killSession(session);
-  session = undefined;
-});
-
-afterAll(async () => {
-  await server.close();
-  await rm(base, { recursive: true, force: true });
-});
 
 describe("an overwrite at the approval question", () => {
   it("shows the diff of the file before it is approved, and writes it after the yes", async () => {
@@ -93,10 +75,10 @@ describe("an overwrite at the approval question", () => {
     expect(lines).not.toContain("kappa");
     expect(question).not.toContain("content (");
     // Nothing happened yet.
-    expect(await readFile(path.join(workspace, "notes.txt"), "utf8")).toBe(OLD);
+    expect(await readFile(path.join(bed.workspace, "notes.txt"), "utf8")).toBe(OLD);
     type("a");
     await waitFor((text) => text.includes("Tool said: Overwrote notes.txt"), "the answer");
-    expect(await readFile(path.join(workspace, "notes.txt"), "utf8")).toBe(NEW);
+    expect(await readFile(path.join(bed.workspace, "notes.txt"), "utf8")).toBe(NEW);
   }, 180_000);
 
   it("edits the path as plain text, and a refusal reads in the person's words", async () => {
@@ -105,11 +87,11 @@ describe("an overwrite at the approval question", () => {
     type("e");
     await waitFor((text) => text.includes("edit path> notes.txt"), "the path in the line editor");
     // Replace the path: clear the line (Ctrl-U) and type another one.
-    tmux("send-keys", "-t", session ?? "", "C-u");
+    tmux("send-keys", "-t", bed.session ?? "", "C-u");
     type("other.txt");
     await waitFor((text) => text.includes("Tool said: Created other.txt"), "the edited write");
-    expect(await readFile(path.join(workspace, "other.txt"), "utf8")).toBe(NEW);
-    expect(await readFile(path.join(workspace, "notes.txt"), "utf8")).toBe(OLD);
+    expect(await readFile(path.join(bed.workspace, "other.txt"), "utf8")).toBe(NEW);
+    expect(await readFile(path.join(bed.workspace, "notes.txt"), "utf8")).toBe(OLD);
 
     type("rewrite notes");
     await waitFor(
@@ -119,7 +101,7 @@ describe("an overwrite at the approval question", () => {
     type("r");
     await waitFor((text) => text.includes("✗ not run: you refused it"), "the refusal");
     expect(screen()).not.toContain("✗ The call to 'write_file' was not approved");
-    expect(existsSync(path.join(workspace, "notes.txt"))).toBe(true);
-    expect(await readFile(path.join(workspace, "notes.txt"), "utf8")).toBe(OLD);
+    expect(existsSync(path.join(bed.workspace, "notes.txt"))).toBe(true);
+    expect(await readFile(path.join(bed.workspace, "notes.txt"), "utf8")).toBe(OLD);
   }, 240_000);
 });

@@ -2,19 +2,17 @@
 // tmux against the scripted Ollama server. Either key refuses the call; Ctrl-C cancels the
 // turn and keeps the session, Ctrl-D ends the session cleanly; the conversation is saved.
 import { existsSync } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
   startScriptedOllama,
   type OllamaChatRequest,
-  type ScriptedOllama,
   type ScriptedTurn,
 } from "@xzatoma/scripted-servers/ollama";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "./cli.test-support.js";
-import { startChatInTmux } from "./chat-terminal.test-support.js";
-import { killSession, terminalSession, tmux } from "./terminal.test-support.js";
-import { makeTestDirectories } from "./workspace.test-support.js";
+import { chatTestBed } from "./chat-test-bed.test-support.js";
+import { tmux } from "./terminal.test-support.js";
 
 function scenario(request: OllamaChatRequest): ScriptedTurn {
   const last = request.messages.at(-1);
@@ -25,27 +23,18 @@ function scenario(request: OllamaChatRequest): ScriptedTurn {
   return { content: "Hello from the scripted model." };
 }
 
-let base: string;
-let workspace: string;
-let home: string;
-let server: ScriptedOllama;
-let session: string | undefined;
-let sessions = 0;
+const bed = chatTestBed("xz-approval-keys", () => startScriptedOllama({ scenario }));
+const { waitFor, type } = bed.terminal;
 
-const { waitFor, type } = terminalSession(() => session ?? "");
-
-/** Starts `xzatoma chat --mode write --approval untrusted` in a new tmux session and waits for its prompt. */
 /** Where the shell around the current session's chat writes its exit status. */
 function exitFile(): string {
-  return path.join(base, `${session ?? "none"}.exit`);
+  return path.join(bed.base, `${bed.session ?? "none"}.exit`);
 }
 
+/** Starts `xzatoma chat --mode write --approval untrusted` in a new tmux session and waits for its prompt. */
 async function startChat(): Promise<void> {
-  sessions += 1;
-  session = `xz-approval-keys-${process.pid}-${sessions}`;
-  startChatInTmux({
-    session,
-    home,
+  // A function: the exit file is named after the new session.
+  bed.startChat(() => ({
     // The exit status is written to a file by a shell around the chat: tmux fills in a dead
     // pane's status only when it reaps the process, which can come much later.
     launcher: ["/bin/sh", "-c", '"$@"; echo "$?" > "$0"', exitFile()],
@@ -56,11 +45,11 @@ async function startChat(): Promise<void> {
       "--approval",
       "untrusted",
       "--host",
-      server.url,
+      bed.server.url,
       "-w",
-      workspace,
+      bed.workspace,
     ],
-  });
+  }));
   await waitFor((text) => text.includes(">>>"), "the prompt");
 }
 
@@ -75,35 +64,20 @@ async function askForApproval(): Promise<void> {
 
 async function savedConversations(): Promise<string[]> {
   const listed = await runCli(["history", "list", "--json"], {
-    cwd: workspace,
-    env: { HOME: home, PATH: process.env["PATH"] ?? "" },
+    cwd: bed.workspace,
+    env: { HOME: bed.home, PATH: process.env["PATH"] ?? "" },
   });
   expect(listed.code).toBe(0);
   return (JSON.parse(listed.stdout) as { items: { id: string }[] }).items.map((entry) => entry.id);
 }
 
-beforeAll(async () => {
-  ({ base, workspace, home } = await makeTestDirectories("xz-approval-keys-"));
-  server = await startScriptedOllama({ scenario });
-});
-
-afterEach(() => {
-  killSession(session);
-  session = undefined;
-});
-
-afterAll(async () => {
-  await server.close();
-  await rm(base, { recursive: true, force: true });
-});
-
 describe("keys at an approval question", () => {
   it("Ctrl-C refuses the call, cancels the turn and keeps the session", async () => {
     await startChat();
     await askForApproval();
-    tmux("send-keys", "-t", session ?? "", "C-c");
+    tmux("send-keys", "-t", bed.session ?? "", "C-c");
     await waitFor((text) => text.includes("(cancelled)"), "the cancelled turn");
-    expect(existsSync(path.join(workspace, "out.txt"))).toBe(false);
+    expect(existsSync(path.join(bed.workspace, "out.txt"))).toBe(false);
     type("hello there");
     await waitFor((text) => text.includes("Hello from the scripted model."), "the next answer");
     type("exit");
@@ -115,7 +89,7 @@ describe("keys at an approval question", () => {
   it("Ctrl-D refuses the call and ends the session cleanly, the conversation saved", async () => {
     await startChat();
     await askForApproval();
-    tmux("send-keys", "-t", session ?? "", "C-d");
+    tmux("send-keys", "-t", bed.session ?? "", "C-d");
     const final = await waitFor(
       (text) => text.includes("Conversation saved:"),
       "the session's end",
@@ -124,12 +98,12 @@ describe("keys at an approval question", () => {
     expect((await readFile(exitFile(), "utf8")).trim()).toBe("0");
     expect(final).not.toContain("ERR_");
     expect(final).not.toMatch(/error/i);
-    expect(existsSync(path.join(workspace, "out.txt"))).toBe(false);
+    expect(existsSync(path.join(bed.workspace, "out.txt"))).toBe(false);
     const id = /Conversation saved: ([0-9A-Z]{26})/.exec(final)?.[1] ?? "";
     expect(await savedConversations()).toContain(id);
     const shown = await runCli(["history", "show", id], {
-      cwd: workspace,
-      env: { HOME: home, PATH: process.env["PATH"] ?? "" },
+      cwd: bed.workspace,
+      env: { HOME: bed.home, PATH: process.env["PATH"] ?? "" },
     });
     expect(shown.stdout).toContain("make a file");
   }, 120_000);

@@ -2,18 +2,16 @@
 // the scripted Ollama server. A paste of many lines is one message, Ctrl-J adds a line, the
 // slash menu narrows as a command is typed, history comes back in the next session, answers
 // wrap on words at 40 columns, and the status line names the model.
-import { readFile, rm, stat, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   startScriptedOllama,
   type OllamaChatRequest,
-  type ScriptedOllama,
   type ScriptedTurn,
 } from "@xzatoma/scripted-servers/ollama";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startChatInTmux } from "./chat-terminal.test-support.js";
-import { killSession, terminalSession, tmux } from "./terminal.test-support.js";
-import { makeTestDirectories } from "./workspace.test-support.js";
+import { describe, expect, it } from "vitest";
+import { chatTestBed } from "./chat-test-bed.test-support.js";
+import { tmux } from "./terminal.test-support.js";
 /** Each test starts a chat and waits on the screen up to 60 s at a time, on a loaded machine. */
 const TEST_TIMEOUT_MS = 240_000;
 
@@ -42,27 +40,17 @@ const STACK_TRACE = [
   ),
 ].join("\n");
 
-let base: string;
-let workspace: string;
-let home: string;
-let server: ScriptedOllama;
-let session: string | undefined;
-let sessions = 0;
-
-const { screen, waitFor, type } = terminalSession(() => session ?? "");
-const keys = (...names: string[]) => tmux("send-keys", "-t", session ?? "", ...names);
-const text = (value: string) => tmux("send-keys", "-t", session ?? "", "-l", value);
+const bed = chatTestBed("xz-chat-ui", () => startScriptedOllama({ scenario }));
+const { screen, waitFor, type } = bed.terminal;
+const keys = (...names: string[]) => tmux("send-keys", "-t", bed.session ?? "", ...names);
+const text = (value: string) => tmux("send-keys", "-t", bed.session ?? "", "-l", value);
 
 /** Starts `xzatoma chat` in a new tmux session `columns` wide and waits for its prompt. */
 async function startChat(columns: number, environment: string[] = ["NO_COLOR=1"]): Promise<void> {
-  sessions += 1;
-  session = `xz-chat-ui-${process.pid}-${sessions}`;
-  startChatInTmux({
-    session,
-    home,
+  bed.startChat({
     columns,
     environment,
-    args: ["--host", server.url, "-w", workspace, "--approval", "untrusted"],
+    args: ["--host", bed.server.url, "-w", bed.workspace, "--approval", "untrusted"],
   });
   await waitFor((shown) => shown.includes(">>>"), "the prompt");
 }
@@ -70,27 +58,12 @@ async function startChat(columns: number, environment: string[] = ["NO_COLOR=1"]
 /** Waits until the server has received `count` chat requests. */
 async function requestsReceived(count: number): Promise<void> {
   const deadline = Date.now() + 60_000;
-  while (server.requests.length < count) {
+  while (bed.server.requests.length < count) {
     if (Date.now() > deadline)
-      throw new Error(`the server received ${server.requests.length} requests, not ${count}`);
+      throw new Error(`the server received ${bed.server.requests.length} requests, not ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-
-beforeAll(async () => {
-  ({ base, workspace, home } = await makeTestDirectories("xz-chat-ui-"));
-  server = await startScriptedOllama({ scenario });
-});
-
-afterEach(() => {
-  killSession(session);
-  session = undefined;
-});
-
-afterAll(async () => {
-  await server.close();
-  await rm(base, { recursive: true, force: true });
-});
 
 describe("the chat's input and rendering in a terminal", () => {
   it(
@@ -117,21 +90,21 @@ describe("the chat's input and rendering in a terminal", () => {
     "sends a pasted 30-line stack trace as one message, nothing lost",
     async () => {
       await startChat(160);
-      const before = server.requests.length;
-      await writeFile(path.join(base, "trace.txt"), STACK_TRACE);
-      tmux("load-buffer", "-b", "xz-trace", path.join(base, "trace.txt"));
+      const before = bed.server.requests.length;
+      await writeFile(path.join(bed.base, "trace.txt"), STACK_TRACE);
+      tmux("load-buffer", "-b", "xz-trace", path.join(bed.base, "trace.txt"));
       // -p: as a terminal pastes, inside bracketed-paste marks when the program asks for them.
-      tmux("paste-buffer", "-p", "-d", "-b", "xz-trace", "-t", session ?? "");
+      tmux("paste-buffer", "-p", "-d", "-b", "xz-trace", "-t", bed.session ?? "");
       await waitFor(
         (shown) => shown.includes("module-28.ts:38:33)"),
         "the pasted text in the prompt",
       );
       // Nothing is sent until Enter.
-      expect(server.requests.length).toBe(before);
+      expect(bed.server.requests.length).toBe(before);
       keys("Enter");
       await waitFor((shown) => shown.includes("Received 30 lines."), "the answer");
-      expect(server.requests.length).toBe(before + 1);
-      const request = server.requests.at(-1);
+      expect(bed.server.requests.length).toBe(before + 1);
+      const request = bed.server.requests.at(-1);
       expect(request && lastUserText(request)).toBe(STACK_TRACE);
       const users = request?.messages.filter((message) => message.role === "user") ?? [];
       expect(users).toHaveLength(1);
@@ -143,7 +116,7 @@ describe("the chat's input and rendering in a terminal", () => {
     "adds a line with Ctrl-J, and sends both lines with Enter",
     async () => {
       await startChat(160);
-      const before = server.requests.length;
+      const before = bed.server.requests.length;
       text("first line");
       keys("C-j");
       text("second line");
@@ -151,7 +124,7 @@ describe("the chat's input and rendering in a terminal", () => {
       keys("Enter");
       await requestsReceived(before + 1);
       await waitFor((shown) => shown.includes("Received 2 lines."), "the answer");
-      const request = server.requests.at(-1);
+      const request = bed.server.requests.at(-1);
       expect(request && lastUserText(request)).toBe("first line\nsecond line");
     },
     TEST_TIMEOUT_MS,
@@ -185,11 +158,13 @@ describe("the chat's input and rendering in a terminal", () => {
       );
       keys("Enter");
       await waitFor(
-        (shown) => (shown.split(">>> /status")[1] ?? "").includes(`workspace: ${workspace}`),
+        (shown) => (shown.split(">>> /status")[1] ?? "").includes(`workspace: ${bed.workspace}`),
         "the status",
       );
       // The slash command was not sent to the model.
-      expect(server.requests.every((request) => !lastUserText(request).startsWith("/"))).toBe(true);
+      expect(bed.server.requests.every((request) => !lastUserText(request).startsWith("/"))).toBe(
+        true,
+      );
     },
     TEST_TIMEOUT_MS,
   );
@@ -205,13 +180,13 @@ describe("the chat's input and rendering in a terminal", () => {
         (shown) => shown.includes("Conversation saved:"),
         "the end of the first session",
       );
-      tmux("kill-session", "-t", session ?? "");
-      const file = path.join(home, ".xzatoma", "prompt-history.jsonl");
+      tmux("kill-session", "-t", bed.session ?? "");
+      const file = path.join(bed.home, ".xzatoma", "prompt-history.jsonl");
       expect((await stat(file)).mode & 0o777).toBe(0o600);
       expect(await readFile(file, "utf8")).toContain('"remember this message"');
 
       await startChat(160);
-      const before = server.requests.length;
+      const before = bed.server.requests.length;
       keys("Up");
       await waitFor(
         (shown) => /\] >>> remember this message\s*$/m.test(shown),
@@ -219,7 +194,7 @@ describe("the chat's input and rendering in a terminal", () => {
       );
       keys("Enter");
       await requestsReceived(before + 1);
-      const request = server.requests.at(-1);
+      const request = bed.server.requests.at(-1);
       expect(request && lastUserText(request)).toBe("remember this message");
     },
     TEST_TIMEOUT_MS,

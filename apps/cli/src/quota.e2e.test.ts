@@ -2,9 +2,7 @@
 // tree past its token budget stops the whole tree with the stop reason `quota`, exit code 4,
 // the budget named on standard error, and the tree's tokens in the `finished` event and on
 // the top-level span.
-import { rm, writeFile } from "node:fs/promises";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   startScriptedOllama,
   type Scenario,
@@ -12,29 +10,11 @@ import {
 } from "@xzatoma/scripted-servers/ollama";
 import { startOtlpReceiver } from "@xzatoma/scripted-servers/otlp";
 import { runCli } from "./cli.test-support.js";
+import { runTestBed } from "./run-test-bed.test-support.js";
 import { depthOf } from "./subagents.test-support.js";
-import { makeTestDirectories } from "./workspace.test-support.js";
 
-let base: string;
-let workspace: string;
-let home: string;
-let server: ScriptedOllama | undefined;
-
-beforeAll(async () => {
-  ({ base, workspace, home } = await makeTestDirectories("xz-quota-"));
-  await writeFile(path.join(workspace, "notes.txt"), "launch at dawn\n");
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-afterAll(async () => {
-  await rm(base, { recursive: true, force: true });
-});
-
-const env = () => ({ PATH: process.env["PATH"] ?? "", HOME: home, OLLAMA_HOST: server!.url });
+const bed = runTestBed<ScriptedOllama>("xz-quota", { "notes.txt": "launch at dawn\n" });
+const { env } = bed;
 
 interface Event {
   readonly type: string;
@@ -67,10 +47,10 @@ const scenario: Scenario = (request) => {
 
 describe("xzatoma run with agent.quota.max_total_tokens", () => {
   it("stops the whole tree when a child's final answer exceeds the token budget: stop reason quota, exit 4", async () => {
-    server = await startScriptedOllama({ scenario });
+    const server = bed.serve(await startScriptedOllama({ scenario }));
     // Measured first, without a budget that binds: the tokens of each agent's requests.
     const free = await runCli(["run", "--subagents", "--json", "Use a subagent"], {
-      cwd: workspace,
+      cwd: bed.workspace,
       env: env(),
     });
     expect(free.code).toBe(0);
@@ -92,7 +72,7 @@ describe("xzatoma run with agent.quota.max_total_tokens", () => {
     const collector = await startOtlpReceiver();
     try {
       const outcome = await runCli(["run", "--subagents", "--json", "Use a subagent"], {
-        cwd: workspace,
+        cwd: bed.workspace,
         env: {
           ...env(),
           XZATOMA_AGENT_QUOTA_MAX_TOTAL_TOKENS: String(limit),
@@ -129,7 +109,7 @@ describe("xzatoma run with agent.quota.max_total_tokens", () => {
 
     // Without --json: the same exit code, and standard error names the budget and its key.
     const plain = await runCli(["run", "--subagents", "Use a subagent"], {
-      cwd: workspace,
+      cwd: bed.workspace,
       env: { ...env(), XZATOMA_AGENT_QUOTA_MAX_TOTAL_TOKENS: String(limit) },
     });
     expect(plain.code).toBe(4);
@@ -142,9 +122,9 @@ describe("xzatoma run with agent.quota.max_total_tokens", () => {
   });
 
   it("exits 0 with the same tree under a budget it fits in", async () => {
-    server = await startScriptedOllama({ scenario });
+    bed.serve(await startScriptedOllama({ scenario }));
     const outcome = await runCli(["run", "--subagents", "--json", "Use a subagent"], {
-      cwd: workspace,
+      cwd: bed.workspace,
       env: { ...env(), XZATOMA_AGENT_QUOTA_MAX_TOTAL_TOKENS: "1000000" },
     });
     expect(outcome.code).toBe(0);

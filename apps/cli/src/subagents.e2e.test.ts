@@ -1,9 +1,9 @@
 // Subagents through the built `xzatoma`: the event stream of `run --json`, and a tree that
 // survives the CLI being killed with -9 in the middle of a child.
 import { spawn } from "node:child_process";
-import { rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   startScriptedOllama,
   type OllamaChatRequest,
@@ -12,29 +12,11 @@ import {
 } from "@xzatoma/scripted-servers/ollama";
 import { startOtlpReceiver } from "@xzatoma/scripted-servers/otlp";
 import { BIN, runCli } from "./cli.test-support.js";
+import { runTestBed } from "./run-test-bed.test-support.js";
 import { depthOf } from "./subagents.test-support.js";
-import { makeTestDirectories } from "./workspace.test-support.js";
 
-let base: string;
-let workspace: string;
-let home: string;
-let server: ScriptedOllama | undefined;
-
-beforeAll(async () => {
-  ({ base, workspace, home } = await makeTestDirectories("xz-subagents-"));
-  await writeFile(path.join(workspace, "notes.txt"), "launch at dawn\n");
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-afterAll(async () => {
-  await rm(base, { recursive: true, force: true });
-});
-
-const env = () => ({ PATH: process.env["PATH"] ?? "", HOME: home, OLLAMA_HOST: server!.url });
+const bed = runTestBed<ScriptedOllama>("xz-subagents", { "notes.txt": "launch at dawn\n" });
+const { env } = bed;
 
 const answered = (request: OllamaChatRequest) =>
   request.messages.some((message) => message.role === "tool");
@@ -51,9 +33,9 @@ describe("xzatoma run --subagents", () => {
             ],
           };
     };
-    server = await startScriptedOllama({ scenario });
+    bed.serve(await startScriptedOllama({ scenario }));
     const outcome = await runCli(["run", "--subagents", "--json", "Use a subagent"], {
-      cwd: workspace,
+      cwd: bed.workspace,
       env: env(),
     });
     expect(outcome.code).toBe(0);
@@ -78,13 +60,13 @@ describe("xzatoma run --subagents", () => {
     ["agent.subagent.enabled: true in the configuration file", "file"],
     ["XZATOMA_AGENT_SUBAGENT_ENABLED=true", "variable"],
   ])("is offered without --subagents when %s", async (_how, how) => {
-    server = await startScriptedOllama({ scenario: () => ({ content: "fine" }) });
-    const config = path.join(base, "subagents-enabled.yaml");
+    const server = bed.serve(await startScriptedOllama({ scenario: () => ({ content: "fine" }) }));
+    const config = path.join(bed.base, "subagents-enabled.yaml");
     await writeFile(config, "agent:\n  subagent:\n    enabled: true\n");
     const outcome = await runCli(
       how === "file" ? ["--config", config, "run", "hello"] : ["run", "hello"],
       {
-        cwd: workspace,
+        cwd: bed.workspace,
         env: how === "file" ? env() : { ...env(), XZATOMA_AGENT_SUBAGENT_ENABLED: "true" },
       },
     );
@@ -109,9 +91,9 @@ describe("xzatoma run --subagents", () => {
         toolCalls: [{ name: "subagent", arguments: { label, task_prompt: `${label}: list` } }],
       };
     };
-    server = await startScriptedOllama({ scenario });
+    bed.serve(await startScriptedOllama({ scenario }));
     const outcome = await runCli(["run", "--subagents", "--json", "Spend it all"], {
-      cwd: workspace,
+      cwd: bed.workspace,
       env: { ...env(), XZATOMA_AGENT_QUOTA_MAX_TOTAL_TOKENS: "1500" },
     });
     expect(outcome.code).toBe(4);
@@ -139,9 +121,9 @@ describe("xzatoma run --subagents", () => {
         toolCalls: [{ name: "subagent", arguments: { label, task_prompt: `${label} task` } }],
       };
     };
-    server = await startScriptedOllama({ scenario });
+    bed.serve(await startScriptedOllama({ scenario }));
     const outcome = await runCli(["run", "--subagents", "--json", "Nest two subagents"], {
-      cwd: workspace,
+      cwd: bed.workspace,
       env: env(),
     });
     expect(outcome.code).toBe(0);
@@ -161,11 +143,11 @@ describe("xzatoma run --subagents", () => {
     });
     expect(of("subagent-finished", "outer")).not.toHaveProperty("parent");
 
-    const listed = await runCli(["history", "list", "--json"], { cwd: workspace, env: env() });
+    const listed = await runCli(["history", "list", "--json"], { cwd: bed.workspace, env: env() });
     const items = (JSON.parse(listed.stdout) as { items: { id: string; title: string }[] }).items;
     const top = items.find((item) => item.title === "Nest two subagents");
     expect(top).toBeDefined();
-    const replay = await runCli(["replay", top!.id], { cwd: workspace, env: env() });
+    const replay = await runCli(["replay", top!.id], { cwd: bed.workspace, env: env() });
     expect(replay.code).toBe(0);
     const lines = replay.stdout.split("\n");
     const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
@@ -180,8 +162,8 @@ describe("xzatoma run --subagents", () => {
   });
 
   it("is not offered without --subagents or agent.subagent.enabled", async () => {
-    server = await startScriptedOllama({ scenario: () => ({ content: "fine" }) });
-    const outcome = await runCli(["run", "hello"], { cwd: workspace, env: env() });
+    const server = bed.serve(await startScriptedOllama({ scenario: () => ({ content: "fine" }) }));
+    const outcome = await runCli(["run", "hello"], { cwd: bed.workspace, env: env() });
     expect(outcome.code).toBe(0);
     const offered = server.requests[0]?.tools?.map((tool) => tool.function.name) ?? [];
     expect(offered).not.toContain("subagent");
@@ -203,11 +185,11 @@ describe("telemetry of a tree", () => {
             ],
           };
     };
-    server = await startScriptedOllama({ scenario });
+    bed.serve(await startScriptedOllama({ scenario }));
     const collector = await startOtlpReceiver();
     try {
       const outcome = await runCli(["run", "--subagents", "Use a subagent"], {
-        cwd: workspace,
+        cwd: bed.workspace,
         env: { ...env(), OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
       });
       expect(outcome.code).toBe(0);
@@ -249,9 +231,9 @@ describe("a tree killed with -9", () => {
               },
             ],
           };
-    server = await startScriptedOllama({ scenario });
+    const server = bed.serve(await startScriptedOllama({ scenario }));
     const child = spawn(process.execPath, [BIN, "run", "--subagents", "delegate slowly"], {
-      cwd: workspace,
+      cwd: bed.workspace,
       env: env(),
       stdio: "ignore",
     });
@@ -274,11 +256,11 @@ describe("a tree killed with -9", () => {
       await exited;
     }
 
-    const listed = await runCli(["history", "list", "--json"], { cwd: workspace, env: env() });
+    const listed = await runCli(["history", "list", "--json"], { cwd: bed.workspace, env: env() });
     const items = (JSON.parse(listed.stdout) as { items: { id: string; title: string }[] }).items;
     const parent = items.find((item) => item.title === "delegate slowly");
     expect(parent).toBeDefined();
-    const replay = await runCli(["replay", parent!.id], { cwd: workspace, env: env() });
+    const replay = await runCli(["replay", parent!.id], { cwd: bed.workspace, env: env() });
     expect(replay.code).toBe(0);
     expect(replay.stdout).toMatch(/^conversation \w+ .* running/m);
     expect(replay.stdout).toMatch(/^ {2}subagent 'slowpoke' \w+ .* running/m);

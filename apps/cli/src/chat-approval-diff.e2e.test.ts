@@ -33,18 +33,9 @@ const bed = chatTestBed("xz-approval-diff", () => startScriptedOllama({ scenario
 const { waitFor, type, screen } = bed.terminal;
 
 async function startChat(): Promise<void> {
-  bed.startChat({
-    args: [
-      "--mode",
-      "write",
-      "--approval",
-      "untrusted",
-      "--host",
-      bed.server.url,
-      "-w",
-      bed.workspace,
-    ],
-  });
+  // Write mode, asking before every change.
+  const mode = ["--mode", "write", "--approval", "untrusted"];
+  bed.startChat({ args: [...mode, "--host", bed.server.url, "-w", bed.workspace] });
   await waitFor((text) => text.includes(">>>"), "the prompt");
 }
 

@@ -63,6 +63,8 @@ const keeper = `xz-chat-rewind-keeper-${process.pid}`;
 
 /** Starts `xzatoma chat --mode write` in a new tmux session and waits for its prompt. */
 async function startChat(...extra: string[]): Promise<void> {
+  // A test that starts a second chat ends its first (left open by remain-on-exit).
+  killSession(session);
   sessions += 1;
   session = `xz-chat-rewind-${process.pid}-${sessions}`;
   startChatInTmux({

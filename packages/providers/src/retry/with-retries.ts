@@ -285,29 +285,15 @@ export function retryMiddleware(options: WithRetriesOptions): LanguageModelV4Mid
     });
   }
 
-  async function attemptGenerate(
+  function attemptGenerate(
     model: LanguageModelV4,
     callOptions: LanguageModelV4CallOptions,
   ): Promise<LanguageModelV4GenerateResult> {
-    for (let attempt = 1; ; attempt += 1) {
-      const controller = new AbortController();
-      const signal = callOptions.abortSignal
-        ? AbortSignal.any([callOptions.abortSignal, controller.signal])
-        : controller.signal;
-      try {
-        const started = Promise.resolve(model.doGenerate({ ...callOptions, abortSignal: signal }));
-        started.catch(() => undefined);
-        return await within(started, policy.responseTimeoutMs, () => {
-          const timeout = responseTimeout();
-          controller.abort(timeout);
-          return timeout;
-        });
-      } catch (error) {
-        controller.abort(error);
-        const delayMs = nextDelay(error, attempt, callOptions.abortSignal);
-        await policy.sleep(delayMs, callOptions.abortSignal);
-      }
-    }
+    return retryLoop(
+      (signal) => model.doGenerate({ ...callOptions, abortSignal: signal }),
+      { policy, nextDelay, responseTimeout },
+      callOptions.abortSignal,
+    );
   }
 
   return {
@@ -331,14 +317,30 @@ export async function retryRequest<T>(
   request: (signal: AbortSignal) => Promise<T>,
   options: WithRetriesOptions & { readonly signal?: AbortSignal },
 ): Promise<T> {
-  const { policy, nextDelay, responseTimeout } = createRetryLogic(options);
+  return retryLoop(request, createRetryLogic(options), options.signal);
+}
+
+/**
+ * Runs `request` until it answers: each attempt gets a signal aborted when it passes the
+ * response timeout or `callerSignal` aborts; a failed attempt waits the delay the logic gives
+ * (which throws, ending the loop, when the error is final or the retries are spent).
+ */
+async function retryLoop<T>(
+  request: (signal: AbortSignal) => PromiseLike<T>,
+  {
+    policy,
+    nextDelay,
+    responseTimeout,
+  }: Pick<ReturnType<typeof createRetryLogic>, "policy" | "nextDelay" | "responseTimeout">,
+  callerSignal: AbortSignal | undefined,
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     const controller = new AbortController();
-    const signal = options.signal
-      ? AbortSignal.any([options.signal, controller.signal])
+    const signal = callerSignal
+      ? AbortSignal.any([callerSignal, controller.signal])
       : controller.signal;
     try {
-      const started = request(signal);
+      const started = Promise.resolve(request(signal));
       started.catch(() => undefined);
       return await within(started, policy.responseTimeoutMs, () => {
         const timeout = responseTimeout();
@@ -347,8 +349,8 @@ export async function retryRequest<T>(
       });
     } catch (error) {
       controller.abort(error);
-      const delayMs = nextDelay(error, attempt, options.signal);
-      await policy.sleep(delayMs, options.signal);
+      const delayMs = nextDelay(error, attempt, callerSignal);
+      await policy.sleep(delayMs, callerSignal);
     }
   }
 }

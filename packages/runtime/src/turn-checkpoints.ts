@@ -13,13 +13,13 @@ export interface TurnCheckpoints {
   /** Give this to the workspace context: the file tools and the sandbox's apply call it. */
   readonly changes: ChangeRecorder;
   /**
-   * Starts recording for `workspace` once history is on: `conversationId` gives (or makes)
-   * the conversation's id; `firstTurn` continues a resumed conversation's numbering. Called
+   * Starts recording for `workspace` once history is on: `conversationId` gives the
+   * conversation's id, or with `store` makes it (before a change is recorded); `firstTurn` continues a resumed conversation's numbering. Called
    * again, it ends recording for the previous conversation first.
    */
   attach(options: {
     readonly workspace: string;
-    readonly conversationId: () => string | undefined;
+    readonly conversationId: (store: boolean) => string | undefined;
     readonly firstTurn: number;
   }): void;
   /** A model turn began. */
@@ -50,7 +50,12 @@ export function createTurnCheckpoints(
   let current: WorkspaceCheckpoints | undefined;
   let addedBefore = 0;
   let attached:
-    { workspace: string; conversationId: () => string | undefined; firstTurn: number } | undefined;
+    | {
+        workspace: string;
+        conversationId: (store: boolean) => string | undefined;
+        firstTurn: number;
+      }
+    | undefined;
   const make = (firstTurn: number) =>
     attached
       ? createWorkspaceCheckpoints(

@@ -46,6 +46,44 @@ function setUp(options: { maxFileBytes?: number } = {}) {
 }
 
 describe("workspace checkpoints", () => {
+  it("stores the conversation only before a change: a turn's start waits for the id", () => {
+    const dataDir = temporary();
+    const workspace = temporary();
+    const asked: boolean[] = [];
+    let stored: string | undefined;
+    const checkpoints = createWorkspaceCheckpoints({
+      dataDir,
+      workspace,
+      conversationId: (store) => {
+        asked.push(store);
+        if (store) stored ??= "01STOREDLATER";
+        return stored;
+      },
+    });
+    const index = () => readCheckpointLines(path.join(dataDir, "checkpoints"), "01STOREDLATER");
+
+    checkpoints.startTurn();
+    checkpoints.endTurn();
+    checkpoints.startTurn();
+    // Two turns that changed nothing: the conversation was never made to exist for them.
+    expect(asked).toEqual([false, false, false]);
+    expect(existsSync(path.join(dataDir, "checkpoints"))).toBe(false);
+
+    writeFileSync(path.join(workspace, "a.txt"), "before\n");
+    checkpoints.recordBefore(path.join(workspace, "a.txt"));
+    // The change stored it, and everything held back is on disk, in order, before the write.
+    expect(asked.at(-1)).toBe(true);
+    expect(index().map((line) => `${line.type} ${line.turn}`)).toEqual([
+      "turn 1",
+      "turn 2",
+      "before 2",
+    ]);
+    writeFileSync(path.join(workspace, "a.txt"), "after\n");
+    checkpoints.close();
+    const plan = planRewind(index(), 2, workspace);
+    expect(plan.changes.map((change) => change.path)).toEqual(["a.txt"]);
+  });
+
   it("puts back bytes and modes, removes what turns made, restores what they deleted", () => {
     const { workspace, checkpoints, rewind, blobs } = setUp();
     const at = (name: string) => path.join(workspace, name);

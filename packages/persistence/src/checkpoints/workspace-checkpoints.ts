@@ -23,9 +23,13 @@ export interface WorkspaceCheckpointsOptions {
   readonly workspace: string;
   /**
    * The conversation the current turn belongs to, or undefined while it has no id yet; what
-   * is recorded before it has one is written once it does.
+   * is recorded before it has one is written once it does. `store` is true when a change is
+   * about to be recorded: the conversation may be stored then, so the record is on disk
+   * before the change happens. A turn's start or end (false) only waits for the id: a turn
+   * that changes nothing never stores the conversation early (the first model request of a
+   * run is not held up by the history database).
    */
-  readonly conversationId: () => string | undefined;
+  readonly conversationId: (store: boolean) => string | undefined;
   /** Files larger than this are recorded by hash only. Default 8 MiB. */
   readonly maxFileBytes?: number;
   /** A recorded tree with more entries is refused (the change fails). Default 100,000. */
@@ -87,9 +91,9 @@ export function createWorkspaceCheckpoints(
   let addedBytes = 0;
   let appender: CheckpointAppender | undefined;
 
-  const write = (lines: CheckpointLine[]) => {
+  const write = (lines: CheckpointLine[], store = false) => {
     pending.push(...lines);
-    const id = options.conversationId();
+    const id = options.conversationId(store);
     if (id === undefined) return;
     if (appender?.id !== id) appender = openCheckpointAppender(directory, id);
     appender.append(pending);
@@ -185,7 +189,7 @@ export function createWorkspaceCheckpoints(
         const current = alreadyRecorded ? readFileState(absolute) : state;
         if (current?.kind === "directory") recordTree(absolute, lines);
       }
-      write(lines);
+      write(lines, true);
     },
   };
 }

@@ -5,21 +5,23 @@ import nx from "@nx/eslint-plugin";
 import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
 
-// `@xzatoma/errors` is the one package every other may import; it imports none.
-const leaf = ["scope:errors"];
-const agentLibraries = ["scope:errors", "scope:core", "scope:conversation", "scope:safety"];
+// `@xzatoma/errors` and `@xzatoma/redaction` are the packages every other may import; they
+// import none.
+const leaf = ["scope:errors", "scope:redaction"];
+const agentLibraries = [...leaf, "scope:core", "scope:conversation", "scope:safety"];
 
 const moduleBoundaries = {
   enforceBuildableLibDependency: true,
   allow: [],
   depConstraints: [
     { sourceTag: "scope:errors", onlyDependOnLibsWithTags: [] },
+    { sourceTag: "scope:redaction", onlyDependOnLibsWithTags: [] },
     { sourceTag: "scope:conversation", onlyDependOnLibsWithTags: leaf },
     { sourceTag: "scope:safety", onlyDependOnLibsWithTags: leaf },
     { sourceTag: "scope:xzepr", onlyDependOnLibsWithTags: leaf },
     {
       sourceTag: "scope:core",
-      onlyDependOnLibsWithTags: ["scope:errors", "scope:conversation", "scope:safety"],
+      onlyDependOnLibsWithTags: [...leaf, "scope:conversation", "scope:safety"],
     },
     { sourceTag: "scope:providers", onlyDependOnLibsWithTags: agentLibraries },
     { sourceTag: "scope:tools", onlyDependOnLibsWithTags: agentLibraries },

@@ -42,15 +42,15 @@ registerHooks({
   },
 });
 
-const { redactSecrets } = (await import("../packages/safety/src/redaction/index.ts")) as {
+const { redactSecrets } = (await import("../packages/redaction/src/index.ts")) as {
   redactSecrets(text: string): string;
 };
 const { GITLEAKS_RULESET } =
-  (await import("../packages/safety/src/redaction/gitleaks-rules.generated.ts")) as {
+  (await import("../packages/redaction/src/gitleaks-rules.generated.ts")) as {
     GITLEAKS_RULESET: { rules: { keywords: string[] }[]; source: { version: string } };
   };
 const { fakeSecrets, ORDINARY_TEXTS } =
-  (await import("../packages/safety/src/redaction/__fixtures__/fake-secrets.ts")) as {
+  (await import("../packages/redaction/src/__fixtures__/fake-secrets.ts")) as {
     fakeSecrets(seed?: number): { text: string }[];
     ORDINARY_TEXTS: readonly string[];
   };

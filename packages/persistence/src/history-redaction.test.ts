@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { fakeSecrets } from "@xzatoma/safety/testing";
+import { fakeSecrets } from "@xzatoma/redaction/testing";
 import { tempDbPath } from "./__fixtures__/temp-history.js";
 import type { History } from "./history.js";
 import { openHistory } from "./open-history.js";

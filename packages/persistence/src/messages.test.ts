@@ -188,7 +188,7 @@ describe("messages", () => {
     });
   });
 
-  it("redacts with redactSecrets of @xzatoma/safety when no hook is given", () => {
+  it("redacts with redactSecrets of @xzatoma/redaction when no hook is given", () => {
     const history = openTempHistory();
     const { id } = history.createConversation({
       title: "deploy with API_KEY=abc123",

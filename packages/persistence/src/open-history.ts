@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
-import { redactSecrets } from "@xzatoma/safety";
+import { redactSecrets } from "@xzatoma/redaction";
 import { monotonicFactory } from "ulid";
 import { createConversation, deleteConversation, finishConversation } from "./conversations.js";
 import {
@@ -31,7 +31,7 @@ export interface OpenHistoryOptions {
   /**
    * Applied to every text before it is written: message content (tool results too),
    * strings and numbers in tool-call inputs (with their keys), titles, labels, stop
-   * reasons and event outcomes. Default: `redactSecrets` of `@xzatoma/safety`, so the
+   * reasons and event outcomes. Default: `redactSecrets` of `@xzatoma/redaction`, so the
    * database never holds a secret unless a caller says so. Pass another redactor to add
    * to it (e.g. `createRedactor({ known })`), or `(text) => text` to store text as is.
    */

@@ -1,4 +1,4 @@
-import { REDACTED } from "@xzatoma/safety";
+import { REDACTED } from "@xzatoma/redaction";
 import type { HistoryMessage } from "./model.js";
 
 /**

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAuditLog, formatAuditEntry } from "./audit-log.js";
-import { fakeSecrets } from "./redaction/__fixtures__/fake-secrets.js";
-import { redactSecrets } from "./redaction/index.js";
+import { fakeSecrets } from "@xzatoma/redaction/testing";
+import { redactSecrets } from "@xzatoma/redaction";
 
 let base: string;
 beforeEach(async () => {

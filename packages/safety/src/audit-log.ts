@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { redactSecrets } from "./redaction/index.js";
+import { redactSecrets } from "@xzatoma/redaction";
 
 /** A command that ran. */
 export interface AuditedCommand {

@@ -66,15 +66,15 @@ export {
   type AuditEntry,
   type AuditLog,
 } from "./audit-log.js";
-export { isSecretName } from "./redaction/secret-names.js";
 export {
   createRedactor,
+  isSecretName,
   REDACTED,
   redactSecrets,
   redactValue,
   type Redact,
   type RedactorOptions,
-} from "./redaction/index.js";
+} from "./redaction.js";
 export {
   createSandbox,
   type PreparedRun,

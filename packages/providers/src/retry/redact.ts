@@ -1,12 +1,12 @@
-import { createRedactor } from "@xzatoma/safety";
+import { createRedactor } from "@xzatoma/redaction";
 
-/** What replaces a secret in a message: the marker of `@xzatoma/safety`'s redaction. */
-export { REDACTED } from "@xzatoma/safety";
+/** What replaces a secret in a message: the marker of `@xzatoma/redaction`. */
+export { REDACTED } from "@xzatoma/redaction";
 
 /**
  * Replaces every secret in `text`: each of `secrets` (the credentials the provider holds;
  * values under 8 characters are ignored, they would match ordinary words), also
- * URL-encoded or JSON-escaped, and anything the safety redaction recognises (token
+ * URL-encoded or JSON-escaped, and anything `@xzatoma/redaction` recognises (token
  * formats, `Authorization` values, `"password": ...`, private keys, ...).
  */
 export function redactText(text: string, secrets: readonly string[]): string {

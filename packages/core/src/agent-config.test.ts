@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { replies } from "./__fixtures__/scripted-model.js";
-import {
-  agentLimitsConfigShape,
-  agentOptionsFromConfig,
-  conversationConfigSchema,
-} from "./agent-config.js";
+import { agentLimitsConfigShape, conversationConfigSchema } from "./agent-config.js";
+import { agentOptionsFromConfig } from "./agent-options-from-config.js";
 import { DEFAULT_AGENT_LIMITS, DEFAULT_MAX_OUTPUT_TOKENS } from "./agent-limits.js";
 import { Agent } from "./agent.js";
 

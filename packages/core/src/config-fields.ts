@@ -4,6 +4,11 @@
  * integer") without knowing the package.
  */
 import { z } from "zod";
+import type { ConfigRule } from "./config-rule.js";
+import { isHttpUrlWithoutCredentials } from "./http-url.js";
+import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from "./timer-limits.js";
+
+export { isHttpUrlWithoutCredentials, MAX_TIMER_MS, MAX_TIMER_SECONDS };
 
 /**
  * What each leaf schema expects, in words for error messages ("a positive integer").
@@ -34,16 +39,6 @@ export function positiveInteger(max?: number) {
 export function wholeNumber() {
   return expecting(z.number().int().min(0), "a whole number (0 or more)");
 }
-
-/**
- * The longest delay Node's timers keep: 2^31 - 1 ms, about 24.8 days. `setTimeout` with a
- * longer delay fires after 1 ms instead, so every duration key that ends in a timer is capped
- * by {@link timerSeconds} or {@link timerMilliseconds}.
- */
-export const MAX_TIMER_MS = 2_147_483_647;
-
-/** {@link MAX_TIMER_MS} in whole seconds: 2147483. */
-export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
 const TIMER_LIMIT = "about 24.8 days, the longest a timer can wait";
 
@@ -94,22 +89,28 @@ export function filePath() {
   return expecting(z.string().trim().min(1), "a file path");
 }
 
+// The schemas of keys whose paths the configuration loader resolves (see `resolvedPath`).
+const resolvedPaths = new WeakSet<z.ZodType>();
+
+/**
+ * A path the configuration loader resolves: `~` expanded, and a relative path taken from the
+ * configuration file's directory (from the working directory when set by an environment
+ * variable or a flag). The loader's list of such keys is generated from these schemas.
+ */
+export function resolvedPath() {
+  const schema = filePath();
+  resolvedPaths.add(schema);
+  return schema;
+}
+
+/** Whether `schema` was made by {@link resolvedPath}. */
+export function isResolvedPath(schema: z.ZodType): boolean {
+  return resolvedPaths.has(schema);
+}
+
 /** One of `values`. */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return expecting(z.enum(values), `one of ${values.join(", ")}`);
-}
-
-export function isHttpUrlWithoutCredentials(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (
-      (url.protocol === "http:" || url.protocol === "https:") &&
-      url.username === "" &&
-      url.password === ""
-    );
-  } catch {
-    return false;
-  }
 }
 
 /** An http(s) URL. A user name or password in it is refused: credentials never live in config. */
@@ -156,4 +157,33 @@ export function toolPackage() {
 /** A list of tool packages. */
 export function toolPackageList() {
   return expecting(z.array(toolPackage()), "a list of package names or { name, options }");
+}
+
+// Each schema `withRule` returned, with the rules it applies (a rule added to a schema that
+// already has one keeps both, in order).
+const rules = new WeakMap<z.ZodType, readonly ConfigRule<never>[]>();
+
+/**
+ * `schema` with a rule across its keys: every issue the rule returns is a problem of the
+ * value. The rule is a plain function (see `ConfigRule`), so the configuration read at
+ * start-up, which does not load zod, applies the very same function.
+ */
+export function withRule<T extends z.ZodType>(schema: T, rule: ConfigRule<z.output<T>>): T {
+  const refined = schema.superRefine((value, context) => {
+    for (const issue of rule(value as z.output<T>)) {
+      context.addIssue({
+        code: "custom",
+        ...(issue.path === undefined ? {} : { path: [...issue.path] }),
+        ...(issue.explained === true ? { params: { explained: true } } : {}),
+        message: issue.message,
+      });
+    }
+  }) as T;
+  rules.set(refined, [...(rules.get(schema) ?? []), rule as ConfigRule<never>]);
+  return refined;
+}
+
+/** The rules `withRule` added to `schema`, in order; empty for any other schema. */
+export function rulesOf(schema: z.ZodType): readonly ConfigRule<never>[] {
+  return rules.get(schema) ?? [];
 }

@@ -16,14 +16,16 @@ export {
   type StopReason,
 } from "./agent-limits.js";
 export {
-  agentLimitsConfigShape,
   agentOptionsFromConfig,
-  conversationConfigSchema,
   type AgentConfigSlice,
-  type AgentLimitsConfig,
   type AgentOptionsFromConfig,
-  type ConversationConfig,
-} from "./agent-config.js";
+} from "./agent-options-from-config.js";
+// The configuration slices' zod schemas and field builders are in `@xzatoma/core/config`.
+export type { AgentLimitsConfig, ConversationConfig } from "./agent-config.js";
+export type { ConfigRule, ConfigRuleIssue } from "./config-rule.js";
+export { criticalAtLeastWarning } from "./conversation-thresholds.js";
+export { isHttpUrlWithoutCredentials } from "./http-url.js";
+export { MAX_TIMER_MS, MAX_TIMER_SECONDS } from "./timer-limits.js";
 export {
   describeError,
   InvalidArgumentError,
@@ -95,28 +97,6 @@ export {
   type ToolPackageContext,
   type ToolPackageModule,
 } from "./tool-package.js";
-export {
-  expectationOf,
-  expecting,
-  filePath,
-  flag,
-  fraction,
-  fractionOrOff,
-  httpUrl,
-  isHttpUrlWithoutCredentials,
-  MAX_TIMER_MS,
-  MAX_TIMER_SECONDS,
-  oneOf,
-  portList,
-  positiveInteger,
-  text,
-  textList,
-  timerMilliseconds,
-  timerSeconds,
-  toolPackage,
-  toolPackageList,
-  wholeNumber,
-} from "./config-fields.js";
 export {
   createRunTelemetry,
   DEFAULT_OTLP_ENDPOINT,

@@ -1,15 +1,15 @@
 export {
-  mcpConfigSchema,
-  mcpServerConfigSchema,
-  transportOf,
+  acceptMcpServersKey,
   MCP_CONNECT_MODES,
   MCP_SERVER_NAME,
-  type McpConfig,
-  type McpToolSearchConfig,
   MCP_TOOL_SEARCH_MODES,
-  type McpServerConfig,
+  oneTransportPerServer,
+  renamePastedKeys,
+  transportOf,
   type McpTransportKind,
-} from "./mcp-config.js";
+} from "./mcp-server-entry.js";
+// The section's zod schemas are in `@xzatoma/mcp/config`.
+export type { McpConfig, McpServerConfig, McpToolSearchConfig } from "./mcp-config.js";
 export {
   createMcpConnection,
   type McpConnection,

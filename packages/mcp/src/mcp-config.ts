@@ -7,43 +7,31 @@ import {
   text,
   textList,
   timerSeconds,
-} from "@xzatoma/core";
+  withRule,
+} from "@xzatoma/core/config";
 import { z } from "zod";
+import {
+  acceptMcpServersKey,
+  MCP_CONNECT_MODES,
+  MCP_SERVER_NAME,
+  MCP_TOOL_SEARCH_MODES,
+  oneTransportPerServer,
+  renamePastedKeys,
+} from "./mcp-server-entry.js";
 
-/** How a server's name may be spelled: it becomes the prefix of its tools' names. */
-export const MCP_SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-/** When a server is connected: at the first run that needs tools (`lazy`) or when the runtime starts. */
-export const MCP_CONNECT_MODES = ["lazy", "start"] as const;
+export {
+  MCP_CONNECT_MODES,
+  MCP_SERVER_NAME,
+  MCP_TOOL_SEARCH_MODES,
+  transportOf,
+  type McpTransportKind,
+} from "./mcp-server-entry.js";
 
 const stringMap = (what: string) =>
   expecting(z.record(z.string(), z.string()), `a mapping of ${what} to strings`);
 
-/**
- * The keys other agent CLIs write in their `mcpServers` entries (Gemini CLI's camelCase
- * names), renamed to XZatoma's, so a pasted entry works as it is. `type` is accepted for
- * Claude Code's and Cursor's entries (`stdio`, `http`).
- */
-const PASTED_NAMES: Readonly<Record<string, string>> = {
-  httpUrl: "url",
-  trust: "trusted",
-  includeTools: "include_tools",
-  excludeTools: "exclude_tools",
-};
-
-function renamePastedKeys(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const entry = value as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.entries(entry).map(([key, item]) => {
-      const renamed = PASTED_NAMES[key];
-      return [renamed !== undefined && !(renamed in entry) ? renamed : key, item];
-    }),
-  );
-}
-
-const serverEntry = z
-  .strictObject({
+const serverEntry = withRule(
+  z.strictObject({
     /** `stdio` (a `command`) or `http` (streamable HTTP at `url`); inferred when absent. */
     type: oneOf(["stdio", "http", "streamable-http"]).optional(),
     /** The program to start (stdio). */
@@ -77,27 +65,9 @@ const serverEntry = z
       z.union([z.boolean(), z.array(text())]),
       "true, false or a list of tool names",
     ).default(false),
-  })
-  .superRefine((entry, context) => {
-    if (entry.command !== undefined && entry.url !== undefined) {
-      context.addIssue({
-        code: "custom",
-        message: "set either command (stdio) or url (HTTP), not both",
-      });
-    } else if (entry.command === undefined && entry.url === undefined) {
-      context.addIssue({
-        code: "custom",
-        message: "set command (a stdio server) or url (a streamable HTTP server)",
-      });
-    } else if (entry.type === "stdio" && entry.command === undefined) {
-      context.addIssue({ code: "custom", message: "type stdio needs a command" });
-    } else if (entry.type !== undefined && entry.type !== "stdio" && entry.url === undefined) {
-      context.addIssue({ code: "custom", message: `type ${entry.type} needs a url` });
-    }
-  });
-
-/** When the MCP tools are deferred behind tool search: past the budget, always, or never. */
-export const MCP_TOOL_SEARCH_MODES = ["auto", "always", "never"] as const;
+  }),
+  oneTransportPerServer,
+);
 
 const toolSearchSection = z.strictObject({
   /** `auto`: defer when the MCP tools' definitions pass `budget_tokens`; `always`; `never`. */
@@ -142,11 +112,7 @@ const mcpSection = z.strictObject({
  *     files: { command: npx, args: [-y, "@modelcontextprotocol/server-filesystem", "."] }
  *     docs: { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${DOCS_TOKEN}" } }
  */
-export const mcpConfigSchema = z.preprocess((value) => {
-  if (typeof value !== "object" || value === null || !("mcpServers" in value)) return value;
-  const { mcpServers, ...rest } = value as Record<string, unknown>;
-  return "servers" in rest ? value : { ...rest, servers: mcpServers };
-}, mcpSection);
+export const mcpConfigSchema = z.preprocess(acceptMcpServersKey, mcpSection);
 
 /** One server as configured, after defaults. */
 export type McpServerConfig = z.output<typeof serverEntry>;
@@ -154,11 +120,3 @@ export type McpServerConfig = z.output<typeof serverEntry>;
 export type McpConfig = z.output<typeof mcpSection>;
 /** `mcp.tool_search` after defaults. */
 export type McpToolSearchConfig = z.output<typeof toolSearchSection>;
-
-/** `stdio` or `http`: how XZatoma talks to the server. */
-export type McpTransportKind = "stdio" | "http";
-
-/** The transport a configured server uses. */
-export function transportOf(server: McpServerConfig): McpTransportKind {
-  return server.command !== undefined ? "stdio" : "http";
-}

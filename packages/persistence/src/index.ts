@@ -31,7 +31,8 @@ export {
   type HistoryRecorder,
   type HistoryRecorderOptions,
 } from "./history-recorder.js";
-export { persistenceConfigSchema, type PersistenceConfig } from "./persistence-config.js";
+// The section's zod schema is in `@xzatoma/persistence/config`.
+export type { PersistenceConfig } from "./persistence-config.js";
 export {
   applyRewind,
   checkpointTurns,

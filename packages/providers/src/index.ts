@@ -9,7 +9,12 @@ export {
   type OllamaModelInfo,
   type OllamaTag,
 } from "./ollama-model-info.js";
-export { DEFAULT_OLLAMA_HOST, normalizeOllamaHost, resolveOllamaHost } from "./ollama-host.js";
+export {
+  DEFAULT_OLLAMA_HOST,
+  isOllamaHost,
+  normalizeOllamaHost,
+  resolveOllamaHost,
+} from "./ollama-host.js";
 export {
   connectionErrorCode,
   providerErrorsMiddleware,
@@ -91,12 +96,9 @@ export {
   type CredentialStoreOptions,
   type KeyringBackend,
 } from "./credentials/index.js";
-export {
-  PROVIDER_TYPES,
-  providerConfigSchema,
-  type ProviderConfig,
-  type ProviderType,
-} from "./provider-config.js";
+export { isProviderType, PROVIDER_TYPES, type ProviderType } from "./provider-types.js";
+// The section's zod schema is in `@xzatoma/providers/config`.
+export type { ProviderConfig } from "./provider-config.js";
 export {
   createProvider,
   type ModelInfo,

@@ -1,3 +1,5 @@
+import { isHttpUrlWithoutCredentials } from "@xzatoma/core";
+
 /** Where Ollama listens unless told otherwise. */
 export const DEFAULT_OLLAMA_HOST = "http://localhost:11434";
 
@@ -23,4 +25,17 @@ export function resolveOllamaHost(
   const chosen =
     option ?? (env["OLLAMA_HOST"]?.trim() ? env["OLLAMA_HOST"] : undefined) ?? DEFAULT_OLLAMA_HOST;
   return normalizeOllamaHost(chosen);
+}
+
+/**
+ * Whether `value` is an Ollama host as users write it (`host:port` or a URL, see
+ * {@link normalizeOllamaHost}) that normalises to an http(s) URL without credentials.
+ */
+export function isOllamaHost(value: string): boolean {
+  if (value.trim() === "") return false;
+  try {
+    return isHttpUrlWithoutCredentials(normalizeOllamaHost(value));
+  } catch {
+    return false;
+  }
 }

@@ -1,29 +1,22 @@
 /**
  * The `provider` section of the configuration file, in the file's snake_case names. The
- * providers own it: every key here is read by {@link createProvider}.
+ * providers own it: every key here is read by `createProvider`. Exported from
+ * `@xzatoma/providers/config`, so a program that only runs a provider loads no zod for it.
  */
 import {
   expecting,
-  filePath,
   flag,
   httpUrl,
-  isHttpUrlWithoutCredentials,
   oneOf,
+  resolvedPath,
   text,
   timerSeconds,
-} from "@xzatoma/core";
+} from "@xzatoma/core/config";
 import { z } from "zod";
-import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost } from "./ollama-host.js";
+import { DEFAULT_OLLAMA_HOST, isOllamaHost } from "./ollama-host.js";
+import { PROVIDER_TYPES } from "./provider-types.js";
 
-/** The model providers XZatoma knows. */
-export const PROVIDER_TYPES = ["ollama", "openai", "copilot", "local"] as const;
-/** `provider.type`. */
-export type ProviderType = (typeof PROVIDER_TYPES)[number];
-
-/** True when `value` is the name of a provider. */
-export function isProviderType(value: unknown): value is ProviderType {
-  return typeof value === "string" && (PROVIDER_TYPES as readonly string[]).includes(value);
-}
+export { isProviderType, PROVIDER_TYPES, type ProviderType } from "./provider-types.js";
 
 /**
  * An Ollama host as users write it: `host:port` or a URL. The provider normalises it
@@ -31,14 +24,7 @@ export function isProviderType(value: unknown): value is ProviderType {
  */
 function ollamaHost() {
   return expecting(
-    z.string().refine((value) => {
-      if (value.trim() === "") return false;
-      try {
-        return isHttpUrlWithoutCredentials(normalizeOllamaHost(value));
-      } catch {
-        return false;
-      }
-    }),
+    z.string().refine(isOllamaHost),
     "a host such as localhost:11434 or http://host:11434",
   );
 }
@@ -77,7 +63,7 @@ const copilotSchema = z.strictObject({
 
 const localSchema = z.strictObject({
   /** Default: `<data dir>/models/SmolLM2-135M-Instruct.Q4_1.gguf`. */
-  model_path: filePath().optional(),
+  model_path: resolvedPath().optional(),
 });
 
 /**

@@ -24,11 +24,11 @@ import {
   createProvider,
   DEFAULT_LOCAL_MODEL_FILE,
   disposeLocalModels,
-  providerConfigSchema,
   type KeyringBackend,
   type ProviderOptions,
   type RetryOptions,
 } from "./index.js";
+import { providerConfigSchema } from "./config.js";
 
 const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {

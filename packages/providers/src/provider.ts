@@ -35,7 +35,8 @@ import {
   isOpenAIBaseURL,
   listOpenAIModels,
 } from "./openai/index.js";
-import type { ProviderConfig, ProviderType } from "./provider-config.js";
+import type { ProviderConfig } from "./provider-config.js";
+import type { ProviderType } from "./provider-types.js";
 import type { RetryOptions } from "./retry/index.js";
 
 /** One model of {@link Provider.listModels}. `null`: the provider does not say. */
@@ -552,6 +553,7 @@ function localProvider(config: ProviderConfig["local"], shared: Shared): Provide
  * Credentials come from the environment first, then the OS keyring.
  *
  * @example
+ * // providerConfigSchema from @xzatoma/providers/config
  * const provider = createProvider(providerConfigSchema.parse({ type: "ollama" }), {
  *   maxContextTokens: 100_000,
  *   dataDir: path.join(os.homedir(), ".xzatoma"),

@@ -1,12 +1,12 @@
 export {
   approvalPolicyOf,
   executionModeOf,
-  PROVIDER_TYPES,
-  runtimeConfigSchema,
-  type ConfigFileShape,
-  type ProviderType,
+  TERMINAL_MODES,
   type RuntimeConfig,
-} from "./config/config-schema.js";
+} from "./config/config-values.js";
+// The configuration's zod schemas are in `@xzatoma/runtime/config`.
+export type { ConfigFileShape } from "./config/config-schema.js";
+export { PROVIDER_TYPES, type ProviderType } from "@xzatoma/providers";
 export type { ProjectInstructions, ProjectInstructionsOptions } from "./project-instructions.js";
 export type { SessionModes } from "./session-modes.js";
 export {
@@ -39,7 +39,6 @@ export { KEPT_TOOL_RESULTS } from "./context-budget.js";
 export {
   createMcpManager,
   MCP_SERVER_NAME,
-  mcpServerConfigSchema,
   type McpManager,
   type McpServerConfig,
   type McpServerReport,
@@ -116,7 +115,6 @@ export {
   createHookRunner,
   createSessionHooks,
   HOOK_EVENTS,
-  hooksConfigSchema,
   parseHookOutput,
   runHook,
   withHooks,

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { XzatomaError } from "@xzatoma/errors";
-import { runtimeConfigSchema, type RuntimeConfig } from "./config/config-schema.js";
+import { runtimeConfigSchema } from "./config/config-schema.js";
+import type { RuntimeConfig } from "./config/config-values.js";
 
 /** Options of {@link resolveRuntimeConfig}. */
 export interface ResolveRuntimeConfigOptions {

@@ -33,15 +33,8 @@ export { createGrepTool, type GrepToolOptions } from "./grep.js";
 export { createContentScreen, secretsNote, type ContentScreen } from "./secret-content.js";
 export { createFindPathTool, type FindPathToolOptions } from "./find-path.js";
 export { createPlanProgressTool, MARK_INSTRUCTION_DONE_DESCRIPTION } from "./plan-progress-tool.js";
-export {
-  fetchConfigSchema,
-  terminalConfigSchema,
-  terminalConfigShape,
-  toolsConfigSchema,
-  type FetchConfig,
-  type TerminalConfig,
-  type ToolsConfig,
-} from "./tools-config.js";
+// The sections' zod schemas are in `@xzatoma/tools/config`.
+export type { FetchConfig, TerminalConfig, ToolsConfig } from "./tools-config.js";
 export {
   createStandardTools,
   type StandardTools,

@@ -1,12 +1,14 @@
+// The tools' configuration sections, exported from `@xzatoma/tools/config` so that building
+// the tools from a configuration already read loads no zod for them.
+import { DEFAULT_MAX_OUTPUT_BYTES } from "@xzatoma/core";
 import {
-  DEFAULT_MAX_OUTPUT_BYTES,
   flag,
   portList,
   positiveInteger,
   textList,
   timerSeconds,
   toolPackageList,
-} from "@xzatoma/core";
+} from "@xzatoma/core/config";
 import { z } from "zod";
 import { DEFAULT_MAX_FILE_READ_BYTES } from "./read-file.js";
 

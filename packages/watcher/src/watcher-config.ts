@@ -16,7 +16,7 @@ import {
   textList,
   timerMilliseconds,
   timerSeconds,
-} from "@xzatoma/core";
+} from "@xzatoma/core/config";
 
 /** The two kinds of watcher. */
 export const WATCHER_TYPES = ["xzepr", "generic"] as const;

@@ -1,5 +1,6 @@
 import type { McpServer } from "@agentclientprotocol/sdk";
-import { MCP_SERVER_NAME, mcpServerConfigSchema, type McpServerConfig } from "@xzatoma/runtime";
+import { MCP_SERVER_NAME, type McpServerConfig } from "@xzatoma/runtime";
+import { mcpServerConfigSchema } from "@xzatoma/runtime/config";
 
 /** The MCP servers an editor sent, as configuration entries, and the ones left out and why. */
 export interface EditorMcpServers {

@@ -1,6 +1,6 @@
 import type { Document, LineCounter } from "yaml";
 import type { ConfigProblem, ConfigSource } from "./config-error.js";
-import type { KeySegments } from "./schema-walk.js";
+import type { KeySegments } from "./key-path.js";
 import { yaml } from "./yaml.js";
 
 /** Reads a file as UTF-8 text; rejects with an error carrying `code: "ENOENT"` when it is missing. */

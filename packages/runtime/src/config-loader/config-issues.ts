@@ -1,6 +1,7 @@
 import { redactSecrets } from "@xzatoma/safety";
 import { z } from "zod";
-import type { ConfigProblem, ConfigSource } from "./config-error.js";
+import type { ConfigProblem } from "./config-error.js";
+import type { LocateValue } from "./schema-checks.js";
 import { runtimeConfigSchema as configFileSchema } from "../config/config-schema.js";
 import { closestMatch } from "./did-you-mean.js";
 import { REPLACED_KEYS } from "./replaced-keys.js";
@@ -13,11 +14,7 @@ import {
   type KeySegments,
 } from "./schema-walk.js";
 
-/** Where a value at a key path came from, and where it sits in the file when known. */
-export type LocateValue = (
-  segments: KeySegments,
-  key?: string,
-) => { readonly source: ConfigSource; readonly line?: number; readonly column?: number };
+export type { LocateValue } from "./schema-checks.js";
 
 let allKeys: readonly string[] | undefined;
 

@@ -1,4 +1,4 @@
-import type { KeySegments } from "./schema-walk.js";
+import type { KeySegments } from "./key-path.js";
 
 const CREDENTIAL_WORDS = new Set([
   "apikey",

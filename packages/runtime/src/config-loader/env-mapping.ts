@@ -1,6 +1,7 @@
-import { runtimeConfigSchema } from "../config/config-schema.js";
-import { leafKeyPaths } from "./schema-walk.js";
-import { SELECTED_MODEL_KEY, valueKindOf, type ValueKind } from "./value-kinds.js";
+import { DERIVED_ENV_MAPPINGS } from "../config/config-reader.generated.js";
+import { SELECTED_MODEL_KEY, type ValueKind } from "./value-kinds.js";
+
+export { ENV_PREFIX, environmentVariableOf } from "./env-names.js";
 
 /** One environment variable and the config key it sets. */
 export interface EnvMapping {
@@ -21,20 +22,6 @@ export interface EnvMapping {
    * it overrides the file, like every variable.
    */
   readonly layer?: "fallback";
-}
-
-/** The prefix of every derived variable name. */
-export const ENV_PREFIX = "XZATOMA_";
-
-/**
- * The environment variable of a key path: `XZATOMA_` and the path in upper case, dots
- * as underscores.
- *
- * @example
- * environmentVariableOf("provider.ollama.host"); // "XZATOMA_PROVIDER_OLLAMA_HOST"
- */
-export function environmentVariableOf(keyPath: string): string {
-  return `${ENV_PREFIX}${keyPath.toUpperCase().replace(/\./g, "_")}`;
 }
 
 /**
@@ -69,21 +56,6 @@ export const NON_KEY_VARIABLES: readonly string[] = [
   "XZATOMA_BWRAP",
 ];
 
-function derivedMappings(): EnvMapping[] {
-  const mappings: EnvMapping[] = [];
-  for (const { keyPath, schema } of leafKeyPaths(runtimeConfigSchema)) {
-    const kind = valueKindOf(schema);
-    if (kind === undefined) continue;
-    mappings.push({
-      variable: environmentVariableOf(keyPath),
-      key: keyPath,
-      kind,
-      origin: "derived",
-    });
-  }
-  return mappings;
-}
-
 /**
  * Every environment variable the configuration reads, in the order they are applied: a
  * later variable wins over an earlier one that sets the same key, so the derived names
@@ -92,5 +64,6 @@ function derivedMappings(): EnvMapping[] {
  */
 export const ENV_MAPPINGS: readonly EnvMapping[] = [
   ...ECOSYSTEM_ENV_MAPPINGS,
-  ...derivedMappings(),
+  // One per leaf key of the schema, generated from it (`config-reader.generated.ts`).
+  ...DERIVED_ENV_MAPPINGS,
 ];

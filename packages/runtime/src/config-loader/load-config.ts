@@ -1,30 +1,19 @@
 import { readFile as readFileFromDisk } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { z } from "zod";
 import { readConfigFile, type ParsedConfigFile, type ReadTextFile } from "./config-file.js";
 import { readProjectConfig, type ProjectConfig } from "./project-config.js";
 import { ConfigError, type ConfigProblem, type ConfigSource } from "./config-error.js";
-import { issuesToProblems, type LocateValue } from "./config-issues.js";
 import { defaultConfigPath, resolveUserPath } from "./config-paths.js";
-import {
-  PATH_KEYS,
-  PROVIDER_TYPES,
-  runtimeConfigSchema as configFileSchema,
-  type ConfigFileShape,
-  type ProviderType,
-  type RuntimeConfig,
-} from "../config/config-schema.js";
+import { PROVIDER_TYPES, type ProviderType } from "@xzatoma/providers";
+import type { ConfigFileShape } from "../config/config-schema.js";
+import { PATH_KEYS, type RuntimeConfig } from "../config/config-values.js";
 import { credentialInFile, findCredentialKeys, withoutKeys } from "./credential-keys.js";
 import { closestMatch } from "./did-you-mean.js";
 import { ENV_MAPPINGS, ENV_PREFIX, NON_KEY_VARIABLES, type EnvMapping } from "./env-mapping.js";
-import {
-  childSchema,
-  formatKeyPath,
-  isLeafSchema,
-  schemaAt,
-  type KeySegments,
-} from "./schema-walk.js";
+import { generatedSchemaChecks } from "./generated-schema-checks.js";
+import { formatKeyPath } from "./key-path.js";
+import { NOT_SURE, type LocateValue, type SchemaChecks } from "./schema-checks.js";
 import { convertText, keySegments, type ValueKind } from "./value-kinds.js";
 
 /**
@@ -173,36 +162,6 @@ function setAt(target: Record<string, unknown>, segments: readonly string[], val
   });
 }
 
-/** Calls `visit` for every leaf (a value that is not an object of config keys) in `value`. */
-function forEachLeaf(
-  value: unknown,
-  visit: (keyPath: string) => void,
-  segments: KeySegments = [],
-  schema: z.ZodType | undefined = configFileSchema,
-): void {
-  // The schema is followed down with the value, not looked up from the root at every key.
-  if (schema === undefined) return;
-  if (segments.length > 0 && isLeafSchema(schema)) {
-    if (value !== undefined) visit(formatKeyPath(segments));
-    return;
-  }
-  if (typeof value !== "object" || value === null) return;
-  for (const [key, child] of Object.entries(value)) {
-    forEachLeaf(child, visit, [...segments, key], childSchema(schema, key));
-  }
-}
-
-/** Checks one value from the environment or a flag against its key's schema. */
-function checkAssignment(assignment: Assignment): ConfigProblem[] {
-  const schema = schemaAt(configFileSchema, assignment.segments);
-  if (schema === undefined) return [];
-  const result = schema.safeParse(assignment.value);
-  if (result.success) return [];
-  return issuesToProblems(result.error.issues, assignment.value, assignment.segments, () => ({
-    source: assignment.source,
-  }));
-}
-
 function environmentAssignments(
   env: LoadConfigOptions["env"],
   provider: ProviderType | undefined,
@@ -336,7 +295,23 @@ function flagAssignments(
  * sources["agent.max_turns"]; // "flag:--max-turns"
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
-  const own = await loadLayers(options, undefined);
+  try {
+    return await loadConfigWith(generatedSchemaChecks, options);
+  } catch (error) {
+    if (error !== NOT_SURE) throw error;
+  }
+  // Something to report, or something the generated reader was not made to decide: zod
+  // reads it all again and words the problems (docs/explanation/launch-path.md).
+  const { zodSchemaChecks } = await import("./zod-schema-checks.js");
+  return loadConfigWith(zodSchemaChecks, options);
+}
+
+/** {@link loadConfig} with one way of checking values against the schema. */
+async function loadConfigWith(
+  checks: SchemaChecks,
+  options: LoadConfigOptions,
+): Promise<LoadedConfig> {
+  const own = await loadLayers(checks, options, undefined);
   if (options.projectDir === undefined) return own;
   // The data directory (where trust is kept) is never the project's to set.
   const project = readProjectConfig({
@@ -345,22 +320,19 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   });
   if (!project) return own;
   const summary = { path: project.path, trusted: project.trusted, ignored: project.ignored };
-  const checked = configFileSchema.safeParse(project.data);
-  if (!checked.success || Object.keys(project.data).length === 0) {
-    const invalid = checked.success
-      ? []
-      : [
-          `${project.path}: the project configuration is ignored: ${checked.error.issues
-            .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
-            .join("; ")}`,
-        ];
+  const problems = checks.projectProblems(project.data);
+  if (problems !== undefined || Object.keys(project.data).length === 0) {
+    const invalid =
+      problems === undefined
+        ? []
+        : [`${project.path}: the project configuration is ignored: ${problems}`];
     return {
       ...own,
       warnings: [...own.warnings, ...project.warnings, ...invalid],
       project: summary,
     };
   }
-  const layered = await loadLayers(options, project);
+  const layered = await loadLayers(checks, options, project);
   return { ...layered, warnings: [...layered.warnings, ...project.warnings], project: summary };
 }
 
@@ -376,6 +348,7 @@ function mergeUnder(under: unknown, over: unknown): unknown {
 
 /** {@link loadConfig} with the project's layer (already filtered) under the user's file. */
 async function loadLayers(
+  checks: SchemaChecks,
   options: LoadConfigOptions,
   under: ProjectConfig | undefined,
 ): Promise<LoadedConfig> {
@@ -422,10 +395,7 @@ async function loadLayers(
       });
     }
     fileData = withoutKeys(file.data, credentialPaths) as Record<string, unknown>;
-    const parsed = configFileSchema.safeParse(fileData);
-    if (!parsed.success) {
-      problems.push(...issuesToProblems(parsed.error.issues, fileData, [], locateInFile));
-    }
+    problems.push(...checks.problemsOf(fileData, [], locateInFile));
   }
 
   const ownFileData = fileData;
@@ -439,14 +409,21 @@ async function loadLayers(
   problems.sort((a, b) =>
     a.source === b.source ? (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) : 0,
   );
-  for (const assignment of assignments) problems.push(...checkAssignment(assignment));
+  // Each value from the environment or a flag is checked against its key's schema.
+  for (const assignment of assignments) {
+    problems.push(
+      ...checks.problemsOf(assignment.value, assignment.segments, () => ({
+        source: assignment.source,
+      })),
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const assigned = new Map<string, ConfigSource>();
-  if (under) forEachLeaf(under.data, (keyPath) => assigned.set(keyPath, under.source));
+  if (under) checks.forEachLeaf(under.data, (keyPath) => assigned.set(keyPath, under.source));
   if (file !== undefined) {
     const source = file.source;
-    forEachLeaf(ownFileData, (keyPath) => assigned.set(keyPath, source));
+    checks.forEachLeaf(ownFileData, (keyPath) => assigned.set(keyPath, source));
   }
   const merged = structuredClone(fileData);
   const overriding = assignments.filter((assignment) => assignment.fallback !== true);
@@ -460,20 +437,16 @@ async function loadLayers(
     assigned.set(formatKeyPath(assignment.segments), assignment.source);
   }
   const warnings = [...strayVariableWarnings(env), ...deprecationWarnings(assigned)];
-  const parsed = configFileSchema.safeParse(merged);
-  if (!parsed.success) {
-    // Only rules across keys fail here (each value alone passed above).
-    throw new ConfigError(
-      issuesToProblems(parsed.error.issues, merged, [], (segments, key) => {
-        const source = assigned.get(formatKeyPath(segments)) ?? "default";
-        return source.startsWith("file:") ? locateInFile(segments, key) : { source };
-      }),
-    );
-  }
+  const parsed = checks.parse(merged, (segments, key) => {
+    const source = assigned.get(formatKeyPath(segments)) ?? "default";
+    return source.startsWith("file:") ? locateInFile(segments, key) : { source };
+  });
+  // Only rules across keys fail here (each value alone passed above).
+  if ("problems" in parsed) throw new ConfigError(parsed.problems);
 
   const shape = resolvePaths(parsed.data, assigned, { homeDir, cwd, configPath });
   const sources: Record<string, ConfigSource> = {};
-  forEachLeaf(shape, (keyPath) => {
+  checks.forEachLeaf(shape, (keyPath) => {
     sources[keyPath] = assigned.get(keyPath) ?? "default";
   });
   if (!assigned.has("persistence.db_path")) {

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { expectationOf } from "@xzatoma/core";
+import { expectationOf } from "@xzatoma/core/config";
 
-/** A key path as a list of object keys and array indexes. */
-export type KeySegments = readonly (string | number)[];
+import type { KeySegments } from "./key-path.js";
+
+export { formatKeyPath, type KeySegments } from "./key-path.js";
 
 /** The schema and every wrapper inside it (default, optional, preprocess, ...), outermost first. */
 function unwrapChain(schema: z.ZodType): z.ZodType[] {
@@ -118,14 +119,4 @@ export function leafKeyPaths(
     else leaves.push({ keyPath, schema: childInner });
   }
   return leaves;
-}
-
-/** `agent.tools.packages[0].name` from segments. */
-export function formatKeyPath(segments: KeySegments): string {
-  let result = "";
-  for (const segment of segments) {
-    if (typeof segment === "number") result += `[${segment}]`;
-    else result += result === "" ? segment : `.${segment}`;
-  }
-  return result;
 }

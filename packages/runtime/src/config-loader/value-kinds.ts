@@ -1,6 +1,3 @@
-import { z } from "zod";
-import { innermostSchema } from "./schema-walk.js";
-
 /**
  * How a text value (an environment variable, or a flag commander left as text) becomes a
  * config value. A text that does not convert is passed on unchanged, so the schema
@@ -10,30 +7,6 @@ export type ValueKind = "text" | "number" | "boolean" | "list" | "numberList" | 
 
 /** The key of the selected provider's model: `provider.<type>.model` (`provider.local.model_path`). */
 export const SELECTED_MODEL_KEY = "provider.<type>.model";
-
-/**
- * How text for a leaf schema (its innermost type, see `innermostSchema`) is read; undefined
- * for values text cannot hold (mappings of options).
- */
-export function valueKindOf(schema: z.ZodType): ValueKind | undefined {
-  if (schema instanceof z.ZodNumber) return "number";
-  if (schema instanceof z.ZodBoolean) return "boolean";
-  if (schema instanceof z.ZodString || schema instanceof z.ZodEnum) return "text";
-  if (schema instanceof z.ZodArray) {
-    return innermostSchema(schema.element as z.ZodType) instanceof z.ZodNumber
-      ? "numberList"
-      : "list";
-  }
-  if (schema instanceof z.ZodUnion) {
-    const options = (schema.options as z.ZodType[]).map(innermostSchema);
-    const number = options.some((option) => option instanceof z.ZodNumber);
-    const off = options.some(
-      (option) => option instanceof z.ZodLiteral && option.values.has(false),
-    );
-    if (number && off) return "fractionOrOff";
-  }
-  return undefined;
-}
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const TRUE_WORDS = new Set(["1", "true", "yes", "on"]);

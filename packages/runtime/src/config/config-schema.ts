@@ -1,20 +1,30 @@
-import { providerConfigSchema } from "@xzatoma/providers";
-import { persistenceConfigSchema } from "@xzatoma/persistence";
-import { fetchConfigSchema, terminalConfigShape, toolsConfigSchema } from "@xzatoma/tools";
+import { providerConfigSchema } from "@xzatoma/providers/config";
+import { persistenceConfigSchema } from "@xzatoma/persistence/config";
+import { fetchConfigSchema, terminalConfigShape, toolsConfigSchema } from "@xzatoma/tools/config";
 import { z } from "zod";
-import { agentLimitsConfigShape, conversationConfigSchema, filePath, oneOf } from "@xzatoma/core";
+import {
+  agentLimitsConfigShape,
+  conversationConfigSchema,
+  oneOf,
+  resolvedPath,
+} from "@xzatoma/core/config";
 import { quotaConfigSchema, subagentConfigSchema } from "../subagents/subagent-config.js";
 import { chatConfigSchema, mentionsConfigSchema } from "./front-end-schemas.js";
 import { watcherConfigSchema } from "@xzatoma/watcher/config";
 import { xzeprConfigSchema } from "@xzatoma/xzepr/config";
-import { mcpConfigSchema } from "@xzatoma/mcp";
-import { hooksConfigSchema } from "../hooks/hooks-config.js";
-import { APPROVAL_POLICIES, approvalPolicyFromLegacy, type ApprovalPolicy } from "@xzatoma/safety";
+import { mcpConfigSchema } from "@xzatoma/mcp/config";
+import { hooksConfigSchema } from "../hooks/hooks-config-schema.js";
+import { APPROVAL_POLICIES } from "@xzatoma/safety";
+import { TERMINAL_MODES } from "./config-values.js";
 
 export { PROVIDER_TYPES, type ProviderType } from "@xzatoma/providers";
-
-/** `agent.terminal.default_mode`, as the config file spells it. */
-export const TERMINAL_MODES = ["interactive", "restricted_autonomous", "full_autonomous"] as const;
+export {
+  approvalPolicyOf,
+  executionModeOf,
+  PATH_KEYS,
+  TERMINAL_MODES,
+  type RuntimeConfig,
+} from "./config-values.js";
 
 const terminalSchema = z.strictObject({
   default_mode: oneOf(TERMINAL_MODES).default("restricted_autonomous"),
@@ -41,7 +51,7 @@ const agentSchema = z.strictObject({
 
 const loggingSchema = z.strictObject({
   /** The chat trace log (every agent event, one JSON line each); default `<data dir>/logs/chat.log`. */
-  file: filePath().optional(),
+  file: resolvedPath().optional(),
 });
 
 /**
@@ -65,50 +75,3 @@ export const runtimeConfigSchema = z.strictObject({
 
 /** The configuration as the file spells it, after defaults. */
 export type ConfigFileShape = z.output<typeof runtimeConfigSchema>;
-
-/**
- * The configuration a runtime is built from: the file's shape after defaults, with the data
- * directory and the history database resolved to absolute paths.
- */
-export type RuntimeConfig = ConfigFileShape & {
-  readonly persistence: ConfigFileShape["persistence"] & {
-    readonly data_dir: string;
-    readonly db_path: string;
-  };
-};
-
-/** Keys whose values are paths: `~` is expanded and relative paths are made absolute. */
-export const PATH_KEYS: readonly string[] = [
-  "provider.local.model_path",
-  "persistence.data_dir",
-  "persistence.db_path",
-  "logging.file",
-];
-
-/**
- * The approval policy where a person is present: `agent.approval_policy`, or what the
- * deprecated `agent.terminal.default_mode` and `agent.chat.default_safety` map to.
- */
-export function approvalPolicyOf(config: RuntimeConfig): ApprovalPolicy {
-  return (
-    config.agent.approval_policy ??
-    approvalPolicyFromLegacy({
-      executionMode: executionModeOf(config.agent.terminal.default_mode),
-      safetyMode: config.agent.chat.default_safety,
-    })
-  );
-}
-
-/** `agent.terminal.default_mode` as the old execution modes were named. */
-export function executionModeOf(
-  mode: RuntimeConfig["agent"]["terminal"]["default_mode"],
-): "interactive" | "restricted" | "full" {
-  switch (mode) {
-    case "interactive":
-      return "interactive";
-    case "restricted_autonomous":
-      return "restricted";
-    case "full_autonomous":
-      return "full";
-  }
-}

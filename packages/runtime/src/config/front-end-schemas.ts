@@ -2,7 +2,7 @@
  * The configuration slices the runtime itself reads: `agent.mentions` (how `@file` and
  * `@url:` mentions are loaded) and `agent.chat` (the modes a session starts in).
  */
-import { oneOf, positiveInteger } from "@xzatoma/core";
+import { oneOf, positiveInteger } from "@xzatoma/core/config";
 import { z } from "zod";
 
 const MiB = 1024 * 1024;

@@ -1,39 +1,12 @@
-import { z } from "zod";
-
-/** One hook: a shell command, as Claude Code's `hooks` settings spell it. */
-const hookCommandSchema = z.strictObject({
-  type: z.literal("command").default("command"),
-  /** Run with `sh -c`; the event arrives as JSON on standard input. */
-  command: z.string().min(1),
-  /** Seconds before the hook is stopped (a `PreToolUse` hook that times out blocks). */
-  timeout: z.number().int().min(1).max(600).default(60),
-});
-
 /**
- * A matcher: a regular expression over what the event is about (a tool's name for the tool
- * events, the source of `SessionStart`, the trigger of `PreCompact`, ...), matched whole.
- * Empty, absent or `*` matches everything.
+ * The `hooks` section as the runtime reads it: its events, the empty section and the lookup
+ * of the hooks that apply. Its zod schema is `hooks-config-schema.ts`
+ * (`@xzatoma/runtime/config`); this file needs only the schema's types, so running hooks loads
+ * no zod.
  */
-const matcherSchema = z
-  .string()
-  .default("")
-  .refine((text) => {
-    if (text === "*") return true;
-    try {
-      new RegExp(text);
-      return true;
-    } catch {
-      return false;
-    }
-  }, "not a valid regular expression");
+import type { HookCommand, HooksConfig } from "./hooks-config-schema.js";
 
-/** Hooks of one event for what the `matcher` matches. */
-const hookMatcherSchema = z.strictObject({
-  matcher: matcherSchema,
-  hooks: z.array(hookCommandSchema).min(1),
-});
-
-const eventSchema = z.array(hookMatcherSchema).default([]);
+export type { HookCommand, HooksConfig } from "./hooks-config-schema.js";
 
 /** The events hooks run on, in the order of a session's life. */
 export const HOOK_EVENTS = [
@@ -52,34 +25,22 @@ export const HOOK_EVENTS = [
 /** One of {@link HOOK_EVENTS}. */
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
-/**
- * `hooks`: commands XZatoma runs at points of a session (tool calls, prompts, the end of a
- * response, subagents, compaction, notifications, a session's start and end), in the shape
- * of Claude Code's settings so existing hook scripts move over. Hooks are code: a project's
- * configuration sets them only once trusted.
- */
-export const hooksConfigSchema = z.strictObject({
-  SessionStart: eventSchema,
-  UserPromptSubmit: eventSchema,
-  PreToolUse: eventSchema,
-  PostToolUse: eventSchema,
-  Notification: eventSchema,
-  SubagentStart: eventSchema,
-  SubagentStop: eventSchema,
-  PreCompact: eventSchema,
-  Stop: eventSchema,
-  SessionEnd: eventSchema,
-});
-
-/** The `hooks` section after defaults. */
-export type HooksConfig = z.output<typeof hooksConfigSchema>;
-/** One configured hook command. */
-export type HookCommand = z.output<typeof hookCommandSchema>;
 /** The matchers of one event. */
 export type HookMatchers = HooksConfig[HookEventName];
 
 /** No hooks at all. */
-export const NO_HOOKS: HooksConfig = hooksConfigSchema.parse({});
+export const NO_HOOKS: HooksConfig = {
+  SessionStart: [],
+  UserPromptSubmit: [],
+  PreToolUse: [],
+  PostToolUse: [],
+  Notification: [],
+  SubagentStart: [],
+  SubagentStop: [],
+  PreCompact: [],
+  Stop: [],
+  SessionEnd: [],
+};
 
 /**
  * The hook commands of `entries` whose matcher accepts `subject`. An event without a subject

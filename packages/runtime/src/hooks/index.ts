@@ -1,6 +1,5 @@
 export {
   HOOK_EVENTS,
-  hooksConfigSchema,
   matchingHooks,
   NO_HOOKS,
   type HookCommand,

@@ -1,4 +1,4 @@
-import { expecting, flag, oneOf, positiveInteger, text, timerSeconds } from "@xzatoma/core";
+import { expecting, flag, oneOf, positiveInteger, text, timerSeconds } from "@xzatoma/core/config";
 import { PROVIDER_TYPES } from "@xzatoma/providers";
 import { z } from "zod";
 

@@ -1,0 +1,19 @@
+/**
+ * The zod-free functions the configuration's zod schemas refine, preprocess and check their
+ * sections with, by name. The generator (`generate-config-reader.ts`) finds each refinement's
+ * function here by identity and writes its name into the table; a refinement whose function
+ * is not here becomes "not sure", so zod decides it. The reader calls the very functions the
+ * schemas call.
+ */
+import { criticalAtLeastWarning, isHttpUrlWithoutCredentials } from "@xzatoma/core";
+import { acceptMcpServersKey, oneTransportPerServer, renamePastedKeys } from "@xzatoma/mcp";
+import { isOllamaHost } from "@xzatoma/providers";
+
+export const CONFIG_CHECKS = {
+  /** `z.string().refine(fn)`: the value passes when `fn` returns true. */
+  refinements: { isHttpUrlWithoutCredentials, isOllamaHost },
+  /** `withRule(schema, rule)`: the section passes when `rule` returns no issue. */
+  rules: { criticalAtLeastWarning, oneTransportPerServer },
+  /** `z.preprocess(fn, schema)`: `fn` turns the value into what `schema` reads. */
+  preprocess: { acceptMcpServersKey, renamePastedKeys },
+} as const;

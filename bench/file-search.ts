@@ -1,9 +1,11 @@
 // grep and find_path of @xzatoma/tools on a generated tree of 10,000 files (nested
 // directories, mixed sizes, a .gitignore, a git repository so ripgrep honours it), median
-// of 5 after one warm-up, beside ripgrep and find on the same tree. Target: within 2x.
-// The first grep of a tool starts its worker threads: measured for a new tool in this
-// process, and for the first call of new processes (its code not yet compiled either),
-// beside the floor of a new Node process that does the least a grep must (`--floor`).
+// of 5 after one warm-up, beside ripgrep and find on the same tree. Target: warm grep
+// within 2x of rg. The first grep of a tool starts its worker threads: measured for a new
+// tool in this process, and for the first call of new processes (its code not yet compiled
+// either), beside the floor of a new Node process that does the least a grep must
+// (`--floor`: walks and reads the same tree). Target for the cold grep: within 1.2x of that
+// floor, measured in the same run (the last rows).
 //
 //   node bench/file-search.ts
 //
@@ -286,9 +288,16 @@ try {
     measure(() => runCommand(name, args, tree).lines);
   const find = await measure(() => call("find_path", { glob: "**/*.ts", limit: 1000 }, "total"));
   const rgLiteral = await command("rg", ["-n", LITERAL, "."]);
-  const rows: [string, Measured, string, Measured][] = [
-    [`grep '${LITERAL}'`, await grep(LITERAL), "rg -n", rgLiteral],
-    [`grep /${REGEX}/`, await grep(REGEX), "rg -n", await command("rg", ["-n", REGEX, "."])],
+  const firstCall = measureFirstCalls(tree);
+  const firstCallCached = measureFirstCalls(
+    tree,
+    mkdtempSync(path.join(tmpdir(), "xz-file-search-cache-")),
+  );
+  const floor = measureFirstCalls(tree, undefined, "--floor");
+  // [label, ours, reference label, reference, target ratio]
+  const rows: [string, Measured, string, Measured, number][] = [
+    [`grep '${LITERAL}'`, await grep(LITERAL), "rg -n", rgLiteral, 2],
+    [`grep /${REGEX}/`, await grep(REGEX), "rg -n", await command("rg", ["-n", REGEX, "."]), 2],
     [
       `grep '${LITERAL}', first call of a new tool`,
       // A new tool starts its worker threads; later calls reuse them.
@@ -297,27 +306,40 @@ try {
       ),
       "rg -n",
       rgLiteral,
+      2,
     ],
-    [`grep '${LITERAL}', first call of a new process`, measureFirstCalls(tree), "rg -n", rgLiteral],
+    [`grep '${LITERAL}', first call of a new process`, firstCall, "rg -n", rgLiteral, 2],
     [
       `grep '${LITERAL}', first call of a new process, compile cache as the CLI`,
-      measureFirstCalls(tree, mkdtempSync(path.join(tmpdir(), "xz-file-search-cache-"))),
+      firstCallCached,
       "rg -n",
       rgLiteral,
+      2,
     ],
     [
       // Counts matches in ignored files too, so its results differ.
       `the floor: one Node thread walks, reads and indexOf's, first call of a new process`,
-      measureFirstCalls(tree, undefined, "--floor"),
+      floor,
       "rg -n",
       rgLiteral,
+      Infinity,
     ],
-    ["find_path '**/*.ts'", find, "find -prune", await command("find", FIND_ARGS)],
+    ["find_path '**/*.ts'", find, "find -prune", await command("find", FIND_ARGS), 2],
     [
       "find_path '**/*.ts'",
       find,
       "rg --files",
       await command("rg", ["--files", "-g", "*.ts", "."]),
+      2,
+    ],
+    // The cold grep against what Node itself allows: the floor, measured in this run.
+    [`grep '${LITERAL}', first call of a new process`, firstCall, "the floor", floor, 1.2],
+    [
+      `grep '${LITERAL}', first call of a new process, compile cache as the CLI`,
+      firstCallCached,
+      "the floor",
+      floor,
+      1.2,
     ],
   ];
   console.log(
@@ -326,10 +348,10 @@ try {
   console.log(
     `  ${"operation".padEnd(52)} ${"xzatoma".padStart(10)}  ${"reference".padEnd(11)} ${"ref".padStart(10)}  ratio  results`,
   );
-  for (const [label, ours, referenceLabel, reference] of rows) {
+  for (const [label, ours, referenceLabel, reference, target] of rows) {
     const ratio = ours.ms / reference.ms;
     console.log(
-      `  ${label.padEnd(52)} ${format(ours.ms).padStart(10)}  ${referenceLabel.padEnd(11)} ${format(reference.ms).padStart(10)}  ${ratio.toFixed(2)}x  ${ours.count} / ${reference.count}${ratio <= 2 ? "" : "  (over the 2x target)"}`,
+      `  ${label.padEnd(52)} ${format(ours.ms).padStart(10)}  ${referenceLabel.padEnd(11)} ${format(reference.ms).padStart(10)}  ${ratio.toFixed(2)}x  ${ours.count} / ${reference.count}${ratio <= target ? "" : `  (over the ${target}x target)`}`,
     );
   }
 } finally {

@@ -407,11 +407,11 @@ export class AgentRun {
     });
     const startedAt = performance.now();
     const result = await registry.execute(
-      {
-        toolCallId: call.id,
-        toolName: call.name,
-        input: typeof call.input === "string" ? call.input : JSON.stringify(call.input),
-      },
+      // Parsed once, when the response was read; text that is not JSON goes as it came, for
+      // the registry to report.
+      typeof call.input === "string"
+        ? { toolCallId: call.id, toolName: call.name, input: call.input }
+        : { toolCallId: call.id, toolName: call.name, parsedInput: call.input },
       {
         signal: this.#controller.signal,
         ...(approve ? { approve } : {}),

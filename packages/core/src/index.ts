@@ -42,17 +42,20 @@ export { toModelPrompt, toModelTools } from "./model-prompt.js";
 export {
   defaultAssessment,
   defineTool,
+  toModelInputSchema,
+  type JsonSchemaObject,
   type Tool,
   type ToolAssessment,
   type ToolVerdict,
   type ToolAccess,
   type ToolDefinition,
+  type ToolDefinitionWithLoader,
+  type ToolDefinitionWithSchema,
   type ToolExecutionContext,
   type ToolProgress,
 } from "./tool.js";
 export {
   createToolRegistry,
-  toModelInputSchema,
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_TOOL_TIMEOUT_MS,
   type ApprovalDecision,

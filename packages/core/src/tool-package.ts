@@ -3,7 +3,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describeError, XzatomaError } from "./errors.js";
-import type { Tool } from "./tool.js";
+import type { z } from "zod";
+import { defineTool, type Tool, type ToolDefinitionWithSchema } from "./tool.js";
 
 /** What a tool package's factory receives. */
 export interface ToolPackageContext {
@@ -64,6 +65,8 @@ export class ToolPackageError extends XzatomaError {
   }
 }
 
+const ACCESS = ["read", "write", "execute", "network"];
+
 function isTool(value: unknown): value is Tool {
   const candidate = value as Partial<Tool> | null;
   return (
@@ -72,10 +75,31 @@ function isTool(value: unknown): value is Tool {
     typeof candidate.name === "string" &&
     typeof candidate.description === "string" &&
     typeof candidate.execute === "function" &&
-    typeof (candidate.inputSchema as { safeParse?: unknown } | undefined)?.safeParse ===
-      "function" &&
-    ["read", "write", "execute", "network"].includes(candidate.access as string)
+    typeof candidate.loadInputSchema === "function" &&
+    typeof candidate.modelInputSchema === "object" &&
+    ACCESS.includes(candidate.access as string)
   );
+}
+
+/**
+ * A tool made by an earlier `defineTool` (a package built against an older
+ * `@xzatoma/core`): a zod schema in `inputSchema`, no `loadInputSchema`. Defined again, so
+ * it keeps working.
+ */
+function fromEarlierDefineTool(value: unknown): Tool | undefined {
+  const candidate = value as Partial<ToolDefinitionWithSchema<z.ZodType>> | null;
+  if (
+    typeof candidate !== "object" ||
+    candidate === null ||
+    typeof candidate.name !== "string" ||
+    typeof candidate.description !== "string" ||
+    typeof candidate.execute !== "function" ||
+    typeof (candidate.inputSchema as { safeParse?: unknown } | undefined)?.safeParse !==
+      "function" ||
+    !ACCESS.includes(candidate.access as string)
+  )
+    return undefined;
+  return defineTool(candidate as ToolDefinitionWithSchema<z.ZodType>) as Tool;
 }
 
 /**
@@ -149,10 +173,11 @@ export async function loadToolPackage(
   }
   if (!Array.isArray(tools))
     throw new ToolPackageError(packageName, "createTools must return an array of tools.");
-  tools.forEach((tool: unknown, index) => {
-    if (!isTool(tool)) {
+  return tools.map((tool: unknown, index) => {
+    const checked = isTool(tool) ? tool : fromEarlierDefineTool(tool);
+    if (checked === undefined) {
       throw new ToolPackageError(packageName, `item ${index} is not a tool made with defineTool.`);
     }
+    return checked;
   });
-  return tools as Tool[];
 }

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { describeError, XzatomaError } from "./errors.js";
 import {
   defaultAssessment,
@@ -30,44 +30,18 @@ export interface ToolSpecification {
   readonly inputSchema: Record<string, unknown>;
 }
 
-/** Each input schema's JSON Schema, converted once per schema object. */
-const converted = new WeakMap<z.ZodType, Record<string, unknown>>();
-
 /**
- * The JSON Schema of a tool's input as every provider sends it to the model. zod's `$schema`
- * URI and the safe-integer bounds it writes for each integer (±9007199254740991) tell a model
- * nothing and cost bytes on every request, so they are left out; the registry still validates
- * calls with the zod schema, which keeps those bounds.
+ * One call to execute, with its input as the JSON text the model sent (`input`), or as the
+ * value already parsed from that text (`parsedInput`), which the registry does not serialise
+ * and parse again.
  */
-export function toModelInputSchema(schema: z.ZodType): Record<string, unknown> {
-  // Tools keep their input schema in a module constant, so a service that builds a fresh
-  // runtime per event converts each schema once; callers get their own copy to change.
-  let json = converted.get(schema);
-  if (json === undefined) {
-    json = convertInputSchema(schema);
-    converted.set(schema, json);
-  }
-  return structuredClone(json);
-}
-
-function convertInputSchema(schema: z.ZodType): Record<string, unknown> {
-  const json: Record<string, unknown> = z.toJSONSchema(schema, {
-    io: "input",
-    override: ({ jsonSchema }) => {
-      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
-      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
-    },
-  });
-  delete json["$schema"];
-  return json;
-}
-
-/** One call to execute. `input` is the JSON text the model sent. */
-export interface ToolCallRequest {
+export type ToolCallRequest = {
   readonly toolCallId: string;
   readonly toolName: string;
-  readonly input: string;
-}
+} & (
+  | { readonly input: string; readonly parsedInput?: never }
+  | { readonly parsedInput: unknown; readonly input?: never }
+);
 
 /** A request for permission to run a tool call that does more than plainly read. */
 export interface ApprovalRequest {
@@ -227,6 +201,30 @@ async function withTimeout<T>(
   }
 }
 
+/** A call's judgement, and the input it judged: the one the call runs with. */
+interface Judged {
+  readonly assessment: ToolAssessment;
+  readonly input: unknown;
+}
+
+/**
+ * The tool's judgement of `input` (the default one without `assess`). A judgement that fails
+ * is a refusal, never a permission. When it replaced the input (a hook's rewrite), the call
+ * is asked about, audited and run with the replacement.
+ */
+async function judge(tool: Tool, input: unknown): Promise<Judged> {
+  let assessment: ToolAssessment;
+  try {
+    assessment = (await tool.assess?.(input)) ?? defaultAssessment(tool);
+  } catch (error) {
+    return {
+      assessment: { verdict: "block", reason: `the safety check failed: ${describeError(error)}` },
+      input,
+    };
+  }
+  return { assessment, input: assessment.input === undefined ? input : assessment.input };
+}
+
 /**
  * Creates an empty tool registry.
  *
@@ -246,42 +244,47 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     hooks: ToolExecutionHooks,
   ): Promise<ToolResult> {
     let rawInput: unknown;
+    if (call.input === undefined) {
+      rawInput = call.parsedInput;
+    } else {
+      try {
+        rawInput = call.input.trim() === "" ? {} : JSON.parse(call.input);
+      } catch {
+        return toolFailure(
+          `The arguments for '${call.toolName}' are not valid JSON. Send one JSON object that matches the tool's schema.`,
+          { invalidInput: true },
+        );
+      }
+    }
+    let schema: z.ZodType;
     try {
-      rawInput = call.input.trim() === "" ? {} : JSON.parse(call.input);
-    } catch {
+      schema = await tool.loadInputSchema();
+    } catch (error) {
       return toolFailure(
-        `The arguments for '${call.toolName}' are not valid JSON. Send one JSON object that matches the tool's schema.`,
-        { invalidInput: true },
+        `'${call.toolName}' could not load its input schema: ${describeError(error)}`,
       );
     }
-    const parsed = tool.inputSchema.safeParse(rawInput);
+    // The one parse of this call's input: `assess` judges, and `execute` receives, its result.
+    const parsed = schema.safeParse(rawInput);
     if (!parsed.success) {
       return toolFailure(
         `Invalid input for '${call.toolName}': ${formatIssues(parsed.error)}. Fix the arguments and call the tool again.`,
         { invalidInput: true },
       );
     }
-    let input: unknown = parsed.data;
     let approvedByPerson = false;
-    let assessment: ToolAssessment;
-    try {
-      assessment = (await tool.assess?.(parsed.data)) ?? defaultAssessment(tool);
-    } catch (error) {
-      // A judgement that fails is a refusal, never a permission.
-      assessment = { verdict: "block", reason: `the safety check failed: ${describeError(error)}` };
-    }
-    const subject = (assessed: ToolAssessment, value: unknown) =>
-      (assessed.summary ?? JSON.stringify(value) ?? "").slice(0, 500);
+    let judged = await judge(tool, parsed.data);
     const audit = (approved: boolean, reason: string) =>
       hooks.audit?.({
         kind: "decision",
         toolCallId: call.toolCallId,
         toolName: call.toolName,
-        subject: subject(assessment, input),
-        verdict: assessment.verdict,
+        subject: (judged.assessment.summary ?? JSON.stringify(judged.input) ?? "").slice(0, 500),
+        verdict: judged.assessment.verdict,
         approved,
         reason,
       });
+    const { assessment } = judged;
     if (assessment.verdict === "block") {
       audit(false, assessment.reason);
       return toolFailure(
@@ -294,7 +297,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         toolCallId: call.toolCallId,
         toolName: call.toolName,
         access: tool.access,
-        input: parsed.data,
+        input: judged.input,
         verdict: assessment.verdict,
         // A sentence, so that what an approver adds to it (`... It needs a person's yes.`)
         // does not run on from a tool's clause.
@@ -327,28 +330,21 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         return toolFailure(notApproved(call.toolName, decision.reason), { refused: true });
       }
       if (decision.editedInput !== undefined) {
-        const edited = tool.inputSchema.safeParse(decision.editedInput);
+        const edited = schema.safeParse(decision.editedInput);
         if (!edited.success) {
           return toolFailure(
             `The edited input for '${call.toolName}' is invalid: ${formatIssues(edited.error)}.`,
-            {
-              refused: true,
-            },
+            { refused: true },
           );
         }
-        let second: ToolAssessment;
-        try {
-          second = (await tool.assess?.(edited.data)) ?? defaultAssessment(tool);
-        } catch (error) {
-          second = { verdict: "block", reason: `the safety check failed: ${describeError(error)}` };
-        }
+        // The edit is a new input: judged on its own, and what runs is what this judgement saw.
+        judged = await judge(tool, edited.data);
+        const second = judged.assessment;
         if (second.verdict === "block") {
           audit(false, second.reason);
           return toolFailure(
             `Refused: ${asSentence(second.reason)} The edited call will not run.`,
-            {
-              refused: true,
-            },
+            { refused: true },
           );
         }
         if (second.requiresPerson && !approvedByPerson) {
@@ -358,11 +354,12 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
             { refused: true },
           );
         }
-        input = edited.data;
       }
     } else {
       audit(true, assessment.reason);
     }
+    const { input } = judged;
+    const allowedBy = judged.assessment;
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
     try {
       return await withTimeout(
@@ -372,6 +369,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
             toolCallId: call.toolCallId,
             reportProgress: (progress) => hooks.onProgress?.(progress),
             approvedByPerson,
+            assessment: allowedBy,
           }),
         timeoutMs,
         hooks.signal,
@@ -407,10 +405,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       specificationCache ??= [...tools.values()].map((tool) => ({
         name: tool.name,
         description: tool.description,
-        inputSchema:
-          tool.modelInputSchema === undefined
-            ? toModelInputSchema(tool.inputSchema)
-            : structuredClone(tool.modelInputSchema),
+        inputSchema: structuredClone(tool.modelInputSchema) as Record<string, unknown>,
       }));
       return specificationCache;
     },

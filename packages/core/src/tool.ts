@@ -14,8 +14,11 @@ export type ToolAccess = "read" | "write" | "execute" | "network";
  */
 export type ToolVerdict = "allow" | "confirm" | "block";
 
-/** A tool's judgement of one call. */
-export interface ToolAssessment {
+/**
+ * A tool's judgement of one call. `Facts` is what the judgement found out that the call's
+ * execution needs (see {@link ToolAssessment.facts}).
+ */
+export interface ToolAssessment<Facts = unknown> {
   readonly verdict: ToolVerdict;
   /** Why, in one sentence a person or the model can act on. */
   readonly reason: string;
@@ -34,6 +37,19 @@ export interface ToolAssessment {
    * ask about it.
    */
   readonly readOnly?: boolean;
+  /**
+   * What the judgement established that the execution must hold to (the escalations a
+   * command was judged with, that a destination was free). Never shown to anyone: the
+   * registry hands it to `execute` with the rest of the judgement
+   * ({@link ToolExecutionContext.assessment}).
+   */
+  readonly facts?: Facts;
+  /**
+   * The input the call runs with, when the judgement replaced the one given (a `PreToolUse`
+   * hook's rewrite, already valid for the tool's schema): the approval request shows it, the
+   * audit records it and `execute` receives it.
+   */
+  readonly input?: unknown;
 }
 
 /** Progress a long-running tool reports while it works. */
@@ -42,7 +58,7 @@ export interface ToolProgress {
 }
 
 /** What a tool receives besides its input. */
-export interface ToolExecutionContext {
+export interface ToolExecutionContext<Facts = unknown> {
   /** Aborted when the run is cancelled or the tool's timeout expires. */
   readonly signal: AbortSignal;
   /** The id of the tool call being executed. */
@@ -51,21 +67,34 @@ export interface ToolExecutionContext {
   readonly reportProgress: (progress: ToolProgress) => void;
   /** A person explicitly approved this call (not a mode or policy that lets it run unasked). */
   readonly approvedByPerson?: boolean;
+  /**
+   * The judgement the call was allowed by: what `assess` returned for the very input
+   * `execute` receives (for an input edited in the approval, the judgement of the edit), or
+   * the default judgement of a tool without `assess`. Absent only when `execute` is called
+   * without a registry; a tool then acts as if nothing had been established (fail closed).
+   */
+  readonly assessment?: ToolAssessment<Facts>;
 }
 
+/** A JSON Schema, as sent to a model. */
+export type JsonSchemaObject = Readonly<Record<string, unknown>>;
+
 /** A tool as the registry holds it. Build one with {@link defineTool}. */
-export interface Tool<Input = unknown> {
+export interface Tool<Input = unknown, Facts = unknown> {
   readonly name: string;
   /** The text the model reads to decide when and how to call the tool. */
   readonly description: string;
-  /** Validates every call's input before `execute` sees it. */
-  readonly inputSchema: z.ZodType<Input>;
   /**
-   * The JSON Schema the model reads for the input, when the tool gives it ready-made; else
-   * the registry converts `inputSchema` (see `toModelInputSchema`). It must describe what
-   * `inputSchema` accepts: the registry validates calls with `inputSchema` either way.
+   * The JSON Schema the model reads for the input. It must describe what the input schema
+   * accepts: the registry validates every call with the zod schema either way.
    */
-  readonly modelInputSchema?: Readonly<Record<string, unknown>>;
+  readonly modelInputSchema: JsonSchemaObject;
+  /**
+   * The zod schema every call's input is validated with, once per call, before `assess` and
+   * `execute` see it. Loaded the first time it is asked for (a tool's first call); the same
+   * schema after.
+   */
+  loadInputSchema(): Promise<z.ZodType<Input>>;
   readonly access: ToolAccess;
   /** Overrides the registry's default timeout for this tool, in milliseconds. */
   readonly timeoutMs?: number;
@@ -73,34 +102,96 @@ export interface Tool<Input = unknown> {
    * Judges one call before it runs. Without it, `read` tools are `allow` and every other
    * access is `confirm`. A judgement that throws counts as `block`.
    */
-  assess?(input: Input): Promise<ToolAssessment> | ToolAssessment;
-  execute(input: Input, context: ToolExecutionContext): Promise<ToolResult>;
+  assess?(input: Input): Promise<ToolAssessment<Facts>> | ToolAssessment<Facts>;
+  execute(input: Input, context: ToolExecutionContext<Facts>): Promise<ToolResult>;
+}
+
+/** What every {@link ToolDefinition} has, whichever way it gives its input schema. */
+interface ToolDefinitionBase<Schema extends z.ZodType, Facts> {
+  readonly name: string;
+  readonly description: string;
+  readonly access: ToolAccess;
+  readonly timeoutMs?: number;
+  assess?(input: z.output<Schema>): Promise<ToolAssessment<Facts>> | ToolAssessment<Facts>;
+  execute(input: z.output<Schema>, context: ToolExecutionContext<Facts>): Promise<ToolResult>;
+}
+
+/**
+ * A tool given its zod schema (or a function that builds it on first use). zod is loaded
+ * when the module that defines the tool is: the simple form, for an application's own tools.
+ */
+export interface ToolDefinitionWithSchema<
+  Schema extends z.ZodType,
+  Facts = undefined,
+> extends ToolDefinitionBase<Schema, Facts> {
+  readonly inputSchema: Schema | (() => Schema);
+  /** The JSON Schema for the model; computed from `inputSchema` (on first use) when absent. */
+  readonly modelInputSchema?: JsonSchemaObject;
+}
+
+/**
+ * A tool given the JSON Schema the model reads and a function that loads its zod schema
+ * (`() => import("./my-tool-input.js").then((module) => module.myToolInput)`), called on the
+ * tool's first call: defining and offering the tool loads no zod. The form for packages whose
+ * tools are defined on every start; keep the JSON Schema generated from the zod schema.
+ */
+export interface ToolDefinitionWithLoader<
+  Schema extends z.ZodType,
+  Facts = undefined,
+> extends ToolDefinitionBase<Schema, Facts> {
+  readonly modelInputSchema: JsonSchemaObject;
+  readonly loadInputSchema: () => Promise<Schema>;
 }
 
 /** The definition passed to {@link defineTool}. */
-export interface ToolDefinition<Schema extends z.ZodType> {
-  readonly name: string;
-  readonly description: string;
-  /**
-   * The input schema, or a function that builds it: then it is built the first time
-   * `inputSchema` is read (the first call, or a registry with no `modelInputSchema`), not
-   * when the tool is defined.
-   */
-  readonly inputSchema: Schema | (() => Schema);
-  /** See {@link Tool.modelInputSchema}. */
-  readonly modelInputSchema?: Readonly<Record<string, unknown>>;
-  readonly access: ToolAccess;
-  readonly timeoutMs?: number;
-  assess?(input: z.output<Schema>): Promise<ToolAssessment> | ToolAssessment;
-  execute(input: z.output<Schema>, context: ToolExecutionContext): Promise<ToolResult>;
-}
+export type ToolDefinition<Schema extends z.ZodType, Facts = undefined> =
+  ToolDefinitionWithSchema<Schema, Facts> | ToolDefinitionWithLoader<Schema, Facts>;
 
 const TOOL_NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 
+/** Each input schema's JSON Schema, converted once per schema object. */
+const converted = new WeakMap<z.ZodType, Record<string, unknown>>();
+
 /**
- * Defines a tool with a zod input schema. The registry validates input against the
- * schema before `execute` runs, so `execute` receives typed, checked input. Given a
- * function for `inputSchema`, the tool builds its schema on first use.
+ * The JSON Schema of a tool's input as every provider sends it to the model. zod's `$schema`
+ * URI and the safe-integer bounds it writes for each integer (±9007199254740991) tell a model
+ * nothing and cost bytes on every request, so they are left out; the registry still validates
+ * calls with the zod schema, which keeps those bounds. It uses the schema's own conversion,
+ * so this module loads no zod of its own.
+ */
+export function toModelInputSchema(schema: z.ZodType): Record<string, unknown> {
+  // Tools keep their input schema in a module constant, so a service that builds a fresh
+  // runtime per event converts each schema once; callers get their own copy to change.
+  let json = converted.get(schema);
+  if (json === undefined) {
+    if (typeof schema.toJSONSchema !== "function") {
+      throw new TypeError(
+        "The input schema has no toJSONSchema(): use a zod 4 release that has it, or give the tool its modelInputSchema.",
+      );
+    }
+    json = schema.toJSONSchema({
+      io: "input",
+      override: ({ jsonSchema }) => {
+        if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+        if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+      },
+    }) as Record<string, unknown>;
+    delete json["$schema"];
+    converted.set(schema, json);
+  }
+  return structuredClone(json);
+}
+
+/**
+ * Defines a tool. The registry validates each call's input against the zod schema once,
+ * before `assess` judges it and `execute` runs it, so both receive typed, checked input;
+ * `execute` receives the judgement too (`context.assessment`, with what `assess` put in
+ * `facts`).
+ *
+ * The input schema is given one of two ways: `inputSchema`, a zod schema or a function that
+ * builds one on first use; or `modelInputSchema` (the JSON Schema the model reads,
+ * generated from the zod schema) with `loadInputSchema`, a function that imports the zod
+ * schema on the tool's first call, so that defining and offering the tool loads no zod.
  *
  * @example
  * const echo = defineTool({
@@ -110,28 +201,73 @@ const TOOL_NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
  *   access: "read",
  *   execute: async ({ text }) => toolSuccess(text),
  * });
+ *
+ * @example
+ * const echo = defineTool({
+ *   name: "echo",
+ *   description: "Repeats the text it is given.",
+ *   modelInputSchema: ECHO_INPUT_JSON_SCHEMA, // generated from echoInput by a build step
+ *   loadInputSchema: () => import("./echo-input.js").then((module) => module.echoInput),
+ *   access: "read",
+ *   execute: async ({ text }) => toolSuccess(text),
+ * });
  */
-export function defineTool<Schema extends z.ZodType>(
-  definition: ToolDefinition<Schema>,
-): Tool<z.output<Schema>> {
+export function defineTool<Schema extends z.ZodType, Facts = undefined>(
+  definition: ToolDefinition<Schema, Facts>,
+): Tool<z.output<Schema>, Facts> {
   if (!TOOL_NAME.test(definition.name)) {
     throw new TypeError(
       `Tool name '${definition.name}' is invalid: use a letter followed by up to 63 letters, digits, '_' or '-'.`,
     );
   }
-  const { inputSchema } = definition;
-  if (typeof inputSchema !== "function") return definition as unknown as Tool<z.output<Schema>>;
-  let built: Schema | undefined;
-  const tool = { ...definition };
-  Object.defineProperty(tool, "inputSchema", {
-    enumerable: true,
-    get: () => (built ??= (inputSchema as () => Schema)()),
-  });
-  return tool as unknown as Tool<z.output<Schema>>;
+  const { name, description, access, timeoutMs, assess, execute } = definition;
+  type Input = z.output<Schema>;
+  // A schema's output is its own Input: zod's types cannot say so of a generic `Schema`.
+  let loaded: Promise<z.ZodType<Input>> | undefined;
+  let modelInputSchema: JsonSchemaObject | undefined;
+  let load: () => Promise<z.ZodType<Input>>;
+  if ("loadInputSchema" in definition) {
+    const loader = definition.loadInputSchema;
+    load = () => (loaded ??= loader() as Promise<z.ZodType<Input>>);
+    modelInputSchema = definition.modelInputSchema;
+  } else {
+    const given = definition.inputSchema;
+    let built: Schema | undefined;
+    const schema = () =>
+      (built ??= typeof given === "function" ? (given as () => Schema)() : given);
+    load = () => (loaded ??= Promise.resolve().then(schema) as Promise<z.ZodType<Input>>);
+    modelInputSchema = definition.modelInputSchema;
+    if (modelInputSchema === undefined) {
+      let computed: JsonSchemaObject | undefined;
+      const tool: Tool<z.output<Schema>, Facts> = {
+        name,
+        description,
+        access,
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        get modelInputSchema() {
+          return (computed ??= toModelInputSchema(schema()));
+        },
+        loadInputSchema: load,
+        ...(assess === undefined ? {} : { assess: assess.bind(definition) }),
+        execute: execute.bind(definition),
+      };
+      return tool;
+    }
+  }
+  return {
+    name,
+    description,
+    access,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    modelInputSchema,
+    loadInputSchema: load,
+    ...(assess === undefined ? {} : { assess: assess.bind(definition) }),
+    execute: execute.bind(definition),
+  };
 }
 
 /** The judgement of a tool that has no `assess`: reading is fine, anything else asks. */
-export function defaultAssessment(tool: Pick<Tool, "name" | "access">): ToolAssessment {
+export function defaultAssessment(tool: Pick<Tool, "name" | "access">): ToolAssessment<never> {
   return tool.access === "read"
     ? { verdict: "allow", reason: `${tool.name} only reads.` }
     : { verdict: "confirm", reason: `${tool.name} has ${tool.access} access.` };

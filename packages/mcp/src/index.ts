@@ -31,7 +31,7 @@ export {
   createMcpTools,
   isToolIncluded,
   modelInputSchema,
-  passThroughSchema,
+  mcpToolInputSchema,
   MAX_INPUT_SCHEMA_CHARS,
   type McpToolsContext,
 } from "./mcp-tools.js";

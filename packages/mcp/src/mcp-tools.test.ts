@@ -1,6 +1,7 @@
 import { createToolRegistry, defineTool, toolSuccess } from "@xzatoma/core";
 import { describe, expect, it } from "vitest";
-import { MAX_INPUT_SCHEMA_CHARS, passThroughSchema } from "./mcp-tools.js";
+import { MAX_INPUT_SCHEMA_CHARS, mcpToolInputSchema } from "./mcp-tools.js";
+import { passThroughInput } from "./pass-through-input.js";
 
 /** The JSON Schema the registry sends the model for a server's input schema. */
 function sent(jsonSchema: Record<string, unknown>): Record<string, unknown> {
@@ -9,7 +10,8 @@ function sent(jsonSchema: Record<string, unknown>): Record<string, unknown> {
     defineTool({
       name: "server__tool",
       description: "a server's tool",
-      inputSchema: passThroughSchema(jsonSchema),
+      modelInputSchema: mcpToolInputSchema(jsonSchema),
+      loadInputSchema: () => Promise.resolve(passThroughInput),
       access: "write",
       assess: () => ({ verdict: "confirm", reason: "asks." }),
       execute: () => Promise.resolve(toolSuccess("done")),
@@ -19,7 +21,7 @@ function sent(jsonSchema: Record<string, unknown>): Record<string, unknown> {
   return specification?.inputSchema ?? {};
 }
 
-describe("passThroughSchema", () => {
+describe("an MCP tool's input schemas", () => {
   it("sends a well-formed server schema as it is", () => {
     const schema = {
       type: "object",
@@ -66,8 +68,7 @@ describe("passThroughSchema", () => {
   });
 
   it("still accepts any object as input (the server checks its own arguments)", () => {
-    const schema = passThroughSchema({ type: "string" });
-    expect(schema.safeParse({ anything: [1, 2] }).success).toBe(true);
-    expect(schema.safeParse("text").success).toBe(false);
+    expect(passThroughInput.safeParse({ anything: [1, 2] }).success).toBe(true);
+    expect(passThroughInput.safeParse("text").success).toBe(false);
   });
 });

@@ -1,5 +1,4 @@
 import { defineTool, type Tool } from "@xzatoma/core";
-import { z } from "zod";
 import type { McpServerConfig } from "./mcp-config.js";
 import type { McpConnection, McpToolInfo } from "./mcp-connection.js";
 import { mapCallResult, type McpCallResult } from "./result-mapping.js";
@@ -76,14 +75,18 @@ export function modelInputSchema(jsonSchema: unknown): Record<string, unknown> {
 }
 
 /**
- * The input schema of an MCP tool: any JSON object (the server checks its own arguments),
- * carrying the server's JSON Schema (as {@link modelInputSchema} keeps it) as zod metadata
- * so that the registry's conversion sends the model that schema.
+ * The JSON Schema the model reads for an MCP tool: the server's schema as
+ * {@link modelInputSchema} keeps it, over an object schema that allows any property. The
+ * call's input is validated only as a JSON object (the server checks its own arguments),
+ * with a zod schema loaded on the first call of an MCP tool.
  */
-export function passThroughSchema(
-  jsonSchema: Record<string, unknown>,
-): z.ZodType<Record<string, unknown>> {
-  return z.looseObject({}).meta(modelInputSchema(jsonSchema));
+export function mcpToolInputSchema(jsonSchema: unknown): Record<string, unknown> {
+  return {
+    type: "object",
+    properties: {},
+    additionalProperties: {},
+    ...modelInputSchema(jsonSchema),
+  };
 }
 
 /** Whether a server's tool is offered, by `include_tools` and `exclude_tools`. */
@@ -112,7 +115,9 @@ export function createMcpTools(context: McpToolsContext, listed: readonly McpToo
       return defineTool({
         name,
         description: `${description || `The tool '${info.name}'`} (from the MCP server '${server}')`,
-        inputSchema: passThroughSchema(info.inputSchema),
+        modelInputSchema: mcpToolInputSchema(info.inputSchema),
+        loadInputSchema: () =>
+          import("./pass-through-input.js").then((module) => module.passThroughInput),
         access: "write",
         timeoutMs,
         // XZatoma cannot see what a server does with its arguments (the filesystem server

@@ -80,6 +80,7 @@ describe("copy_path", () => {
     expect(await ws.assess("copy_path", { source: "tree", destination: "fresh" })).toEqual({
       verdict: "allow",
       reason: "copies tree to fresh (4 items)",
+      facts: { destinationFree: true },
     });
   });
 

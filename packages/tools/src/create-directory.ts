@@ -1,26 +1,17 @@
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
-import { z } from "zod";
 import { makeDirectories } from "./anchored-path.js";
 import { CREATE_DIRECTORY_DESCRIPTION } from "./descriptions/create-directory.js";
 import { blocked, describeKind, refusal, requirePersonFor, resolveTarget } from "./file-targets.js";
 import { describeWriteError } from "./safe-write.js";
 import type { WorkspaceContext } from "./workspace-context.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
-
-const inputSchema = () =>
-  z
-    .object({
-      path: z.string(),
-    })
-    .strict();
+import { builtinInput } from "./builtin-input.js";
 
 /** The `create_directory` tool: `mkdir -p` inside the workspace. */
 export function createCreateDirectoryTool(workspace: WorkspaceContext): Tool {
   return defineTool({
     name: "create_directory",
     description: CREATE_DIRECTORY_DESCRIPTION,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS.create_directory,
+    ...builtinInput("create_directory"),
     access: "write",
     async assess(input) {
       const target = await resolveTarget(workspace, input.path, "write", "mkdir");

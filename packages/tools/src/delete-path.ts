@@ -8,7 +8,6 @@ import {
   type Tool,
   type ToolAssessment,
 } from "@xzatoma/core";
-import { z } from "zod";
 import { DELETE_PATH_DESCRIPTION } from "./descriptions/delete-path.js";
 import { blocked, plural, refusal, requirePersonFor, resolveTarget } from "./file-targets.js";
 import type { PathConcern } from "@xzatoma/safety";
@@ -19,24 +18,13 @@ import {
   type TreeListing,
 } from "./tree-listing.js";
 import type { WorkspaceContext } from "./workspace-context.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 /** Options of {@link createDeletePathTool}. */
 export interface DeletePathToolOptions {
   /** Trees with more entries are refused. Default 100,000. */
   readonly maxItems?: number;
 }
-
-const inputSchema = () =>
-  z
-    .object({
-      path: z.string(),
-      recursive: z
-        .boolean()
-        .default(false)
-        .describe("Required for a directory: deletes everything in it"),
-    })
-    .strict();
 
 type DeletePlan =
   | {
@@ -109,8 +97,7 @@ export function createDeletePathTool(
   return defineTool({
     name: "delete_path",
     description: DELETE_PATH_DESCRIPTION,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS.delete_path,
+    ...builtinInput("delete_path"),
     access: "write",
     async assess(input): Promise<ToolAssessment> {
       const checked = await plan(input);

@@ -1,5 +1,4 @@
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
-import { z } from "zod";
 import { DIFF_FILES_DESCRIPTION } from "./descriptions/diff-files.js";
 import { refusal, resolveTarget } from "./file-targets.js";
 import { readTextFile } from "./read-text.js";
@@ -8,21 +7,13 @@ import { createContentScreen } from "./secret-content.js";
 import { unifiedDiff } from "./unified-diff.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { DEFAULT_MAX_FILE_WRITE_BYTES } from "./write-file.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 /** Options of {@link createDiffFilesTool}. */
 export interface DiffFilesToolOptions {
   /** Files larger than this are refused. Default 10 MiB. */
   readonly maxFileBytes?: number;
 }
-
-const inputSchema = () =>
-  z
-    .object({
-      path_a: z.string().describe("Old file"),
-      path_b: z.string().describe("New file"),
-    })
-    .strict();
 
 /** The `diff_files` tool: a unified diff of two text files of the workspace. */
 export function createDiffFilesTool(
@@ -33,8 +24,7 @@ export function createDiffFilesTool(
   return defineTool({
     name: "diff_files",
     description: DIFF_FILES_DESCRIPTION,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS.diff_files,
+    ...builtinInput("diff_files"),
     access: "read",
     async assess(input) {
       return assessRead(workspace, [input.path_a, input.path_b], "diff_files");

@@ -5,7 +5,6 @@ import {
   type Tool,
   type ToolAssessment,
 } from "@xzatoma/core";
-import { z } from "zod";
 import { EDIT_FILE_DESCRIPTION } from "./descriptions/edit-file.js";
 import {
   blocked,
@@ -24,23 +23,13 @@ import { appendText, lineCount, replaceUnique, shrinkCheck, type EditMode } from
 import { unifiedDiff } from "./unified-diff.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { contentTooLarge, DEFAULT_MAX_FILE_WRITE_BYTES } from "./write-file.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 /** Options of {@link createEditFileTool}. */
 export interface EditFileToolOptions {
   /** Files and results larger than this are refused. Default 10 MiB. */
   readonly maxFileBytes?: number;
 }
-
-const inputSchema = () =>
-  z
-    .object({
-      path: z.string(),
-      mode: z.enum(["edit", "create", "overwrite", "append"]),
-      content: z.string().describe("The replacement, the whole file or the text to append"),
-      old_text: z.string().optional().describe("For mode edit: the exact text to replace"),
-    })
-    .strict();
 
 const VERB: Record<EditMode, string> = {
   edit: "edit",
@@ -79,8 +68,7 @@ export function createEditFileTool(
   return defineTool({
     name: "edit_file",
     description: EDIT_FILE_DESCRIPTION,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS.edit_file,
+    ...builtinInput("edit_file"),
     access: "write",
     async assess(input): Promise<ToolAssessment> {
       const tooLarge = contentTooLarge(byteLength(input.content), maxBytes);

@@ -1,26 +1,18 @@
 import { constants, type Stats } from "node:fs";
 import { readdir, readlink } from "node:fs/promises";
 import { defineTool, isXzatomaError, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
-import { z } from "zod";
 import { FILE_METADATA_DESCRIPTION } from "./descriptions/file-metadata.js";
 import { describeKind, refusal, resolveTarget } from "./file-targets.js";
 import { describeFsError } from "./tool-paths.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { DEFAULT_MAX_FILE_WRITE_BYTES } from "./write-file.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 /** Options of {@link createFileMetadataTool}. */
 export interface FileMetadataToolOptions {
   /** Lines are counted only in files up to this size. Default 10 MiB. */
   readonly maxFileBytes?: number;
 }
-
-const inputSchema = () =>
-  z
-    .object({
-      path: z.string(),
-    })
-    .strict();
 
 const COUNT_BUFFER_BYTES = 256 * 1024;
 const BINARY_SNIFF_BYTES = 8192;
@@ -74,8 +66,7 @@ export function createFileMetadataTool(
   return defineTool({
     name: "file_metadata",
     description: FILE_METADATA_DESCRIPTION,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS.file_metadata,
+    ...builtinInput("file_metadata"),
     access: "read",
     async execute(input) {
       const target = await resolveTarget(workspace, input.path, "read");

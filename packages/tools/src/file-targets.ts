@@ -102,11 +102,11 @@ export async function resolveTarget(
  * path that makes other programs run code (`concern` from {@link resolveTarget} or a tree
  * check). A `block` stays a block.
  */
-export function requirePersonFor(
-  assessment: ToolAssessment,
+export function requirePersonFor<Facts>(
+  assessment: ToolAssessment<Facts>,
   where: string,
   concern: PathConcern | undefined,
-): ToolAssessment {
+): ToolAssessment<Facts> {
   if (concern === undefined || assessment.verdict === "block") return assessment;
   return {
     ...assessment,
@@ -122,7 +122,7 @@ export function refusal(message: string): ToolResult {
 }
 
 /** The `block` judgement for a refused path. */
-export function blocked(message: string): ToolAssessment {
+export function blocked(message: string): ToolAssessment<never> {
   return { verdict: "block", reason: message };
 }
 
@@ -142,16 +142,4 @@ export function plural(count: number, noun: string): string {
 /** UTF-8 size of a string. */
 export function byteLength(text: string): number {
   return Buffer.byteLength(text, "utf8");
-}
-
-/** Remembers facts established while judging a call, for the same call's execution. */
-export function createAssessmentMemo<Value>(): {
-  remember(input: object, value: Value): void;
-  recall(input: object): Value | undefined;
-} {
-  const memo = new WeakMap<object, Value>();
-  return {
-    remember: (input, value) => memo.set(input, value),
-    recall: (input) => memo.get(input),
-  };
 }

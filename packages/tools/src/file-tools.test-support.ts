@@ -96,7 +96,7 @@ export async function createTestWorkspace(options: FileToolsOptions = {}): Promi
     async assess(name, input) {
       const tool = tools.find((candidate) => candidate.name === name);
       if (!tool?.assess) throw new Error(`${name} has no assess`);
-      return tool.assess(tool.inputSchema.parse(input));
+      return tool.assess((await tool.loadInputSchema()).parse(input));
     },
     at: (relative) => path.join(root, relative),
     async write(relative, content) {

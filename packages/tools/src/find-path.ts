@@ -1,11 +1,10 @@
 import path from "node:path";
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
-import { z } from "zod";
 import { FIND_PATH_DESCRIPTION } from "./descriptions/find-path.js";
 import { compileGlob, GlobSyntaxError, type CompiledGlob } from "./glob-pattern.js";
 import { walkWorkspace } from "./workspace-walk.js";
 import type { WorkspaceContext } from "./workspace-context.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 /** Pages hold at most this many results. */
 export const MAX_FIND_LIMIT = 1000;
@@ -17,15 +16,6 @@ export interface FindPathToolOptions {
   /** Entries walked at most. Default 500,000. */
   readonly maxEntries?: number;
 }
-
-const inputSchema = () =>
-  z
-    .object({
-      glob: z.string().min(1),
-      offset: z.number().int().min(0).default(0).describe("Results to skip"),
-      limit: z.number().int().min(1).default(50).describe("At most 1000"),
-    })
-    .strict();
 
 /** Why a glob may not be used, or undefined. Globs stay inside the workspace root. */
 export function checkRelativeGlob(glob: string): string | undefined {
@@ -50,8 +40,7 @@ export function createFindPathTool(
   return defineTool({
     name: "find_path",
     description: FIND_PATH_DESCRIPTION,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS.find_path,
+    ...builtinInput("find_path"),
     access: "read",
     async execute(input, context) {
       const problem = checkRelativeGlob(input.glob);

@@ -1,7 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineTool, toolFailure, type Tool } from "@xzatoma/core";
 import { isSecretPath } from "@xzatoma/safety";
-import { z } from "zod";
 import { GREP_DESCRIPTION } from "./descriptions/grep.js";
 import { refusal, resolveTarget } from "./file-targets.js";
 import { compileGlob, GlobSyntaxError } from "./glob-pattern.js";
@@ -14,7 +13,7 @@ import { createContentScreen } from "./secret-content.js";
 import type { GrepRecord } from "./grep-protocol.js";
 import { walkWorkspace } from "./workspace-walk.js";
 import type { WorkspaceContext } from "./workspace-context.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 /** Defaults of {@link GrepToolOptions}. */
 export const DEFAULT_GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -37,19 +36,6 @@ export interface GrepToolOptions {
   readonly workers?: number;
 }
 
-const inputSchema = () =>
-  z
-    .object({
-      pattern: z.string().min(1).describe("No slashes or flags"),
-      path: z.string().default(".").describe("Directory or file"),
-      include: z.string().optional().describe("Glob, e.g. *.ts or src/**/*.ts"),
-      exclude: z.string().optional().describe("Glob to skip"),
-      case_sensitive: z.boolean().default(true),
-      context_lines: z.number().int().min(0).max(10).default(0).describe("Lines around each match"),
-      max_results: z.number().int().min(1).default(100).describe("At most 1000"),
-    })
-    .strict();
-
 /** A glob filter: without `/` it tests names at any depth, with one the root-relative path. */
 export function pathFilter(glob: string): (relative: string, isDirectory: boolean) => boolean {
   const compiled = compileGlob(glob, { dot: true });
@@ -69,8 +55,7 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
   return defineTool({
     name: "grep",
     description: GREP_DESCRIPTION,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS.grep,
+    ...builtinInput("grep"),
     access: "read",
     async assess(input) {
       return assessRead(workspace, [input.path], "grep");

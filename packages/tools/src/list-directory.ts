@@ -2,13 +2,12 @@ import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
 import { PathOutsideWorkspaceError } from "@xzatoma/safety";
-import { z } from "zod";
 import { LIST_DIRECTORY_DESCRIPTION } from "./descriptions/list-directory.js";
 import { openCheckedDirectory } from "./anchored-path.js";
 import { describeFsError, guardPath } from "./tool-paths.js";
 import { wildcardMatcher } from "./wildcard.js";
 import type { WorkspaceContext } from "./workspace-context.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 /** Listings stop after this many entries. */
 export const DEFAULT_MAX_LIST_ENTRIES = 1000;
@@ -18,15 +17,6 @@ export interface ListDirectoryToolOptions {
   /** Entries listed at most. Default 1000. */
   readonly maxEntries?: number;
 }
-
-const inputSchema = () =>
-  z
-    .object({
-      path: z.string().describe("'.' for the root"),
-      recursive: z.boolean().default(false).describe("Include subdirectories"),
-      pattern: z.string().optional().describe("Name filter, e.g. *.ts"),
-    })
-    .strict();
 
 interface Entry {
   readonly relative: string;
@@ -43,8 +33,7 @@ export function createListDirectoryTool(
   return defineTool({
     name: "list_directory",
     description: LIST_DIRECTORY_DESCRIPTION,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS.list_directory,
+    ...builtinInput("list_directory"),
     access: "read",
     async execute(input, context) {
       const resolved = await guardPath(workspace, input.path);

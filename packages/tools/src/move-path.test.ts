@@ -32,6 +32,7 @@ describe("move_path", () => {
     expect(await ws.assess("move_path", { source: "docs", destination: "documentation" })).toEqual({
       verdict: "allow",
       reason: "moves docs to documentation (2 items)",
+      facts: { destinationFree: true },
     });
   });
 

@@ -1,6 +1,5 @@
 import { defineTool, toolFailure, toolSuccess, type PlanProgress, type Tool } from "@xzatoma/core";
-import { z } from "zod";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 /** The text the model reads for `mark_instruction_done`. */
 export const MARK_INSTRUCTION_DONE_DESCRIPTION = `Mark an instruction of the plan you are carrying out as done, by its number, once you have finished it. Returns the plan's progress.`;
@@ -13,9 +12,7 @@ export function createPlanProgressTool(progress: PlanProgress): Tool {
   return defineTool({
     name: "mark_instruction_done",
     description: MARK_INSTRUCTION_DONE_DESCRIPTION,
-    inputSchema: () =>
-      z.object({ number: z.number().int().min(1).describe("The instruction's number") }).strict(),
-    modelInputSchema: MODEL_INPUT_SCHEMAS.mark_instruction_done,
+    ...builtinInput("mark_instruction_done"),
     access: "read",
     async execute({ number }) {
       if (!progress.complete(number)) {

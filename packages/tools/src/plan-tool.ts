@@ -8,12 +8,11 @@ import {
   toolSuccess,
   type Tool,
 } from "@xzatoma/core";
-import { z } from "zod";
 import { PLAN_DESCRIPTION } from "./descriptions/plan.js";
 import { createContentScreen } from "./secret-content.js";
 import { assessRead, describeFsError, recordRead } from "./tool-paths.js";
 import type { WorkspaceContext } from "./workspace-context.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 const MAX_PLAN_BYTES = 1024 * 1024;
 
@@ -22,13 +21,7 @@ export function createPlanTool(workspace: WorkspaceContext): Tool {
   return defineTool({
     name: "plan",
     description: PLAN_DESCRIPTION,
-    inputSchema: () =>
-      z
-        .object({
-          path: z.string(),
-        })
-        .strict(),
-    modelInputSchema: MODEL_INPUT_SCHEMAS.plan,
+    ...builtinInput("plan"),
     access: "read",
     // A plan file is read like any other: a secret-looking one needs a person's yes.
     async assess({ path }) {

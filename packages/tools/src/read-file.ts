@@ -1,13 +1,12 @@
 import { constants } from "node:fs";
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
 import { PathOutsideWorkspaceError } from "@xzatoma/safety";
-import { z } from "zod";
 import { READ_FILE_DESCRIPTION } from "./descriptions/read-file.js";
 import { assessRead, describeFsError, guardPath, recordRead } from "./tool-paths.js";
 import { createContentScreen, type ContentScreen } from "./secret-content.js";
 import { openResolved } from "./anchored-path.js";
 import type { WorkspaceContext } from "./workspace-context.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 /** 10 MiB: the seeds' `max_file_read_size`. */
 export const DEFAULT_MAX_FILE_READ_BYTES = 10 * 1024 * 1024;
@@ -22,15 +21,6 @@ export interface ReadFileToolOptions {
   readonly maxFileBytes?: number;
 }
 
-const inputSchema = () =>
-  z
-    .object({
-      path: z.string(),
-      start_line: z.number().int().min(1).optional().describe("1-based"),
-      end_line: z.number().int().min(1).optional().describe("Inclusive; default: the last line"),
-    })
-    .strict();
-
 function numbered(lines: readonly string[], firstNumber: number): string {
   return lines.map((line, index) => `${firstNumber + index} ${line}`).join("\n");
 }
@@ -44,8 +34,7 @@ export function createReadFileTool(
   return defineTool({
     name: "read_file",
     description: READ_FILE_DESCRIPTION,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS.read_file,
+    ...builtinInput("read_file"),
     access: "read",
     async assess(input) {
       return assessRead(workspace, [input.path], "read_file");

@@ -13,10 +13,8 @@ import {
   type SandboxEgress,
 } from "@xzatoma/safety";
 import { lstat } from "node:fs/promises";
-import { z } from "zod";
 import { collectProcess } from "./collect-process.js";
 import { TERMINAL_DESCRIPTION } from "./descriptions/terminal.js";
-import { createAssessmentMemo } from "./file-targets.js";
 import {
   describeSandboxOutcome,
   describeSandboxReport,
@@ -27,7 +25,7 @@ import {
 import { createContentScreen } from "./secret-content.js";
 import { guardPath } from "./tool-paths.js";
 import { withWorkspaceLock, type WorkspaceContext } from "./workspace-context.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 /** Judges a command: the command policy of `@xzatoma/safety` fits this shape. */
 export interface CommandJudge {
@@ -115,20 +113,6 @@ export function sanitizedEnvironment(
   return environment;
 }
 
-const inputSchema = () =>
-  z
-    .object({
-      command: z.string().min(1),
-      cwd: z.string().default("."),
-      timeout_seconds: z
-        .number()
-        .int()
-        .min(1)
-        .optional()
-        .describe("Stop it after this many seconds"),
-    })
-    .strict();
-
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
@@ -203,8 +187,6 @@ export function createTerminalTool(
   const maxStdout = options.maxStdoutBytes ?? 10 * 1024 * 1024;
   const maxStderr = options.maxStderrBytes ?? 1024 * 1024;
   let warned = false;
-  // What assess found out about a call, for its execution.
-  const judged = createAssessmentMemo<Judgement>();
   const egressHosts = options.egressHosts ?? [];
   const egress: SandboxEgress | undefined =
     egressHosts.length === 0
@@ -220,12 +202,11 @@ export function createTerminalTool(
   return defineTool({
     name: "terminal",
     description: TERMINAL_DESCRIPTION,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS.terminal,
+    ...builtinInput("terminal"),
     access: "execute",
     // The registry waits for the command's own timeout; this only bounds a stuck kill.
     timeoutMs: (maxTimeout + 10) * 1000,
-    async assess(input): Promise<ToolAssessment> {
+    async assess(input): Promise<ToolAssessment<Judgement>> {
       const decision = await options.commandPolicy.check(input.command, { cwd: input.cwd });
       const summary = `${input.command}  (in ${input.cwd})`;
       if (decision.outcome === "forbidden")
@@ -241,31 +222,35 @@ export function createTerminalTool(
         confined &&
         ((only("git-write") && options.allowUnattendedGitWrites === true) ||
           (only("network") && networkGranted));
-      judged.remember(input, {
+      // What execution holds to: the escalations this very command was judged with.
+      const facts: Judgement = {
         outcome: decision.outcome,
         kinds,
         gitWrite: kinds.has("git-write"),
         network: kinds.has("network"),
-      });
+      };
       if (decision.outcome === "direct")
-        return { verdict: "allow", readOnly: true, reason: decision.reason, summary };
+        return { verdict: "allow", readOnly: true, reason: decision.reason, summary, facts };
       if (decision.outcome === "sandbox" && confined)
         return {
           verdict: "allow",
           reason: `${decision.reason.replace(/[.;]?\s*$/, "")}.`,
           summary,
+          facts,
         };
       if (decision.outcome === "escalate" && granted)
         return {
           verdict: "allow",
           reason: `${decision.reason} The configuration allows it in the sandbox.`,
           summary,
+          facts,
         };
       return {
         verdict: "confirm",
         requiresPerson: true,
         reason: `${escalationReason(decision, confined, options.sandbox.warning)}${kinds.has("network") ? networkNote(egressHosts, workspace.exposure.exposed) : ""}`,
         summary,
+        facts,
       };
     },
     async execute(input, context) {
@@ -278,7 +263,8 @@ export function createTerminalTool(
         return toolFailure(`cwd '${input.cwd}' does not exist.`);
       }
       const timeoutSeconds = Math.min(input.timeout_seconds ?? defaultTimeout, maxTimeout);
-      const judgement = judged.recall(input);
+      // Without a judgement (called outside a registry) nothing was granted: no git writes, no egress.
+      const judgement = context.assessment?.facts;
       const byPerson = context.approvedByPerson === true;
       const writableGit =
         judgement?.gitWrite === true && (byPerson || options.allowUnattendedGitWrites === true);

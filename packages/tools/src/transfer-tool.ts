@@ -5,12 +5,11 @@ import {
   type ToolAssessment,
   type ToolResult,
 } from "@xzatoma/core";
-import { z } from "zod";
-import { blocked, createAssessmentMemo, describeKind, plural, refusal } from "./file-targets.js";
+import { blocked, describeKind, plural, refusal } from "./file-targets.js";
 import { planTransfer, type TransferInput, type TransferPlan } from "./transfer-plan.js";
 import { DEFAULT_MAX_TREE_ITEMS } from "./tree-listing.js";
 import type { WorkspaceContext } from "./workspace-context.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 /** Options of the copy_path and move_path tools. */
 export interface TransferToolOptions {
@@ -18,14 +17,11 @@ export interface TransferToolOptions {
   readonly maxItems?: number;
 }
 
-const inputSchema = () =>
-  z
-    .object({
-      source: z.string(),
-      destination: z.string().describe("The new path itself, not a parent directory"),
-      overwrite: z.boolean().default(false).describe("Replace an existing destination"),
-    })
-    .strict();
+/** What judging a transfer established for its execution. */
+interface TransferFacts {
+  /** No destination existed: the transfer must not replace one that appeared since. */
+  readonly destinationFree?: true;
+}
 
 /** Builds copy_path or move_path: both check the same way and differ in what they run. */
 export function createTransferTool(
@@ -39,17 +35,14 @@ export function createTransferTool(
   options: TransferToolOptions = {},
 ): Tool {
   const maxItems = options.maxItems ?? DEFAULT_MAX_TREE_ITEMS;
-  // A call judged with no destination to replace must not replace one that appeared since.
-  const judgedFree = createAssessmentMemo<true>();
   const plan = (input: TransferInput) =>
     planTransfer(workspace, input, definition.operation, maxItems);
   return defineTool({
     name: definition.name,
     description: definition.description,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS[definition.name],
+    ...builtinInput(definition.name),
     access: "write",
-    async assess(input): Promise<ToolAssessment> {
+    async assess(input): Promise<ToolAssessment<TransferFacts>> {
       const checked = await plan(input);
       if (!checked.ok) {
         return checked.kind === "refused"
@@ -57,7 +50,7 @@ export function createTransferTool(
           : { verdict: "allow", reason: `the call will fail: ${checked.message}` };
       }
       const what = `${checked.sourceName} to ${checked.destinationName} (${plural(checked.listing.entries.length, "item")})`;
-      const raise = (assessment: ToolAssessment): ToolAssessment =>
+      const raise = (assessment: ToolAssessment<TransferFacts>): ToolAssessment<TransferFacts> =>
         checked.concern === undefined
           ? assessment
           : {
@@ -74,17 +67,18 @@ export function createTransferTool(
           summary: `${definition.operation} ${what}, replacing the existing ${describeKind(checked.existing)} ${checked.destinationName} (${plural(checked.existingItems, "item")})`,
         });
       }
-      judgedFree.remember(input, true);
       return raise({
         verdict: "allow",
         reason: `${definition.operation === "copy" ? "copies" : "moves"} ${what}`,
+        // Judged with no destination to replace: it must not replace one that appeared since.
+        facts: { destinationFree: true as const },
       });
     },
-    async execute(input) {
+    async execute(input, context) {
       const checked = await plan(input);
       if (!checked.ok)
         return checked.kind === "refused" ? refusal(checked.message) : toolFailure(checked.message);
-      if (checked.existing && judgedFree.recall(input)) {
+      if (checked.existing && context.assessment?.facts?.destinationFree === true) {
         return toolFailure(
           `'${checked.destinationName}' appeared after this call was checked, so it was not replaced. Call ${definition.name} again if you mean to replace it.`,
         );

@@ -28,6 +28,8 @@ describe("write_file", () => {
       verdict: "allow",
       reason: "creates other.txt",
       summary: "create other.txt (1 byte)",
+      // Handed to the execution: a file that appears meanwhile is not overwritten.
+      facts: { creates: true },
     });
   });
 

@@ -1,10 +1,14 @@
-import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
-import { z } from "zod";
+import {
+  defineTool,
+  toolFailure,
+  toolSuccess,
+  type Tool,
+  type ToolAssessment,
+} from "@xzatoma/core";
 import { WRITE_FILE_DESCRIPTION } from "./descriptions/write-file.js";
 import {
   blocked,
   byteLength,
-  createAssessmentMemo,
   plural,
   refusal,
   requirePersonFor,
@@ -12,7 +16,7 @@ import {
 } from "./file-targets.js";
 import { writeFileSafely } from "./safe-write.js";
 import type { WorkspaceContext } from "./workspace-context.js";
-import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
+import { builtinInput } from "./builtin-input.js";
 
 /** 10 MiB: the largest content written or edited in one call. */
 export const DEFAULT_MAX_FILE_WRITE_BYTES = 10 * 1024 * 1024;
@@ -23,19 +27,17 @@ export interface WriteFileToolOptions {
   readonly maxFileBytes?: number;
 }
 
-const inputSchema = () =>
-  z
-    .object({
-      path: z.string(),
-      content: z.string().describe("The complete new content"),
-    })
-    .strict();
-
 /** The refusal for content over the limit, or undefined. */
 export function contentTooLarge(bytes: number, maxBytes: number): string | undefined {
   return bytes > maxBytes
     ? `The content has ${bytes} bytes, more than the limit of ${maxBytes}. Write a smaller file.`
     : undefined;
+}
+
+/** What judging a write established for its execution. */
+interface WriteFacts {
+  /** No file was there: the write must not overwrite one that appeared since. */
+  readonly creates?: true;
 }
 
 /**
@@ -48,15 +50,12 @@ export function createWriteFileTool(
   options: WriteFileToolOptions = {},
 ): Tool {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_WRITE_BYTES;
-  // Calls judged as creating a file must not overwrite one that appeared since.
-  const judgedNew = createAssessmentMemo<true>();
   return defineTool({
     name: "write_file",
     description: WRITE_FILE_DESCRIPTION,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS.write_file,
+    ...builtinInput("write_file"),
     access: "write",
-    async assess(input) {
+    async assess(input): Promise<ToolAssessment<WriteFacts>> {
       const bytes = byteLength(input.content);
       const tooLarge = contentTooLarge(bytes, maxBytes);
       if (tooLarge) return blocked(tooLarge);
@@ -65,12 +64,13 @@ export function createWriteFileTool(
       const where = workspace.pathGuard.relative(target.real);
       const stats = target.stats;
       if (stats === undefined) {
-        judgedNew.remember(input, true);
         return requirePersonFor(
           {
             verdict: "allow",
             reason: `creates ${where}`,
             summary: `create ${where} (${plural(bytes, "byte")})`,
+            // Judged as creating a file: it must not overwrite one that appeared since.
+            facts: { creates: true as const },
           },
           where,
           target.concern,
@@ -89,7 +89,7 @@ export function createWriteFileTool(
         target.concern,
       );
     },
-    async execute(input) {
+    async execute(input, context) {
       const tooLarge = contentTooLarge(byteLength(input.content), maxBytes);
       if (tooLarge) return toolFailure(tooLarge);
       const target = await resolveTarget(workspace, input.path, "write");
@@ -99,7 +99,7 @@ export function createWriteFileTool(
       if (before?.isDirectory()) {
         return toolFailure(`'${input.path}' is a directory; write_file writes files.`);
       }
-      const exclusive = judgedNew.recall(input) === true;
+      const exclusive = context.assessment?.facts?.creates === true;
       const outcome = await writeFileSafely(workspace, input.path, input.content, { exclusive });
       if (!outcome.ok) {
         if (exclusive && outcome.code === "EEXIST") {

@@ -7,20 +7,23 @@ import {
 } from "@xzatoma/core";
 import type { HookRunner } from "./hook-runner.js";
 
-/** What the `PreToolUse` hooks made of one call's input, kept for its execution. */
+/** What the `PreToolUse` hooks made of one call's input. */
 interface Prepared {
   readonly input: unknown;
   readonly context: readonly string[];
 }
 
-const asObject = (value: unknown): object | undefined =>
-  typeof value === "object" && value !== null ? value : undefined;
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" &&
-  value !== null &&
-  !Array.isArray(value) &&
-  Object.getPrototypeOf(value) === Object.prototype;
+/**
+ * What the hooks' judgement hands to the call's execution, in its facts: the hooks'
+ * context for the model and the tool's own facts. A class, so that execution tells a
+ * judgement made here from none.
+ */
+class HookFacts {
+  constructor(
+    readonly context: readonly string[],
+    readonly tool: unknown,
+  ) {}
+}
 
 function withNotes(result: ToolResult, notes: readonly string[]): ToolResult {
   if (notes.length === 0) return result;
@@ -52,8 +55,6 @@ export function withHooks(tool: Tool, runner: HookRunner): Tool {
   if (!hasPre && !hasPost) return tool;
   const judge = async (input: unknown): Promise<ToolAssessment> =>
     (await tool.assess?.(input)) ?? defaultAssessment(tool);
-  // By the very input object the registry judged and then executes.
-  const prepared = new WeakMap<object, Prepared>();
 
   /** The hooks' verdict on `input`: a refusal, or the input to judge and run. */
   async function prepare(
@@ -74,7 +75,7 @@ export function withHooks(tool: Tool, runner: HookRunner): Tool {
       };
     if (verdict.updatedInput === undefined)
       return { input, context: verdict.context, rewritten: false, ...ask(verdict.ask) };
-    const parsed = tool.inputSchema.safeParse(verdict.updatedInput);
+    const parsed = (await tool.loadInputSchema()).safeParse(verdict.updatedInput);
     if (!parsed.success)
       return {
         refused: `a PreToolUse hook rewrote the input into one '${tool.name}' does not accept (${parsed.error.issues
@@ -104,30 +105,27 @@ export function withHooks(tool: Tool, runner: HookRunner): Tool {
         reason: `${judged.reason.trim().replace(/[.]*$/, "")}; a PreToolUse hook asks for a person's yes: ${outcome.ask}`,
       };
     }
-    const key = asObject(input);
-    if (key) {
-      prepared.set(key, { input: outcome.input, context: outcome.context });
-      // The registry asks the person and audits with this very object: given the rewritten
-      // content in place, the question shows what will run, not what the model sent.
-      if (outcome.rewritten && isPlainObject(key) && isPlainObject(outcome.input)) {
-        for (const name of Object.keys(key)) Reflect.deleteProperty(key, name);
-        Object.assign(key, outcome.input);
-      }
-    }
-    return judged;
+    return {
+      ...judged,
+      facts: new HookFacts(outcome.context, judged.facts),
+      // The registry asks the person, audits and executes with the rewritten input: the
+      // question shows what will run, not what the model sent.
+      ...(outcome.rewritten && judged.input === undefined ? { input: outcome.input } : {}),
+    };
   };
 
   return {
     ...tool,
     assess,
-    get inputSchema() {
-      return tool.inputSchema;
-    },
     async execute(input, execution) {
-      const key = asObject(input);
-      let ready = key ? prepared.get(key) : undefined;
-      if (key) prepared.delete(key);
-      if (!ready && hasPre) {
+      const judged = execution.assessment;
+      let context: readonly string[] = [];
+      let toolExecution = execution;
+      if (judged?.facts instanceof HookFacts) {
+        context = judged.facts.context;
+        // The tool sees its own judgement's facts, as if no hook had been in between.
+        toolExecution = { ...execution, assessment: { ...judged, facts: judged.facts.tool } };
+      } else if (hasPre) {
         // Executed without being judged here first (not through a registry): the hooks run
         // now, and a rewrite, which nothing could judge again, is refused.
         const outcome = await prepare(input);
@@ -136,18 +134,18 @@ export function withHooks(tool: Tool, runner: HookRunner): Tool {
           return toolFailure(
             "Refused: a PreToolUse hook changed the call, and it could not be judged again.",
           );
-        ready = outcome;
+        context = outcome.context;
       }
-      const actual = ready?.input ?? input;
-      const result = await tool.execute(actual, execution);
-      const notes = (ready?.context ?? []).map((text) => `PreToolUse hook: ${text}`);
+      // The registry passes the input the judgement ran on: a hook's rewrite, when there was one.
+      const result = await tool.execute(input, toolExecution);
+      const notes = context.map((text) => `PreToolUse hook: ${text}`);
       if (hasPost) {
         const verdict = await runner.fire(
           "PostToolUse",
           tool.name,
           {
             tool_name: tool.name,
-            tool_input: actual,
+            tool_input: input,
             tool_use_id: execution.toolCallId,
             tool_response: {
               success: result.success,

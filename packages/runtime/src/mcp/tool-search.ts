@@ -14,16 +14,13 @@ import {
   type ToolSpecification,
 } from "@xzatoma/core";
 import { mcpToolName, type McpConfig, type McpServerReport } from "@xzatoma/mcp";
-import { z } from "zod";
+import { MODEL_INPUT_SCHEMAS } from "../model-input-schemas.generated.js";
 
 /** The name of the search tool the model calls to load deferred MCP tools. */
 export const TOOL_SEARCH_NAME = "tool_search";
 
 /** The share of the model's context window the MCP tools may take by default. */
 export const DEFAULT_TOOL_SEARCH_SHARE = 0.1;
-
-/** The most tools one search loads. */
-const MAX_RESULTS = 10;
 
 /** What the tool definitions of a request cost, for `/context`. */
 export interface ToolCosts {
@@ -152,21 +149,9 @@ export function createToolSearch(
     defineTool({
       name: TOOL_SEARCH_NAME,
       description: `Finds tools of the MCP servers ${from.join(", ")} whose definitions are not loaded (${deferredTools} tools), by keywords, or \`select:name1,name2\` for exact names. The tools found are loaded: call them from your next step on, by the names returned.`,
-      inputSchema: z
-        .object({
-          query: z
-            .string()
-            .min(1)
-            .describe("Keywords for what the tool should do, or select:NAME,..."),
-          limit: z
-            .number()
-            .int()
-            .min(1)
-            .max(MAX_RESULTS)
-            .optional()
-            .describe(`How many tools to load at most (default 5, at most ${MAX_RESULTS}).`),
-        })
-        .strict(),
+      modelInputSchema: MODEL_INPUT_SCHEMAS.tool_search,
+      loadInputSchema: () =>
+        import("./tool-search-input.js").then((module) => module.toolSearchInput),
       access: "read",
       async execute({ query, limit }) {
         const waiting = registry

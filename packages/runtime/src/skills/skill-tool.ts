@@ -1,5 +1,5 @@
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
-import { z } from "zod";
+import { MODEL_INPUT_SCHEMAS } from "../model-input-schemas.generated.js";
 import { activateSkill } from "./skill-activation.js";
 import type { Skill } from "./skill-file.js";
 
@@ -20,7 +20,8 @@ export function createSkillTool(skills: readonly Skill[]): Tool {
     name: SKILL_TOOL_NAME,
     description:
       "Loads the full instructions of one of the skills listed in the system prompt. Call it with the skill's name before doing a task the skill fits.",
-    inputSchema: z.object({ name: z.string().describe("The skill's name, as listed.") }).strict(),
+    modelInputSchema: MODEL_INPUT_SCHEMAS.skill,
+    loadInputSchema: () => import("./skill-input.js").then((module) => module.skillInput),
     access: "read",
     execute: async ({ name }) => {
       const skill = byName.get(name);

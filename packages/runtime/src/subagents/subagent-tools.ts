@@ -17,7 +17,8 @@ import {
 } from "@xzatoma/core";
 import { createHistoryRecorder, type History, type HistoryRecorder } from "@xzatoma/persistence";
 import type { Provider } from "@xzatoma/providers";
-import { z } from "zod";
+import type { z } from "zod";
+import { MODEL_INPUT_SCHEMAS } from "../model-input-schemas.generated.js";
 import { agentOptionsForWindow } from "../context-budget.js";
 import {
   runUntilStopHooksAgree,
@@ -27,12 +28,12 @@ import {
 import { createSystemPrompt } from "../system-prompt.js";
 import type { Quota } from "./quota.js";
 import type { SubagentConfig } from "./subagent-config.js";
+import type { taskInput } from "./subagent-input.js";
+import { MAX_TASK_TURNS } from "./task-limits.js";
 
 /** The names of the delegation tools. */
 export const SUBAGENT_TOOL_NAMES: readonly string[] = ["subagent", "parallel_subagent"];
 
-/** A task's turn cap may not exceed this, whatever the configuration says. */
-const MAX_TASK_TURNS = 50;
 const DEFAULT_SUMMARY_PROMPT = "Summarise your findings concisely.";
 
 /** What every subagent of one runtime shares. */
@@ -96,44 +97,7 @@ export interface DelegatingLevel {
   readonly conversationId: () => string | undefined;
 }
 
-function buildTaskSchema() {
-  return z
-    .object({
-      label: z
-        .string()
-        .trim()
-        .min(1)
-        .max(80)
-        .describe("A short name for the task, shown to the user"),
-      task_prompt: z
-        .string()
-        .trim()
-        .min(1)
-        .describe("The whole task: the subagent starts with no other context than this"),
-      summary_prompt: z
-        .string()
-        .trim()
-        .min(1)
-        .optional()
-        .describe("What the answer should contain (default: a concise summary of the findings)"),
-      allowed_tools: z
-        .array(z.string())
-        .optional()
-        .describe("Tools the subagent may use (default: all of yours)"),
-      max_turns: z
-        .number()
-        .int()
-        .min(1)
-        .max(MAX_TASK_TURNS)
-        .optional()
-        .describe("Model requests the subagent may make"),
-    })
-    .strict();
-}
-let builtTaskSchema: ReturnType<typeof buildTaskSchema> | undefined;
-/** One task's schema, built when a subagent tool first needs it (not at import). */
-const taskSchema = () => (builtTaskSchema ??= buildTaskSchema());
-type Task = z.output<ReturnType<typeof buildTaskSchema>>;
+type Task = z.output<typeof taskInput>;
 
 /** How one child ended, for its parent and for `parallel_subagent`'s report. */
 interface ChildOutcome {
@@ -367,7 +331,8 @@ export function createSubagentTools(scope: SubagentScope, level: DelegatingLevel
     name: "subagent",
     description:
       "Delegate one focused task to a subagent: it starts with a fresh conversation and your tools (or the allowed_tools you name), works on task_prompt alone, and returns only its final answer. Use it for self-contained research or changes that would fill your own context.",
-    inputSchema: taskSchema,
+    modelInputSchema: MODEL_INPUT_SCHEMAS.subagent,
+    loadInputSchema: () => import("./subagent-input.js").then((module) => module.taskInput),
     // It reads nothing itself; each call its subagent makes is judged on its own.
     access: "read",
     timeoutMs,
@@ -381,27 +346,8 @@ export function createSubagentTools(scope: SubagentScope, level: DelegatingLevel
     name: "parallel_subagent",
     description:
       "Run several independent tasks as subagents at once (each as with the subagent tool). Results come back in task order; one task failing does not stop the others unless fail_fast is set.",
-    inputSchema: () =>
-      z
-        .object({
-          tasks: z
-            .array(taskSchema())
-            .min(1)
-            .max(20)
-            .describe("The tasks, each for its own subagent"),
-          max_concurrent: z
-            .number()
-            .int()
-            .min(1)
-            .max(20)
-            .optional()
-            .describe("Subagents running at once"),
-          fail_fast: z
-            .boolean()
-            .optional()
-            .describe("Stop the remaining tasks when one fails (default false)"),
-        })
-        .strict(),
+    modelInputSchema: MODEL_INPUT_SCHEMAS.parallel_subagent,
+    loadInputSchema: () => import("./subagent-input.js").then((module) => module.parallelInput),
     access: "read",
     timeoutMs,
     async execute(input, context) {

@@ -8,12 +8,11 @@ import {
   type ToolResult,
 } from "@xzatoma/core";
 import { exfiltrationConcern, type SecretExposure } from "@xzatoma/safety";
-import { z } from "zod";
 import type { WorkspaceContext } from "../workspace-context.js";
 import { FETCH_DESCRIPTION } from "./description.js";
 import { createPageCache, type PageCache, type PageCacheOptions } from "./page-cache.js";
 import { describeFetchFailure, labelUntrusted, mediaType, pageToText } from "./page-text.js";
-import { MODEL_INPUT_SCHEMAS } from "../model-input-schemas.generated.js";
+import { builtinInput } from "../builtin-input.js";
 
 /** The static judgement of a URL: `checkUrl` of `@xzatoma/safety` fits this shape. */
 export interface UrlCheck {
@@ -64,8 +63,6 @@ export interface FetchToolOptions {
 export const DEFAULT_FETCH_MAX_BYTES = 1024 * 1024;
 /** 60 s. */
 export const DEFAULT_FETCH_TIMEOUT_MS = 60_000;
-
-const inputSchema = () => z.object({ url: z.string().min(1) }).strict();
 
 /**
  * Judges a fetch before it runs, with the guard's static check: `block` never runs,
@@ -143,8 +140,7 @@ export function createFetchTool(workspace: WorkspaceContext, options: FetchToolO
   return defineTool({
     name: "fetch",
     description: FETCH_DESCRIPTION,
-    inputSchema,
-    modelInputSchema: MODEL_INPUT_SCHEMAS.fetch,
+    ...builtinInput("fetch"),
     access: "network",
     // Past the tool's own deadline, so its message is the one the model reads.
     timeoutMs: timeoutMs + 5_000,

@@ -81,8 +81,6 @@ export { addUsage, EMPTY_USAGE, type Usage } from "./usage.js";
 export type { QuotaBudget, QuotaExceeded } from "./quota-exceeded.js";
 export {
   createPlanProgress,
-  parsePlan,
-  parsePlanText,
   parseYamlStrictly,
   PlanError,
   planFormatOf,

@@ -1,4 +1,5 @@
-import { createPlanProgress, createToolRegistry, parsePlan } from "@xzatoma/core";
+import { createPlanProgress, createToolRegistry } from "@xzatoma/core";
+import { parsePlan } from "@xzatoma/core/plan";
 import { expect, it } from "vitest";
 import { createPlanProgressTool } from "./plan-progress-tool.js";
 

@@ -2,7 +2,6 @@ import { constants } from "node:fs";
 import {
   defineTool,
   isXzatomaError,
-  parsePlan,
   planToPrompt,
   toolFailure,
   toolSuccess,
@@ -48,6 +47,8 @@ export function createPlanTool(workspace: WorkspaceContext): Tool {
       // The plan's text reaches the model, and so may a parse error quoting it.
       const content = createContentScreen(workspace.exposure, path);
       try {
+        // The plan's schemas (and zod) load with the first plan read.
+        const { parsePlan } = await import("./plan-parser.js");
         const plan = parsePlan(text, path);
         return content.finish(
           toolSuccess(content.screen(planToPrompt(plan)), {

@@ -1,4 +1,5 @@
-import { parsePlanText, parseYamlStrictly, planToPrompt } from "@xzatoma/core";
+import { parseYamlStrictly, planToPrompt } from "@xzatoma/core";
+import { parsePlanText } from "@xzatoma/core/plan";
 import type { MatchablePlan } from "./generic-match.js";
 
 /** What the agent is asked to do for one event. */

@@ -3,7 +3,6 @@ import path from "node:path";
 import {
   createPlanProgress,
   isXzatomaError,
-  parsePlan,
   planToPrompt,
   type AgentEvent,
   type AgentLimits,
@@ -96,6 +95,8 @@ async function taskFrom(options: RunCommandOptions): Promise<{
         `--plan: cannot read '${options.plan}': ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
       );
     }
+    // The plan's schemas (and zod) load only when there is a plan to read.
+    const { parsePlan } = await import("./plan-parser.js");
     const plan = parsePlan(text, options.plan);
     return {
       text: `${planToPrompt(plan)}\nWhen you finish an instruction, call mark_instruction_done with its number.`,

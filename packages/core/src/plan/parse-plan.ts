@@ -1,35 +1,12 @@
-import path from "node:path";
 import type { z } from "zod";
 import { readMarkdownPlan } from "./markdown-plan.js";
 import { PlanError } from "./plan-error.js";
 import { parseYamlStrictly } from "./plan-yaml.js";
+import { planFormatOf } from "./plan-format.js";
 import { planSchemas } from "./plan-schema.js";
 import type { Plan, PlanFormat, PlanInstruction } from "./plan.js";
 
-/** The plan format of a file name, or a {@link PlanError} naming the file. */
-export function planFormatOf(file: string): PlanFormat {
-  const extension = path.extname(file).toLowerCase();
-  switch (extension) {
-    case ".yaml":
-    case ".yml":
-      return "yaml";
-    case ".json":
-      return "json";
-    case ".md":
-    case ".markdown":
-      return "markdown";
-    case "":
-      throw new PlanError(
-        `${file}: the plan file has no extension; name it .yaml, .yml, .json or .md.`,
-        file,
-      );
-    default:
-      throw new PlanError(
-        `${file}: unsupported plan format '${extension}'; use .yaml, .yml, .json or .md.`,
-        file,
-      );
-  }
-}
+export { planFormatOf };
 
 function fieldPath(issuePath: readonly PropertyKey[]): string {
   return issuePath.reduce<string>(

@@ -31,21 +31,26 @@ const moduleBoundaries = {
     {
       // The one composition root: turns configuration into a running agent for every front end.
       sourceTag: "scope:runtime",
-      // It composes the configuration slices of the watcher and XZepr packages too.
+      // Never the watcher or XZepr: an embedder of the agent installs no Kafka client. The
+      // configuration file's `watcher` and `xzepr` sections are the runtime's own schemas.
       onlyDependOnLibsWithTags: [
         ...agentLibraries,
         "scope:tools",
         "scope:providers",
         "scope:persistence",
         "scope:mcp",
-        "scope:watcher",
-        "scope:xzepr",
       ],
     },
     {
-      // Runs events through an executor the app passes in: never the runtime itself.
+      // The service runs events through an executor it is given; its `runtime` entry gives it
+      // the agent runtime's (docs/explanation/watcher-wiring.md).
       sourceTag: "scope:watcher",
-      onlyDependOnLibsWithTags: [...agentLibraries, "scope:persistence", "scope:xzepr"],
+      onlyDependOnLibsWithTags: [
+        ...agentLibraries,
+        "scope:persistence",
+        "scope:xzepr",
+        "scope:runtime",
+      ],
     },
     // The apps' OpenTelemetry SDK start-up: the one library that may load the SDK.
     { sourceTag: "scope:otel", onlyDependOnLibsWithTags: agentLibraries },

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { startWatcher } from "@xzatoma/runtime/watcher";
+import { startWatcher } from "@xzatoma/watcher/runtime";
 import { createMessageJudge, type WatcherStatus } from "@xzatoma/watcher";
 import { serveHealth, type HealthServer } from "./health-server.js";
 import { startTelemetry } from "./telemetry/index.js";

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { loadConfig, type RuntimeConfig } from "@xzatoma/runtime";
-import { createWatcherTransport } from "@xzatoma/runtime/watcher";
+import { createWatcherTransport } from "@xzatoma/watcher/runtime";
 import { createWatcherLogger, type WatcherConfig } from "@xzatoma/watcher";
 import type { EventTransport } from "@xzatoma/xzepr";
 import { toTerminalSafe, toTerminalSafeLine } from "@xzatoma/safety";

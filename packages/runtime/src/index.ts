@@ -20,6 +20,11 @@ export {
 export type { RuntimeListener, SubscribeOptions, Unsubscribe } from "./runtime-events.js";
 export type { ChildInfo } from "./subagents/subagent-tools.js";
 export { openRuntimeHistory } from "./open-history.js";
+export {
+  prepareRuntimeTemplate,
+  type RuntimeTemplate,
+  type RuntimeTemplateOptions,
+} from "./runtime-template.js";
 /**
  * The one redactor (`@xzatoma/safety`), for front ends that record or send what a runtime
  * produced (telemetry exporters, logs) without depending on the safety package themselves.

@@ -13,4 +13,4 @@ export {
   type WatcherConfig,
   type WatcherTopics,
   type WatcherType,
-} from "./watcher-config.js";
+} from "@xzatoma/runtime/sections";

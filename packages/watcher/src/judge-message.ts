@@ -9,7 +9,7 @@ import { createEventFilter } from "./event-filter.js";
 import { createGenericMatch } from "./generic-match.js";
 import { planTaskOf, promptTaskOf, type PlanTask } from "./plan-task.js";
 import { triggerOf, type DeadLetterCode, type Trigger } from "./wire.js";
-import type { WatcherConfig } from "./watcher-config.js";
+import type { WatcherConfig } from "@xzatoma/runtime/sections";
 
 export type { DeadLetterCode };
 

@@ -8,7 +8,7 @@ import { recordingTracer } from "./recording-tracer.test-support.js";
 import { createMemoryLedger } from "./event-ledger.js";
 import { createMessageHandler, type MessageHandlerOptions } from "./message-handler.js";
 import type { ExecutionRequest, PlanExecutor } from "./plan-executor.js";
-import { watcherConfigSchema } from "./watcher-config.js";
+import { watcherConfigSchema } from "@xzatoma/runtime/sections";
 import { createWatcherLogger } from "./watcher-logger.js";
 import { createWatcherMetrics } from "./watcher-metrics.js";
 

@@ -20,7 +20,7 @@ import {
 } from "./trace-context.js";
 import { deadLetterRecord, resultRecord, type Trigger } from "./wire.js";
 import { keepText, redactRecord, type Redact } from "./redact-record.js";
-import { watcherTopics, type WatcherConfig } from "./watcher-config.js";
+import { watcherTopics, type WatcherConfig } from "@xzatoma/runtime/sections";
 import type { WatcherLogger } from "./watcher-logger.js";
 import type { EventDisposition, WatcherMetrics } from "./watcher-metrics.js";
 

@@ -7,7 +7,7 @@ import { createMemoryLedger } from "./event-ledger.js";
 import { createMessageHandler } from "./message-handler.js";
 import type { PlanExecutor } from "./plan-executor.js";
 import { redactRecord } from "./redact-record.js";
-import { watcherConfigSchema } from "./watcher-config.js";
+import { watcherConfigSchema } from "@xzatoma/runtime/sections";
 import { createWatcherLogger } from "./watcher-logger.js";
 import { createWatcherMetrics } from "./watcher-metrics.js";
 

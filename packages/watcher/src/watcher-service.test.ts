@@ -3,7 +3,7 @@ import { createMemoryTransport, type MemoryTransport, type StoredMessage } from 
 import { describe, expect, it, vi } from "vitest";
 import { createMemoryLedger, ledgerKeyOf, type EventLedger } from "./event-ledger.js";
 import type { ExecutionReport, ExecutionRequest, PlanExecutor } from "./plan-executor.js";
-import { watcherConfigSchema, watcherTopics, type WatcherConfig } from "./watcher-config.js";
+import { watcherConfigSchema, watcherTopics, type WatcherConfig } from "@xzatoma/runtime/sections";
 import { createWatcherLogger } from "./watcher-logger.js";
 import { createWatcherService, type WatcherService } from "./watcher-service.js";
 

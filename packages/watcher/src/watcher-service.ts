@@ -4,7 +4,7 @@ import type { EventTransport } from "@xzatoma/xzepr";
 import type { EventLedger } from "./event-ledger.js";
 import { createMessageHandler, type HandledResult } from "./message-handler.js";
 import type { PlanExecutor } from "./plan-executor.js";
-import { watcherTopics, type WatcherConfig } from "./watcher-config.js";
+import { watcherTopics, type WatcherConfig } from "@xzatoma/runtime/sections";
 import { createWatcherLogger, type WatcherLogger } from "./watcher-logger.js";
 import { createWatcherMetrics, type WatcherCounts } from "./watcher-metrics.js";
 import type { Redact } from "./redact-record.js";

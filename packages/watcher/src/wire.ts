@@ -13,7 +13,7 @@ import {
 import type { FilterableEvent } from "./event-filter.js";
 import { extractCloudEventPlan, extractXzeprPlan, isXzeprNotice } from "./extract-plan.js";
 import type { ExecutionReport } from "./plan-executor.js";
-import type { WatcherConfig } from "./watcher-config.js";
+import type { WatcherConfig } from "@xzatoma/runtime/sections";
 
 /** The plan a message carries: its text, nothing, or something that cannot be one. */
 export type TriggerPlan =

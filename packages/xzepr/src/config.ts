@@ -1,12 +1,11 @@
 /**
- * `@xzatoma/xzepr/config`: the `xzepr` configuration slice alone, so the runtime composes it
- * without loading the CloudEvents and Kafka libraries into every front end.
+ * `@xzatoma/xzepr/config`: what turns the `xzepr` configuration section and the environment
+ * into XZepr client options. The section's schema (`xzeprConfigSchema`) is
+ * `@xzatoma/runtime/sections`', so validating a configuration file installs no Kafka or
+ * CloudEvents client (see CHANGELOG.md).
  */
 export {
   resolveXzeprClientOptions,
   XZEPR_API_TOKEN_ENV,
-  xzeprConfigSchema,
-  xzeprReceiverConfigSchema,
-  type XzeprConfig,
-  type XzeprConfigInput,
-} from "./config/xzepr-config.js";
+  type XzeprApiSettings,
+} from "./config/xzepr-client-options.js";

@@ -71,11 +71,8 @@ export type {
 export {
   resolveXzeprClientOptions,
   XZEPR_API_TOKEN_ENV,
-  xzeprConfigSchema,
-  xzeprReceiverConfigSchema,
-  type XzeprConfig,
-  type XzeprConfigInput,
-} from "./config/xzepr-config.js";
+  type XzeprApiSettings,
+} from "./config/xzepr-client-options.js";
 export type {
   ConsumeOptions,
   EventTransport,

@@ -61,15 +61,19 @@ describe("import direction", () => {
     ["packages/providers", "@xzatoma/tools", "createReadFileTool", "tags"],
     ["packages/core", "@xzatoma/cli", "main", "cycle"],
     ["packages/providers", "@xzatoma/scripted-servers/ollama", "startScriptedOllama", "buildable"],
-    // Only an app (or an embedder) imports the runtime, the one composition root. Every
-    // library but otel is one the runtime composes, so importing it back is a cycle; otel is
-    // not, so the tag rule itself must refuse it.
+    // Only an app, the watcher (its `runtime` entry) or an embedder imports the runtime, the
+    // one composition root. Every other library but otel is one the runtime composes, so
+    // importing it back is a cycle; otel is not, so the tag rule itself must refuse it.
     ["packages/otel", "@xzatoma/runtime", "createAgentRuntime", "tags"],
     ["packages/core", "@xzatoma/runtime", "createAgentRuntime", "cycle"],
     ["packages/tools", "@xzatoma/runtime", "createAgentRuntime", "cycle"],
     ["packages/providers", "@xzatoma/runtime", "createAgentRuntime", "cycle"],
     ["packages/persistence", "@xzatoma/runtime", "createAgentRuntime", "cycle"],
-    ["packages/watcher", "@xzatoma/runtime", "createAgentRuntime", "cycle"],
+    // The watcher's `runtime` entry joins the service to the runtime, so the runtime importing
+    // the watcher back is a cycle; XZepr it may not import by its tags: an embedder of the
+    // agent installs no Kafka client (docs/explanation/watcher-wiring.md).
+    ["packages/runtime", "@xzatoma/watcher", "createWatcherService", "cycle"],
+    ["packages/runtime", "@xzatoma/xzepr", "createXzeprClient", "tags"],
     ["packages/mcp", "@xzatoma/runtime", "createAgentRuntime", "cycle"],
     // errors is the leaf: it imports nothing. Every library imports it (directly or through
     // core), so importing any of them back is a cycle before the tags are consulted.
@@ -117,6 +121,7 @@ describe("import direction", () => {
     ["packages/persistence", "@xzatoma/errors", "XzatomaError"],
     ["packages/tools", "@xzatoma/errors", "XzatomaError"],
     ["packages/watcher", "@xzatoma/errors", "XzatomaError"],
+    ["packages/watcher", "@xzatoma/runtime", "createAgentRuntime"],
     ["packages/providers", "@xzatoma/redaction", "redactSecrets"],
     ["packages/persistence", "@xzatoma/redaction", "redactSecrets"],
     ["packages/safety", "@xzatoma/redaction", "redactSecrets"],

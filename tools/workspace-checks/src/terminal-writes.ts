@@ -340,7 +340,7 @@ export function findUnescapedWrites(
 }
 
 /**
- * `paths` that resolve the workspace's packages (`@xzatoma/runtime`, `@xzatoma/runtime/watcher`)
+ * `paths` that resolve the workspace's packages (`@xzatoma/runtime`, `@xzatoma/watcher/runtime`)
  * to their TypeScript sources, so the check reads the same types whether or not the packages
  * were built.
  */

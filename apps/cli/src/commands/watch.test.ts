@@ -1,14 +1,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { StartWatcherOptions } from "@xzatoma/runtime/watcher";
+import type { StartWatcherOptions } from "@xzatoma/watcher/runtime";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { version } from "../version.js";
 import { watchCommand } from "./watch.js";
 
 const started: StartWatcherOptions[] = [];
 
-vi.mock("@xzatoma/runtime/watcher", () => ({
+vi.mock("@xzatoma/watcher/runtime", () => ({
   startWatcher: vi.fn(async (options: StartWatcherOptions) => {
     started.push(options);
     // End the command at once, as a consumer that failed for good would.

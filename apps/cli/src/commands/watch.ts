@@ -1,5 +1,5 @@
 import path from "node:path";
-import { startWatcher } from "@xzatoma/runtime/watcher";
+import { startWatcher } from "@xzatoma/watcher/runtime";
 import type { CommandOptionSource } from "../config/flag-mapping.js";
 import { toTerminalSafe } from "../render/terminal-safe.js";
 import { version } from "../version.js";
@@ -14,7 +14,7 @@ export interface WatchOptions {
 
 /**
  * `xzatoma watch`: the watcher service in the foreground, as `xzatoma-watcher run` runs it
- * (the same assembly from `@xzatoma/runtime/watcher`): consumes the configured topic, runs
+ * (the same assembly from `@xzatoma/watcher/runtime`): consumes the configured topic, runs
  * each event's plan and publishes its result, until Ctrl-C or SIGTERM. Exit 0 after a signal,
  * 1 when the consumer fails for good.
  */

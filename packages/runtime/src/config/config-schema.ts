@@ -10,8 +10,8 @@ import {
 } from "@xzatoma/core/config";
 import { quotaConfigSchema, subagentConfigSchema } from "../subagents/subagent-config.js";
 import { chatConfigSchema, mentionsConfigSchema } from "./front-end-schemas.js";
-import { watcherConfigSchema } from "@xzatoma/watcher/config";
-import { xzeprConfigSchema } from "@xzatoma/xzepr/config";
+import { watcherConfigSchema } from "./sections/watcher-config.js";
+import { xzeprConfigSchema } from "./sections/xzepr-config.js";
 import { mcpConfigSchema } from "@xzatoma/mcp/config";
 import { hooksConfigSchema } from "../hooks/hooks-config-schema.js";
 import { APPROVAL_POLICIES } from "@xzatoma/safety";

@@ -4,6 +4,10 @@
  * XZatoma watcher
  * (`watcher_type`, `kafka.brokers`, `filters.*`, `execution.*`). The SASL password is a
  * credential: it comes from `KAFKA_SASL_PASSWORD`, never from the file.
+ *
+ * It lives with the runtime's configuration schema, not in `@xzatoma/watcher`, so validating a
+ * configuration file installs no Kafka or CloudEvents client; `@xzatoma/watcher` and
+ * `@xzatoma/watcher/config` re-export it (docs/explanation/watcher-wiring.md).
  */
 import { z } from "zod";
 import {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { startScriptedXzepr, type ScriptedXzepr } from "@xzatoma/scripted-servers/xzepr";
-import { createReportQueue, createWatcherLogger, type ReportDropReason } from "@xzatoma/watcher";
-import { xzeprConfigSchema } from "@xzatoma/xzepr/config";
+import { createReportQueue, createWatcherLogger, type ReportDropReason } from "../index.js";
+import { xzeprConfigSchema } from "@xzatoma/runtime/sections";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createXzeprReporter, watcherPackageVersion } from "./xzepr-reporter.js";
 
@@ -32,7 +32,7 @@ async function reportedRelease(release?: string): Promise<unknown> {
 describe("createXzeprReporter", () => {
   it("posts results with the watcher package's version as the release when none is given", async () => {
     const manifest = JSON.parse(
-      readFileSync(new URL("../../../watcher/package.json", import.meta.url), "utf8"),
+      readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
     ) as { version: string };
     expect(watcherPackageVersion()).toBe(manifest.version);
     expect(await reportedRelease()).toBe(manifest.version);

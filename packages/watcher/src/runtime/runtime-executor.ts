@@ -1,8 +1,12 @@
 import type { History } from "@xzatoma/persistence";
-import { contextOfTraceparent, type ExecutionReport, type PlanExecutor } from "@xzatoma/watcher";
-import { createAgentRuntime, type AgentRuntimeOptions } from "../agent-runtime.js";
-import type { RuntimeConfig } from "../config/config-schema.js";
-import { prepareRuntimeTemplate, type RuntimeTemplate } from "../runtime-template.js";
+import { contextOfTraceparent, type ExecutionReport, type PlanExecutor } from "../index.js";
+import {
+  createAgentRuntime,
+  prepareRuntimeTemplate,
+  type AgentRuntimeOptions,
+  type RuntimeConfig,
+  type RuntimeTemplate,
+} from "@xzatoma/runtime";
 import { withSharedModels } from "./shared-models.js";
 
 /** What {@link createRuntimeExecutor} needs. */

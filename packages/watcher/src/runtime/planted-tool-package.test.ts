@@ -16,7 +16,7 @@ import {
 } from "@xzatoma/scripted-servers/openai";
 import { createMemoryTransport, parseResultEvent } from "@xzatoma/xzepr";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resolveRuntimeConfig } from "../resolve-config.js";
+import { resolveRuntimeConfig } from "@xzatoma/runtime";
 import { startWatcher, type StartedWatcher } from "./start-watcher.js";
 
 const BUILD = readFileSync(

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { XzatomaError } from "@xzatoma/core";
-import type { WatcherConfig, WatcherLogger } from "@xzatoma/watcher";
+import type { WatcherConfig, WatcherLogger } from "../index.js";
 import type { EventTransport } from "@xzatoma/xzepr";
 import { createKafkaTransport } from "@xzatoma/xzepr/kafka";
 

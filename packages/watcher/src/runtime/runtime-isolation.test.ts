@@ -13,9 +13,9 @@ import path from "node:path";
 import { startScriptedOpenAI, type ScriptedOpenAI } from "@xzatoma/scripted-servers/openai";
 import { createMemoryTransport, parseResultEvent, type MemoryTransport } from "@xzatoma/xzepr";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAgentRuntime } from "../agent-runtime.js";
-import { resolveRuntimeConfig } from "../resolve-config.js";
-import { prepareRuntimeTemplate } from "../runtime-template.js";
+import { createAgentRuntime } from "@xzatoma/runtime";
+import { resolveRuntimeConfig } from "@xzatoma/runtime";
+import { prepareRuntimeTemplate } from "@xzatoma/runtime";
 import { startWatcher, type StartedWatcher } from "./start-watcher.js";
 
 const BUILD = readFileSync(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveXzeprClientOptions, xzeprConfigSchema } from "./xzepr-config.js";
+import { xzeprConfigSchema } from "./xzepr-config.js";
 
 function issues(input: unknown): string[] {
   const parsed = xzeprConfigSchema.safeParse(input);
@@ -46,21 +46,5 @@ describe("xzeprConfigSchema", () => {
     expect(issues({ report_results: true })).toEqual([
       "report_results: report_results needs xzepr.api_url: set the URL of XZepr's API, or turn it off",
     ]);
-  });
-});
-
-describe("resolveXzeprClientOptions", () => {
-  it("takes the token from XZEPR_API_TOKEN only, and gives nothing without an API URL", () => {
-    const config = xzeprConfigSchema.parse({ api_url: "http://127.0.0.1:8042" });
-    expect(resolveXzeprClientOptions(config, { XZEPR_API_TOKEN: "t0k" })).toEqual({
-      baseUrl: "http://127.0.0.1:8042",
-      token: "t0k",
-    });
-    expect(resolveXzeprClientOptions(config, { XZEPR_API_TOKEN: " " })).toEqual({
-      baseUrl: "http://127.0.0.1:8042",
-    });
-    expect(resolveXzeprClientOptions(xzeprConfigSchema.parse({}), { XZEPR_API_TOKEN: "t" })).toBe(
-      undefined,
-    );
   });
 });

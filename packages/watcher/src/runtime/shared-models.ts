@@ -1,4 +1,7 @@
-import type { Provider } from "@xzatoma/providers";
+import type { AgentRuntimeOptions } from "@xzatoma/runtime";
+
+/** The provider a runtime is given (`@xzatoma/providers`' `Provider`). */
+type Provider = NonNullable<AgentRuntimeOptions["provider"]>;
 
 type LanguageModel = ReturnType<Provider["languageModel"]>;
 

@@ -1,7 +1,6 @@
 import { hostname } from "node:os";
 import type { Meter } from "@opentelemetry/api";
 import { XzatomaError } from "@xzatoma/core";
-import { redactSecrets } from "@xzatoma/safety";
 import {
   createMemoryLedger,
   createWatcherLogger,
@@ -10,12 +9,15 @@ import {
   type PlanExecutor,
   type WatcherLogger,
   type WatcherService,
-} from "@xzatoma/watcher";
+} from "../index.js";
 import type { EventTransport } from "@xzatoma/xzepr";
 import { resolveXzeprClientOptions } from "@xzatoma/xzepr/config";
-import type { AgentRuntimeOptions } from "../agent-runtime.js";
-import type { RuntimeConfig } from "../config/config-schema.js";
-import { openRuntimeHistory } from "../open-history.js";
+import {
+  openRuntimeHistory,
+  redactSecrets,
+  type AgentRuntimeOptions,
+  type RuntimeConfig,
+} from "@xzatoma/runtime";
 import { createRuntimeExecutor } from "./runtime-executor.js";
 import { createXzeprReporter } from "./xzepr-reporter.js";
 import { createWatcherTransport } from "./watcher-transport.js";

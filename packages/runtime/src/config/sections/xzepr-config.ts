@@ -1,17 +1,12 @@
 /**
- * The `xzepr` slice of XZatoma's configuration: where XZepr's REST API is, whether the
- * watcher reports its results there, and the receiver it reports them under. The apps compose
- * this slice with the others; this package reads no file and no environment variable itself.
+ * The `xzepr` section of XZatoma's configuration file: where XZepr's REST API is, whether the
+ * watcher reports its results there, and the receiver it reports them under. It lives with the
+ * runtime's configuration schema, not in `@xzatoma/xzepr`, so validating a configuration file
+ * installs no Kafka or CloudEvents client (docs/explanation/watcher-wiring.md). Nothing here
+ * reads a file or an environment variable: `@xzatoma/xzepr`'s `resolveXzeprClientOptions`
+ * turns the resolved section and the environment into client options.
  */
 import { z } from "zod";
-import type { XzeprClientOptions } from "../rest/xzepr-client.js";
-
-/**
- * The environment variable holding the XZepr API token. The token is a credential, so it is
- * never read from a configuration file (the slice has no key for it): a front end passes the
- * environment to {@link resolveXzeprClientOptions}.
- */
-export const XZEPR_API_TOKEN_ENV = "XZEPR_API_TOKEN";
 
 // Messages start with "expected", so a front end can add "got <value>".
 const text = () =>
@@ -55,7 +50,7 @@ export const xzeprReceiverConfigSchema = z.strictObject({
  * - `receiver.name` / `.type` / `.version` (defaults `xzatoma-watcher`,
  *   `xzatoma.watcher.result`, `1.0.0`).
  *
- * The API token comes from the environment only ({@link XZEPR_API_TOKEN_ENV}). Unknown keys are
+ * The API token comes from the environment only (`XZEPR_API_TOKEN`). Unknown keys are
  * refused, a `token` key included.
  *
  * @example
@@ -84,24 +79,3 @@ export const xzeprConfigSchema = z
 export type XzeprConfigInput = z.input<typeof xzeprConfigSchema>;
 /** The `xzepr` slice, defaults applied. */
 export type XzeprConfig = z.output<typeof xzeprConfigSchema>;
-
-/**
- * The options for `createXzeprClient` from the resolved slice and the environment, or
- * `undefined` when no `api_url` is configured. The token is taken from `XZEPR_API_TOKEN`
- * (an empty value counts as none).
- *
- * @example
- * const options = resolveXzeprClientOptions(config.xzepr, process.env);
- * const xzepr = options && createXzeprClient(options);
- */
-export function resolveXzeprClientOptions(
-  config: Pick<XzeprConfig, "api_url">,
-  env: Readonly<Record<string, string | undefined>>,
-): XzeprClientOptions | undefined {
-  if (config.api_url === undefined) return undefined;
-  const token = env[XZEPR_API_TOKEN_ENV];
-  return {
-    baseUrl: config.api_url,
-    ...(token === undefined || token.trim() === "" ? {} : { token: token.trim() }),
-  };
-}

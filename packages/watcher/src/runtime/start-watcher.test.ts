@@ -21,7 +21,7 @@ import {
 import { startScriptedXzepr, type ScriptedXzepr } from "@xzatoma/scripted-servers/xzepr";
 import { createMemoryTransport, parseResultEvent, type MemoryTransport } from "@xzatoma/xzepr";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resolveRuntimeConfig } from "../resolve-config.js";
+import { resolveRuntimeConfig } from "@xzatoma/runtime";
 import { startWatcher, type StartedWatcher } from "./start-watcher.js";
 
 const BUILD = readFileSync(

@@ -1,7 +1,7 @@
-import type { HandledResult } from "@xzatoma/watcher";
-import watcherManifest from "@xzatoma/watcher/package.json" with { type: "json" };
-import type { XzeprConfig } from "@xzatoma/xzepr/config";
-import { redactSecrets } from "@xzatoma/safety";
+import type { HandledResult } from "../index.js";
+import watcherManifest from "../../package.json" with { type: "json" };
+import { redactSecrets } from "@xzatoma/runtime";
+import type { XzeprConfig } from "@xzatoma/runtime/sections";
 import { createXzeprClient, XzeprApiError, type XzeprClientOptions } from "@xzatoma/xzepr";
 
 /** Posts each result to XZepr; `signal` aborts the call (the service's stop deadline). */

@@ -1,5 +1,5 @@
 // Generated from runtimeConfigSchema by src/config/generate-config-reader.ts. Do not edit:
-// `node scripts/generate-config-reader.ts` in packages/runtime (the build runs it) rewrites
+// `node generate-config-reader.ts` in packages/runtime (the build runs it) rewrites
 // it, and config-reader.test.ts fails when it is not what the schemas give.
 import type { EnvMapping } from "../config-loader/env-mapping.js";
 import type { ConfigNode } from "./config-reader.js";

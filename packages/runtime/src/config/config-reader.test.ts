@@ -83,7 +83,7 @@ function setAt(target: unknown, segments: readonly string[], value: unknown): un
   let current = copy;
   segments.forEach((segment, index) => {
     if (index === segments.length - 1) {
-      if (value === undefined) delete current[segment];
+      if (value === undefined) Reflect.deleteProperty(current, segment);
       else current[segment] = value;
       return;
     }

@@ -2,7 +2,7 @@
  * Writes `config-reader.generated.ts` from `runtimeConfigSchema`: the table the zod-free
  * configuration reader interprets (`config-reader.ts`), the environment variables derived
  * from the schema's leaf keys, and the keys whose values are paths the loader resolves.
- * The build runs it (`scripts/generate-config-reader.ts`) and a test fails when the file is
+ * The build runs it (`generate-config-reader.ts`) and a test fails when the file is
  * not what it gives. Whatever it cannot write down exactly becomes "unsure", so the reader
  * answers "not sure" there and zod decides.
  */
@@ -20,7 +20,7 @@ import { runtimeConfigSchema } from "./config-schema.js";
 export const GENERATED_FILE = "src/config/config-reader.generated.ts";
 /** What regenerates it. */
 export const REGENERATE_COMMAND =
-  "cd packages/runtime && node scripts/generate-config-reader.ts (the build runs it too)";
+  "cd packages/runtime && node generate-config-reader.ts (the build runs it too)";
 
 interface ZodDef {
   readonly type: string;
@@ -242,7 +242,7 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
 export function configReaderSource(root: z.ZodType = runtimeConfigSchema): string {
   return [
     "// Generated from runtimeConfigSchema by src/config/generate-config-reader.ts. Do not edit:",
-    "// `node scripts/generate-config-reader.ts` in packages/runtime (the build runs it) rewrites",
+    "// `node generate-config-reader.ts` in packages/runtime (the build runs it) rewrites",
     "// it, and config-reader.test.ts fails when it is not what the schemas give.",
     'import type { EnvMapping } from "../config-loader/env-mapping.js";',
     'import type { ConfigNode } from "./config-reader.js";',

@@ -2,7 +2,7 @@
 // src/config/generate-config-reader.ts). The build runs it before tsup, so the file never
 // drifts from the schemas; `--check` only reports whether the file is current.
 //
-//   node scripts/generate-config-reader.ts [--check]
+//   node generate-config-reader.ts [--check]
 //
 // The generator imports the package's sources, whose imports name `.js` files, so it is
 // bundled with esbuild first (dependencies stay external: the built sections of the other
@@ -12,7 +12,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
-const root = path.resolve(import.meta.dirname, "..");
+const root = import.meta.dirname;
 const target = path.join(root, "src/config/config-reader.generated.ts");
 const cache = path.join(root, "node_modules/.cache/xzatoma-config-reader");
 const bundle = path.join(cache, `generate-${process.pid}.mjs`);

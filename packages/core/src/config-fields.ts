@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { ConfigRule } from "./config-rule.js";
 import { isHttpUrlWithoutCredentials } from "./http-url.js";
 import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from "./timer-limits.js";
+import { toolPackageFromName } from "./tool-package-entry.js";
 
 export { isHttpUrlWithoutCredentials, MAX_TIMER_MS, MAX_TIMER_SECONDS };
 
@@ -148,10 +149,7 @@ export function toolPackage() {
     name: text(),
     options: expecting(z.record(z.string(), z.unknown()), "a mapping of options").default({}),
   });
-  return expecting(
-    z.preprocess((value) => (typeof value === "string" ? { name: value } : value), entry),
-    "a package name or { name, options }",
-  );
+  return expecting(z.preprocess(toolPackageFromName, entry), "a package name or { name, options }");
 }
 
 /** A list of tool packages. */

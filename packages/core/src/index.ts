@@ -26,6 +26,7 @@ export type { ConfigRule, ConfigRuleIssue } from "./config-rule.js";
 export { criticalAtLeastWarning } from "./conversation-thresholds.js";
 export { isHttpUrlWithoutCredentials } from "./http-url.js";
 export { MAX_TIMER_MS, MAX_TIMER_SECONDS } from "./timer-limits.js";
+export { toolPackageFromName } from "./tool-package-entry.js";
 export {
   describeError,
   InvalidArgumentError,

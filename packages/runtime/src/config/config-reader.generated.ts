@@ -524,8 +524,8 @@ export const CONFIG_NODE: ConfigNode = {
                   "inner": {
                     "kind": "array",
                     "element": {
-                      "kind": "unsure",
-                      "why": "a preprocess without a zod-free function",
+                      "kind": "preprocess",
+                      "step": "toolPackageFromName",
                       "inner": {
                         "kind": "object",
                         "keys": {
@@ -1565,16 +1565,16 @@ export const CONFIG_NODE: ConfigNode = {
                 "kind": "object",
                 "keys": {
                   "matcher": {
-                    "kind": "unsure",
-                    "why": "checks on a default",
+                    "kind": "default",
                     "inner": {
-                      "kind": "default",
-                      "inner": {
-                        "kind": "string",
-                        "checks": []
-                      },
-                      "value": ""
-                    }
+                      "kind": "string",
+                      "checks": [
+                        {
+                          "refine": "isHookMatcher"
+                        }
+                      ]
+                    },
+                    "value": ""
                   },
                   "hooks": {
                     "kind": "array",
@@ -1638,16 +1638,16 @@ export const CONFIG_NODE: ConfigNode = {
                 "kind": "object",
                 "keys": {
                   "matcher": {
-                    "kind": "unsure",
-                    "why": "checks on a default",
+                    "kind": "default",
                     "inner": {
-                      "kind": "default",
-                      "inner": {
-                        "kind": "string",
-                        "checks": []
-                      },
-                      "value": ""
-                    }
+                      "kind": "string",
+                      "checks": [
+                        {
+                          "refine": "isHookMatcher"
+                        }
+                      ]
+                    },
+                    "value": ""
                   },
                   "hooks": {
                     "kind": "array",
@@ -1711,16 +1711,16 @@ export const CONFIG_NODE: ConfigNode = {
                 "kind": "object",
                 "keys": {
                   "matcher": {
-                    "kind": "unsure",
-                    "why": "checks on a default",
+                    "kind": "default",
                     "inner": {
-                      "kind": "default",
-                      "inner": {
-                        "kind": "string",
-                        "checks": []
-                      },
-                      "value": ""
-                    }
+                      "kind": "string",
+                      "checks": [
+                        {
+                          "refine": "isHookMatcher"
+                        }
+                      ]
+                    },
+                    "value": ""
                   },
                   "hooks": {
                     "kind": "array",
@@ -1784,16 +1784,16 @@ export const CONFIG_NODE: ConfigNode = {
                 "kind": "object",
                 "keys": {
                   "matcher": {
-                    "kind": "unsure",
-                    "why": "checks on a default",
+                    "kind": "default",
                     "inner": {
-                      "kind": "default",
-                      "inner": {
-                        "kind": "string",
-                        "checks": []
-                      },
-                      "value": ""
-                    }
+                      "kind": "string",
+                      "checks": [
+                        {
+                          "refine": "isHookMatcher"
+                        }
+                      ]
+                    },
+                    "value": ""
                   },
                   "hooks": {
                     "kind": "array",
@@ -1857,16 +1857,16 @@ export const CONFIG_NODE: ConfigNode = {
                 "kind": "object",
                 "keys": {
                   "matcher": {
-                    "kind": "unsure",
-                    "why": "checks on a default",
+                    "kind": "default",
                     "inner": {
-                      "kind": "default",
-                      "inner": {
-                        "kind": "string",
-                        "checks": []
-                      },
-                      "value": ""
-                    }
+                      "kind": "string",
+                      "checks": [
+                        {
+                          "refine": "isHookMatcher"
+                        }
+                      ]
+                    },
+                    "value": ""
                   },
                   "hooks": {
                     "kind": "array",
@@ -1930,16 +1930,16 @@ export const CONFIG_NODE: ConfigNode = {
                 "kind": "object",
                 "keys": {
                   "matcher": {
-                    "kind": "unsure",
-                    "why": "checks on a default",
+                    "kind": "default",
                     "inner": {
-                      "kind": "default",
-                      "inner": {
-                        "kind": "string",
-                        "checks": []
-                      },
-                      "value": ""
-                    }
+                      "kind": "string",
+                      "checks": [
+                        {
+                          "refine": "isHookMatcher"
+                        }
+                      ]
+                    },
+                    "value": ""
                   },
                   "hooks": {
                     "kind": "array",
@@ -2003,16 +2003,16 @@ export const CONFIG_NODE: ConfigNode = {
                 "kind": "object",
                 "keys": {
                   "matcher": {
-                    "kind": "unsure",
-                    "why": "checks on a default",
+                    "kind": "default",
                     "inner": {
-                      "kind": "default",
-                      "inner": {
-                        "kind": "string",
-                        "checks": []
-                      },
-                      "value": ""
-                    }
+                      "kind": "string",
+                      "checks": [
+                        {
+                          "refine": "isHookMatcher"
+                        }
+                      ]
+                    },
+                    "value": ""
                   },
                   "hooks": {
                     "kind": "array",
@@ -2076,16 +2076,16 @@ export const CONFIG_NODE: ConfigNode = {
                 "kind": "object",
                 "keys": {
                   "matcher": {
-                    "kind": "unsure",
-                    "why": "checks on a default",
+                    "kind": "default",
                     "inner": {
-                      "kind": "default",
-                      "inner": {
-                        "kind": "string",
-                        "checks": []
-                      },
-                      "value": ""
-                    }
+                      "kind": "string",
+                      "checks": [
+                        {
+                          "refine": "isHookMatcher"
+                        }
+                      ]
+                    },
+                    "value": ""
                   },
                   "hooks": {
                     "kind": "array",
@@ -2149,16 +2149,16 @@ export const CONFIG_NODE: ConfigNode = {
                 "kind": "object",
                 "keys": {
                   "matcher": {
-                    "kind": "unsure",
-                    "why": "checks on a default",
+                    "kind": "default",
                     "inner": {
-                      "kind": "default",
-                      "inner": {
-                        "kind": "string",
-                        "checks": []
-                      },
-                      "value": ""
-                    }
+                      "kind": "string",
+                      "checks": [
+                        {
+                          "refine": "isHookMatcher"
+                        }
+                      ]
+                    },
+                    "value": ""
                   },
                   "hooks": {
                     "kind": "array",
@@ -2222,16 +2222,16 @@ export const CONFIG_NODE: ConfigNode = {
                 "kind": "object",
                 "keys": {
                   "matcher": {
-                    "kind": "unsure",
-                    "why": "checks on a default",
+                    "kind": "default",
                     "inner": {
-                      "kind": "default",
-                      "inner": {
-                        "kind": "string",
-                        "checks": []
-                      },
-                      "value": ""
-                    }
+                      "kind": "string",
+                      "checks": [
+                        {
+                          "refine": "isHookMatcher"
+                        }
+                      ]
+                    },
+                    "value": ""
                   },
                   "hooks": {
                     "kind": "array",

@@ -1,6 +1,7 @@
 // The zod schema of the `hooks` section, exported from `@xzatoma/runtime/config`. What runs
 // hooks needs only `hooks-config.ts`, which loads no zod.
 import { z } from "zod";
+import { isHookMatcher } from "./hook-matcher.js";
 
 /** One hook: a shell command, as Claude Code's `hooks` settings spell it. */
 const hookCommandSchema = z.strictObject({
@@ -18,16 +19,8 @@ const hookCommandSchema = z.strictObject({
  */
 const matcherSchema = z
   .string()
-  .default("")
-  .refine((text) => {
-    if (text === "*") return true;
-    try {
-      new RegExp(text);
-      return true;
-    } catch {
-      return false;
-    }
-  }, "not a valid regular expression");
+  .refine(isHookMatcher, "not a valid regular expression")
+  .default("");
 
 /** Hooks of one event for what the `matcher` matches. */
 const hookMatcherSchema = z.strictObject({

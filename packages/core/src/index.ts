@@ -5,7 +5,11 @@ export {
   type AgentRunOptions,
   type ModelCallSettings,
 } from "./agent.js";
-export type { AgentEvent, AgentEventError, AgentEventType } from "./agent-event.js";
+export type {
+  AgentEvent,
+  AgentEventError,
+  AgentEventType,
+} from "./agent-event.js";
 export { RunStop } from "./agent-run.js";
 export {
   DEFAULT_AGENT_LIMITS,
@@ -99,18 +103,14 @@ export {
   type ToolPackageContext,
   type ToolPackageModule,
 } from "./tool-package.js";
-export {
-  createRunTelemetry,
-  DEFAULT_OTLP_ENDPOINT,
-  METRIC_NAMES,
-  subagentErrorType,
-  telemetrySettingsFromEnv,
-  type OtlpEndpoint,
-  type RunTelemetry,
-  type RunTelemetryOptions,
-  type SubagentErrorType,
-  type SubagentRefusedEvent,
-  type SubagentTelemetryInfo,
-  type TelemetryEvent,
-  type TelemetrySettings,
-} from "./telemetry/index.js";
+export type {
+  RunTelemetry,
+  RunTelemetryOptions,
+  RunTelemetrySource,
+  SubagentErrorType,
+  SubagentFinishedEvent,
+  SubagentRefusedEvent,
+  SubagentStartedEvent,
+  SubagentTelemetryInfo,
+  TelemetryEvent,
+} from "./run-telemetry.js";

@@ -44,11 +44,12 @@ describe("the built @xzatoma/otel", () => {
     ).toEqual(["@opentelemetry/api"]);
   });
 
-  it("loads none of the SDK when imported", () => {
+  it("loads none of the SDK, and not the API, when imported (run telemetry included)", () => {
     expect(
       modulesLoadedBy(`
 const otel = await import(${JSON.stringify(dist)});
 if (typeof otel.startSdk !== "function") throw new Error("no startSdk");
+if (typeof otel.createRunTelemetry !== "function") throw new Error("no createRunTelemetry");
 `),
     ).toEqual(["index.js"]);
   });

@@ -1,6 +1,6 @@
 // Every text a span carries goes through the redactor on its way to the collector,
 // whoever set it: checked at a real OTLP/HTTP receiver on 127.0.0.1.
-import { telemetrySettingsFromEnv } from "@xzatoma/core";
+import { telemetrySettingsFromEnv } from "./settings.js";
 import { startOtlpReceiver } from "@xzatoma/scripted-servers/otlp";
 import { describe, expect, it } from "vitest";
 import { startSdk } from "./start-sdk.js";

@@ -1,4 +1,4 @@
-import { telemetrySettingsFromEnv } from "@xzatoma/core";
+import { telemetrySettingsFromEnv } from "./settings.js";
 import { startOtlpReceiver } from "@xzatoma/scripted-servers/otlp";
 import { describe, expect, it } from "vitest";
 import { startSdk } from "./start-sdk.js";

@@ -1,12 +1,20 @@
 import type { Meter, Tracer } from "@opentelemetry/api";
 import type { IMetricReader } from "@opentelemetry/sdk-metrics";
-import type { TelemetrySettings } from "@xzatoma/core";
+import type { RunTelemetrySource } from "@xzatoma/core";
+import { createRunTelemetry } from "./run-telemetry.js";
+import type { TelemetrySettings } from "./settings.js";
 import { redactingExporter } from "./redacting-exporter.js";
 
-/** A running OpenTelemetry SDK: what the agent runtime records into. */
-export interface Telemetry {
+/**
+ * A running OpenTelemetry SDK: what the agent runtime records into. It is a
+ * `RunTelemetrySource`: pass it as `telemetry` of `createAgentRuntime`, and each run's
+ * events become spans and metrics through its `createRunTelemetry`.
+ */
+export interface Telemetry extends RunTelemetrySource {
   readonly tracer: Tracer;
   readonly meter: Meter;
+  /** {@link createRunTelemetry}, so the runtime needs nothing of this package to record. */
+  readonly createRunTelemetry: typeof createRunTelemetry;
   /**
    * Exports what is still buffered and stops the exporters. Never rejects; an unreachable
    * collector costs at most the export timeout (`OTEL_EXPORTER_OTLP_TIMEOUT`, 10 s).
@@ -160,6 +168,7 @@ export async function startSdk(
   return {
     tracer,
     meter,
+    createRunTelemetry,
     shutdown() {
       stopped ??= Promise.allSettled(stops.map((stop) => stop())).then(() => undefined);
       return stopped;

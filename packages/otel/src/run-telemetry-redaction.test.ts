@@ -2,10 +2,8 @@
 // message holds no secret.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { scriptedModel } from "../__fixtures__/scripted-model.js";
-import { Agent } from "../agent.js";
-import { defineTool } from "../tool.js";
-import { toolFailure } from "../tool-result.js";
+import { Agent, defineTool, toolFailure } from "@xzatoma/core";
+import { scriptedModel } from "./__fixtures__/scripted-model.js";
 import { createTestSdk } from "./__fixtures__/telemetry-sdk.js";
 import { createRunTelemetry } from "./run-telemetry.js";
 

@@ -1,11 +1,8 @@
 import { context, SpanKind, trace } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { replies, scriptedModel } from "../__fixtures__/scripted-model.js";
-import type { AgentEvent } from "../agent-event.js";
-import { Agent } from "../agent.js";
-import { defineTool, type Tool } from "../tool.js";
-import { toolSuccess } from "../tool-result.js";
+import { Agent, defineTool, toolSuccess, type AgentEvent, type Tool } from "@xzatoma/core";
+import { replies, scriptedModel } from "./__fixtures__/scripted-model.js";
 import { createTestSdk, isChildOf, isError } from "./__fixtures__/telemetry-sdk.js";
 import {
   createRunTelemetry,

@@ -8,12 +8,7 @@ import tseslint from "typescript-eslint";
 // `@xzatoma/errors` and `@xzatoma/redaction` are the packages every other may import; they
 // import none.
 const leaf = ["scope:errors", "scope:redaction"];
-const agentLibraries = [
-  ...leaf,
-  "scope:core",
-  "scope:conversation",
-  "scope:safety",
-];
+const agentLibraries = [...leaf, "scope:core", "scope:conversation", "scope:safety"];
 
 const moduleBoundaries = {
   enforceBuildableLibDependency: true,
@@ -30,10 +25,7 @@ const moduleBoundaries = {
     },
     { sourceTag: "scope:providers", onlyDependOnLibsWithTags: agentLibraries },
     { sourceTag: "scope:tools", onlyDependOnLibsWithTags: agentLibraries },
-    {
-      sourceTag: "scope:persistence",
-      onlyDependOnLibsWithTags: agentLibraries,
-    },
+    { sourceTag: "scope:persistence", onlyDependOnLibsWithTags: agentLibraries },
     // MCP servers' tools, built with core's defineTool; the runtime adds them to the registry.
     { sourceTag: "scope:mcp", onlyDependOnLibsWithTags: agentLibraries },
     {
@@ -73,33 +65,21 @@ const moduleBoundaries = {
         "scope:conversation",
       ],
     },
-    {
-      sourceTag: "type:lib",
-      notDependOnLibsWithTags: ["type:app", "type:example"],
-    },
+    { sourceTag: "type:lib", notDependOnLibsWithTags: ["type:app", "type:example"] },
     { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:lib"] },
   ],
 };
 
 export default tseslint.config(
   {
-    ignores: [
-      "**/dist/**",
-      "**/node_modules/**",
-      "**/reports/**",
-      ".toolchain/**",
-      ".nx/**",
-    ],
+    ignores: ["**/dist/**", "**/node_modules/**", "**/reports/**", ".toolchain/**", ".nx/**"],
   },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
     files: ["**/*.ts"],
     languageOptions: {
-      parserOptions: {
-        projectService: true,
-        tsconfigRootDir: import.meta.dirname,
-      },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { "@nx": nx },
     rules: {
@@ -107,10 +87,7 @@ export default tseslint.config(
       "@typescript-eslint/no-misused-promises": "error",
       "@typescript-eslint/await-thenable": "error",
       "@typescript-eslint/consistent-type-imports": "error",
-      "@typescript-eslint/no-unused-vars": [
-        "error",
-        { argsIgnorePattern: "^_" },
-      ],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
       "@nx/enforce-module-boundaries": ["error", moduleBoundaries],
     },
   },
@@ -122,19 +99,14 @@ export default tseslint.config(
       "@typescript-eslint/no-non-null-assertion": "off",
       "@nx/enforce-module-boundaries": [
         "error",
-        {
-          ...moduleBoundaries,
-          allow: ["@xzatoma/scripted-servers/*", "@xzatoma/otel"],
-        },
+        { ...moduleBoundaries, allow: ["@xzatoma/scripted-servers/*", "@xzatoma/otel"] },
       ],
     },
   },
   {
     files: ["**/*.js", "**/*.mjs"],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: {
-      globals: { process: "readonly", console: "readonly", URL: "readonly" },
-    },
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
   },
   prettier,
 );

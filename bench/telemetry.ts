@@ -19,22 +19,12 @@ import {
   MeterProvider,
   PeriodicExportingMetricReader,
 } from "@opentelemetry/sdk-metrics";
-import {
-  BatchSpanProcessor,
-  InMemorySpanExporter,
-  TracerProvider,
-} from "@opentelemetry/sdk-trace";
+import { BatchSpanProcessor, InMemorySpanExporter, TracerProvider } from "@opentelemetry/sdk-trace";
 import { Agent, type AgentEvent } from "../packages/core/dist/index.js";
 import { createRunTelemetry } from "../packages/otel/dist/index.js";
 import { createOllamaModel } from "../packages/providers/dist/index.js";
-import {
-  createListDirectoryTool,
-  createWorkspaceContext,
-} from "../packages/tools/dist/index.js";
-import {
-  SCENARIOS,
-  startScriptedOllama,
-} from "../tools/scripted-servers/ollama-server.ts";
+import { createListDirectoryTool, createWorkspaceContext } from "../packages/tools/dist/index.js";
+import { SCENARIOS, startScriptedOllama } from "../tools/scripted-servers/ollama-server.ts";
 import { format, median } from "./measure.ts";
 
 const TURNS = 100;
@@ -45,49 +35,31 @@ const TARGET_MS = 1;
 const workspace = mkdtempSync(path.join(tmpdir(), "xz-bench-telemetry-"));
 writeFileSync(path.join(workspace, "README.md"), "bench\n");
 const server = await startScriptedOllama({ scenario: SCENARIOS["tool-loop"]! });
-const tools = [
-  createListDirectoryTool(createWorkspaceContext({ root: workspace })),
-];
+const tools = [createListDirectoryTool(createWorkspaceContext({ root: workspace }))];
 
 const spanExporter = new InMemorySpanExporter();
 const tracerProvider = new TracerProvider({
   spanProcessors: [new BatchSpanProcessor({ exporter: spanExporter })],
 });
-const metricExporter = new InMemoryMetricExporter(
-  AggregationTemporality.CUMULATIVE,
-);
+const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
 const meterProvider = new MeterProvider({
   readers: [
-    new PeriodicExportingMetricReader({
-      exporter: metricExporter,
-      exportIntervalMillis: 60_000,
-    }),
+    new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 }),
   ],
 });
 const tracer = tracerProvider.getTracer("bench");
 const meter = meterProvider.getMeter("bench");
 
 function telemetry() {
-  return createRunTelemetry({
-    tracer,
-    meter,
-    provider: "ollama",
-    model: "llama3.2:latest",
-  });
+  return createRunTelemetry({ tracer, meter, provider: "ollama", model: "llama3.2:latest" });
 }
 
 /** One run of TURNS tool calls; resolves with its wall time, turns and events. */
-async function run(
-  on: boolean,
-): Promise<{ wallMs: number; turns: number; events: AgentEvent[] }> {
+async function run(on: boolean): Promise<{ wallMs: number; turns: number; events: AgentEvent[] }> {
   const agent = new Agent({
     model: createOllamaModel({ host: server.url }),
     tools,
-    limits: {
-      maxTurns: TURNS + 10,
-      maxToolCalls: TURNS + 10,
-      maxRepeatedToolCalls: TURNS,
-    },
+    limits: { maxTurns: TURNS + 10, maxToolCalls: TURNS + 10, maxRepeatedToolCalls: TURNS },
   });
   const events: AgentEvent[] = [];
   const recorder = on ? telemetry() : undefined;
@@ -99,8 +71,7 @@ async function run(
     },
   });
   const wallMs = performance.now() - started;
-  if (result.stopReason !== "completed")
-    throw new Error(`the run stopped: ${result.stopReason}`);
+  if (result.stopReason !== "completed") throw new Error(`the run stopped: ${result.stopReason}`);
   return { wallMs, turns: result.turns, events };
 }
 

@@ -106,8 +106,7 @@ export async function runWatcher(
   const health = loaded.watcher.health;
   const telemetry = await startTelemetry(env, {
     ...(health?.port !== undefined ? { prometheusHandler: true } : {}),
-    warn: (message) =>
-      process.stderr.write(`xzatoma-watcher: ${toTerminalSafe(message)}\n`),
+    warn: (message) => process.stderr.write(`xzatoma-watcher: ${toTerminalSafe(message)}\n`),
   });
   // The health endpoint opens first, so a port in use is said at once, before the group is
   // joined (where a clash would take a partition from the group for nothing).
@@ -119,9 +118,7 @@ export async function runWatcher(
         host: health.host,
         port: health.port,
         status: () => watcher?.service.status() ?? STARTING,
-        ...(telemetry?.metricsHandler
-          ? { metrics: telemetry.metricsHandler }
-          : {}),
+        ...(telemetry?.metricsHandler ? { metrics: telemetry.metricsHandler } : {}),
       });
     } catch (error) {
       await telemetry?.shutdown();
@@ -144,9 +141,7 @@ export async function runWatcher(
       workspace,
       configPath: path.resolve(configPath),
       env,
-      release: (
-        createRequire(import.meta.url)("../package.json") as { version: string }
-      ).version,
+      release: (createRequire(import.meta.url)("../package.json") as { version: string }).version,
       ...(values["dry-run"] ? { dryRun: true } : {}),
       ...(telemetry
         ? {
@@ -196,11 +191,7 @@ export async function runWatcher(
     if (server) {
       started.logger.info("health endpoint", {
         url: server.url,
-        paths: [
-          "/healthz",
-          "/readyz",
-          ...(telemetry?.metricsHandler ? ["/metrics"] : []),
-        ],
+        paths: ["/healthz", "/readyz", ...(telemetry?.metricsHandler ? ["/metrics"] : [])],
       });
     }
     const reason = await stopped;

@@ -5,11 +5,7 @@ export {
   type AgentRunOptions,
   type ModelCallSettings,
 } from "./agent.js";
-export type {
-  AgentEvent,
-  AgentEventError,
-  AgentEventType,
-} from "./agent-event.js";
+export type { AgentEvent, AgentEventError, AgentEventType } from "./agent-event.js";
 export { RunStop } from "./agent-run.js";
 export {
   DEFAULT_AGENT_LIMITS,

@@ -15,17 +15,9 @@ import {
   type Tool,
   type Usage,
 } from "@xzatoma/core";
-import {
-  createMcpManager,
-  type McpManager,
-  type McpServerConfig,
-} from "@xzatoma/mcp";
+import { createMcpManager, type McpManager, type McpServerConfig } from "@xzatoma/mcp";
 import { createHistoryRecorder, type History } from "@xzatoma/persistence";
-import {
-  createCredentialStore,
-  createProvider,
-  type Provider,
-} from "@xzatoma/providers";
+import { createCredentialStore, createProvider, type Provider } from "@xzatoma/providers";
 import {
   createApprovalHandler,
   createAuditLog,
@@ -71,10 +63,7 @@ import {
 } from "./subagents/subagent-tools.js";
 import type { CustomCommand } from "./custom-commands/command-file.js";
 import { discoverCommands } from "./custom-commands/discover-commands.js";
-import {
-  expandCommand,
-  parseInvocation,
-} from "./custom-commands/expand-command.js";
+import { expandCommand, parseInvocation } from "./custom-commands/expand-command.js";
 import { fileUnchanged } from "./skills/file-unchanged.js";
 import { activateSkill, mentionedSkills } from "./skills/skill-activation.js";
 import type { Skill } from "./skills/skill-file.js";
@@ -82,10 +71,7 @@ import { skillCatalog } from "./skills/skill-catalog.js";
 import { createSkillTool } from "./skills/skill-tool.js";
 import { loadSessionSkills } from "./skills/session-skills.js";
 import { createSystemPrompt } from "./system-prompt.js";
-import {
-  checkTemplateWorkspace,
-  type RuntimeTemplate,
-} from "./runtime-template.js";
+import { checkTemplateWorkspace, type RuntimeTemplate } from "./runtime-template.js";
 import { loadConfiguredToolPackages } from "./tool-packages.js";
 import { narrowLimits } from "./narrow-limits.js";
 import { pinnedOf } from "./pinned-history.js";
@@ -142,9 +128,7 @@ export interface AgentRuntimeOptions {
    * @deprecated Use `runtime.subscribe(listener, { subagents: true })`: the listener receives
    * each subagent's events with the child as its second argument.
    */
-  readonly observeSubagent?: (
-    child: ChildInfo,
-  ) => ((event: AgentEvent) => void) | undefined;
+  readonly observeSubagent?: (child: ChildInfo) => ((event: AgentEvent) => void) | undefined;
   /**
    * OpenTelemetry's tracer and meter with `createRunTelemetry` of `@xzatoma/otel` (what its
    * `startSdk` resolves with, when telemetry is on): each run and each
@@ -287,8 +271,7 @@ function quotaOf(config: RuntimeConfig): QuotaConfig {
     max_executions: subagent.max_executions ?? quota.max_executions,
     max_total_tokens: subagent.max_total_tokens ?? quota.max_total_tokens,
     max_total_tool_calls: quota.max_total_tool_calls,
-    max_total_time_seconds:
-      subagent.max_total_time ?? quota.max_total_time_seconds,
+    max_total_time_seconds: subagent.max_total_time ?? quota.max_total_time_seconds,
   };
 }
 
@@ -335,8 +318,7 @@ export async function createAgentRuntime(
   // What each turn's changes replace, for `xzatoma rewind` (recorded once history is on).
   const checkpoints = createTurnCheckpoints(dataDir, {
     // Looked up only when the cap is passed; `history` is opened below.
-    exists: () =>
-      history ? (id) => history.getConversation(id) !== undefined : undefined,
+    exists: () => (history ? (id) => history.getConversation(id) !== undefined : undefined),
   });
   const workspace = createWorkspaceContext({
     changes: checkpoints.changes,
@@ -349,9 +331,7 @@ export async function createAgentRuntime(
       `${dbPath}-wal`,
       `${dbPath}-shm`,
       dataDir,
-      ...(options.configPath
-        ? configProtection(options.configPath, options.workspace)
-        : []),
+      ...(options.configPath ? configProtection(options.configPath, options.workspace) : []),
     ],
     ...(options.fileAccess ? { files: options.fileAccess } : {}),
   });
@@ -365,11 +345,7 @@ export async function createAgentRuntime(
   if (sandbox.warning && !template) io.warn(sandbox.warning);
   const standard = createStandardTools(
     workspace,
-    {
-      tools: config.agent.tools,
-      terminal: config.agent.terminal,
-      fetch: config.agent.fetch,
-    },
+    { tools: config.agent.tools, terminal: config.agent.terminal, fetch: config.agent.fetch },
     {
       auditLog,
       sandbox,
@@ -420,9 +396,8 @@ export async function createAgentRuntime(
           serverEnv: mcpServerEnvironment(env),
           warn: (message) => io.warn(message),
           oauth: {
-            store: createMcpSecretStore(
-              createCredentialStore({ env }),
-              (message) => io.warn(message),
+            store: createMcpSecretStore(createCredentialStore({ env }), (message) =>
+              io.warn(message),
             ),
             // Only where a person is there to open the URL (chat, an editor); `run` and the
             // watcher use a sign-in stored before, or fail saying how to sign in.
@@ -435,10 +410,7 @@ export async function createAgentRuntime(
                 }
               : {}),
           },
-          reservedNames: [
-            ...tools.map((tool) => tool.name),
-            ...SUBAGENT_TOOL_NAMES,
-          ],
+          reservedNames: [...tools.map((tool) => tool.name), ...SUBAGENT_TOOL_NAMES],
           // What a server returns may be a secret: a later fetch to a host the user has not
           // allowed then needs a person's yes, as after a command that needed one.
           exposure: workspace.exposure,
@@ -451,9 +423,7 @@ export async function createAgentRuntime(
   const toolSearch = createToolSearch(config.mcp, () => mcp?.servers() ?? []);
   const childProviderType = config.agent.subagent.provider;
   const childProvider =
-    subagentsOn &&
-    childProviderType !== undefined &&
-    childProviderType !== provider.name
+    subagentsOn && childProviderType !== undefined && childProviderType !== provider.name
       ? createProvider(
           { ...config.provider, type: childProviderType },
           {
@@ -480,9 +450,7 @@ export async function createAgentRuntime(
             dataDir,
           });
   for (const problem of template ? [] : (skills?.problems ?? [])) {
-    io.warn(
-      `skill ignored: ${problem.file}: ${problem.field} ${problem.message}`,
-    );
+    io.warn(`skill ignored: ${problem.file}: ${problem.field} ${problem.message}`);
   }
   for (const skill of template ? [] : (skills?.untrusted ?? [])) {
     io.warn(
@@ -501,19 +469,14 @@ export async function createAgentRuntime(
             dataDir,
           });
   for (const problem of template ? [] : (commands?.problems ?? [])) {
-    io.warn(
-      `command ignored: ${problem.file}: ${problem.field} ${problem.message}`,
-    );
+    io.warn(`command ignored: ${problem.file}: ${problem.field} ${problem.message}`);
   }
   if (offeredSkills.length > 0) tools.push(createSkillTool(offeredSkills));
   const catalog = skillCatalog(offeredSkills);
   const baseSystemPrompt =
     createSystemPrompt({
       workspace: workspace.root,
-      toolNames: [
-        ...tools.map((tool) => tool.name),
-        ...(subagentsOn ? SUBAGENT_TOOL_NAMES : []),
-      ],
+      toolNames: [...tools.map((tool) => tool.name), ...(subagentsOn ? SUBAGENT_TOOL_NAMES : [])],
       ...(instructions ? { projectInstructions: instructions.text } : {}),
     }) + (catalog ? `\n\n${catalog}` : "");
 
@@ -526,8 +489,7 @@ export async function createAgentRuntime(
     if (history !== shared) history?.close();
   };
   let model = provider.defaultModel;
-  const historyOptions =
-    options.history === false ? undefined : options.history;
+  const historyOptions = options.history === false ? undefined : options.history;
   let resumed: Message[] = [];
   let totals: Usage = ZERO;
   let resumeId: string | undefined;
@@ -537,8 +499,7 @@ export async function createAgentRuntime(
       typeof wanted === "string"
         ? wanted
         : history?.listConversations({ parentId: null, limit: 1 }).items[0]?.id;
-    const previous =
-      id === undefined ? undefined : history?.getConversation(id);
+    const previous = id === undefined ? undefined : history?.getConversation(id);
     if (!previous) {
       closeHistory();
       throw new XzatomaError(
@@ -573,8 +534,7 @@ export async function createAgentRuntime(
       workspace: workspace.root,
       // Made at a turn's start if need be, so a turn's records always have a conversation.
       conversationId: () => current.conversationId ?? current.store(),
-      firstTurn:
-        messages.filter((message) => message.role === "assistant").length + 1,
+      firstTurn: messages.filter((message) => message.role === "assistant").length + 1,
     });
   };
   attachCheckpoints(resumed);
@@ -625,9 +585,7 @@ export async function createAgentRuntime(
         config: subagentConfig,
         agentConfig: config.agent,
         provider: childProvider ?? provider,
-        model: () =>
-          subagentConfig.model ??
-          (childProvider ? childProvider.defaultModel : model),
+        model: () => subagentConfig.model ?? (childProvider ? childProvider.defaultModel : model),
         workspace: workspace.root,
         maxOutputBytes: config.agent.tools.max_output_size,
         approve,
@@ -657,15 +615,12 @@ export async function createAgentRuntime(
 
   // What `SessionStart` hooks add to the instructions, for the session they started.
   let sessionContext: readonly string[] = [];
-  const systemPrompt = () =>
-    withPromptContext(baseSystemPrompt, "SessionStart", sessionContext);
+  const systemPrompt = () => withPromptContext(baseSystemPrompt, "SessionStart", sessionContext);
   // The window the conversation is planned for: what the provider knows now, then what it
   // says before the first run and after a model switch.
   let window = provider.contextWindow(model);
   const build = (messages: readonly Message[]) => {
-    const registry = createToolRegistry({
-      maxOutputBytes: config.agent.tools.max_output_size,
-    });
+    const registry = createToolRegistry({ maxOutputBytes: config.agent.tools.max_output_size });
     // Hooks wrap each tool, for this agent and the subagents it starts alike.
     const available = [...tools, ...mcpTools]
       .filter((tool) => isToolAvailable(modes.chatMode, tool.access))
@@ -673,13 +628,8 @@ export async function createAgentRuntime(
     for (const tool of available) registry.register(tool);
     if (subagentScope) {
       // Rebuilt with every mode switch, so delegation survives it with the new mode's tools.
-      const level = {
-        depth: 0,
-        tools: available,
-        conversationId: () => recorder?.store(),
-      };
-      for (const tool of createSubagentTools(subagentScope, level))
-        registry.register(tool);
+      const level = { depth: 0, tools: available, conversationId: () => recorder?.store() };
+      for (const tool of createSubagentTools(subagentScope, level)) registry.register(tool);
     }
     const offered = toolSearch.offer(
       registry,
@@ -702,10 +652,7 @@ export async function createAgentRuntime(
     });
   };
   if (mcp) mcpTools = await mcp.connect("start");
-  sessionContext = await sessionHooks.start(
-    resumeId ? "resume" : "startup",
-    model,
-  );
+  sessionContext = await sessionHooks.start(resumeId ? "resume" : "startup", model);
   // A cleared session's `SessionStart` (source `clear`), awaited by the next run.
   let restarted: Promise<void> | undefined;
   let agent = build(resumed);
@@ -737,17 +684,10 @@ export async function createAgentRuntime(
     skills: offeredSkills,
     customCommands: commands?.offered ?? [],
     async fetchText(url, fetchOptions) {
-      const response = await standard.fetcher.fetch(url, {
-        confirmed: fetchOptions.confirmed,
-      });
-      return {
-        url: response.url,
-        contentType: response.contentType,
-        body: response.body,
-      };
+      const response = await standard.fetcher.fetch(url, { confirmed: fetchOptions.confirmed });
+      return { url: response.url, contentType: response.contentType, body: response.body };
     },
-    subscribe: (listener, subscribeOptions) =>
-      events.subscribe(listener, subscribeOptions),
+    subscribe: (listener, subscribeOptions) => events.subscribe(listener, subscribeOptions),
     async run(prompt, runOptions = {}) {
       if (mcp?.enabled) {
         const connected = await connectUnlessAborted(mcp, runOptions.signal);
@@ -778,8 +718,7 @@ export async function createAgentRuntime(
       // any agent of the tree exceeds a budget (or the tree's time is up) the whole run stops.
       const treeQuota = quota;
       const onQuota = () => controller.abort(new RunStop("quota"));
-      if (subagentScope)
-        treeQuota.signal.addEventListener("abort", onQuota, { once: true });
+      if (subagentScope) treeQuota.signal.addEventListener("abort", onQuota, { once: true });
       let finished: Extract<AgentEvent, { type: "finished" }> | undefined;
       emit = (event) => {
         telemetry?.onEvent(event);
@@ -816,9 +755,7 @@ export async function createAgentRuntime(
         // `/name args` runs a custom command: its prompt, with the arguments put in.
         const invocation = parseInvocation(prompt);
         const command = invocation
-          ? commands?.commands.find(
-              (candidate) => candidate.name === invocation.name,
-            )
+          ? commands?.commands.find((candidate) => candidate.name === invocation.name)
           : undefined;
         if (invocation && command) {
           if (!commands?.offered.includes(command)) {
@@ -843,40 +780,31 @@ export async function createAgentRuntime(
           invocation && !command
             ? offeredSkills.find((skill) => skill.name === invocation.name)
             : undefined;
-        if (invocation && invoked)
-          prompt = invocation.args || `Use the skill '${invoked.name}'.`;
+        if (invocation && invoked) prompt = invocation.args || `Use the skill '${invoked.name}'.`;
         // A skill the person names (`$name`) is loaded with the prompt.
-        const wanted = mentionedSkills(prompt, offeredSkills).filter(
-          (skill) => skill !== invoked,
-        );
-        const named = [...(invoked ? [invoked] : []), ...wanted].flatMap(
-          (skill) => {
-            try {
-              return [activateSkill(skill)];
-            } catch (error) {
-              io.warn((error as Error).message);
-              return [];
-            }
-          },
-        );
-        const text =
-          named.length === 0 ? prompt : `${named.join("\n\n")}\n\n${prompt}`;
+        const wanted = mentionedSkills(prompt, offeredSkills).filter((skill) => skill !== invoked);
+        const named = [...(invoked ? [invoked] : []), ...wanted].flatMap((skill) => {
+          try {
+            return [activateSkill(skill)];
+          } catch (error) {
+            io.warn((error as Error).message);
+            return [];
+          }
+        });
+        const text = named.length === 0 ? prompt : `${named.join("\n\n")}\n\n${prompt}`;
         const runOptions: AgentRunOptions = {
           signal: controller.signal,
           // A skill the person named stays in the model's view, as the instructions do.
           pinInput: named.length > 0,
           onEvent: (event) => {
-            if (event.type === "context-pruned")
-              void sessionHooks.preCompact("auto");
+            if (event.type === "context-pruned") void sessionHooks.preCompact("auto");
             if (event.type === "turn-started") {
               turn = event.turn;
               checkpoints.startTurn();
             }
             // A run without the delegation tools has the agent's own limits alone.
-            if (subagentScope && event.type === "usage")
-              treeQuota.spend(event.usage);
-            if (subagentScope && event.type === "tool-call-requested")
-              treeQuota.call();
+            if (subagentScope && event.type === "usage") treeQuota.spend(event.usage);
+            if (subagentScope && event.type === "tool-call-requested") treeQuota.call();
             // Held until the children have ended, to carry the whole tree's tokens.
             if (event.type === "finished" && subagentScope) finished = event;
             else emit(event);
@@ -892,13 +820,9 @@ export async function createAgentRuntime(
         // A run that ended early (cancelled, a limit) has told its children to stop through
         // their tool calls' signals; each stores how it ended before the run is reported over.
         if (children.size > 0) await Promise.allSettled([...children]);
-        const exceeded =
-          result.stopReason === "quota" ? treeQuota.exceeded : undefined;
+        const exceeded = result.stopReason === "quota" ? treeQuota.exceeded : undefined;
         const tree = subagentScope
-          ? {
-              treeUsage: treeQuota.usage,
-              ...(exceeded ? { quota: exceeded } : {}),
-            }
+          ? { treeUsage: treeQuota.usage, ...(exceeded ? { quota: exceeded } : {}) }
           : {};
         if (finished) emit({ ...finished, ...tree });
         totals = addUsage(totals, result.usage);
@@ -952,14 +876,10 @@ export async function createAgentRuntime(
     },
     async compact(compactOptions = {}) {
       await sessionHooks.preCompact("manual", compactOptions.instructions);
-      const signal = compactOptions.signal
-        ? { signal: compactOptions.signal }
-        : {};
+      const signal = compactOptions.signal ? { signal: compactOptions.signal } : {};
       if (compactOptions.everything) {
         const focus = compactOptions.instructions?.trim();
-        return (
-          await agent.compactContext({ ...signal, ...(focus ? { focus } : {}) })
-        ).summary;
+        return (await agent.compactContext({ ...signal, ...(focus ? { focus } : {}) })).summary;
       }
       return agent.summarizeContext(signal);
     },
@@ -1003,9 +923,7 @@ export async function createAgentRuntime(
 }
 
 /** A stored conversation's messages as the agent takes them: no system prompt. */
-function storedMessages(
-  stored: readonly { readonly message: unknown }[],
-): Message[] {
+function storedMessages(stored: readonly { readonly message: unknown }[]): Message[] {
   return stored
     .map((entry) => entry.message as Message)
     .filter((message) => message.role !== "system");
@@ -1022,8 +940,7 @@ function configProtection(configPath: string, workspace: string): string[] {
   const root = realOrResolved(workspace);
   const relative = path.relative(directory, root);
   const holdsWorkspace =
-    relative === "" ||
-    (!relative.startsWith("..") && !path.isAbsolute(relative));
+    relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
   return holdsWorkspace ? [file] : [file, directory];
 }
 

@@ -1,10 +1,6 @@
 import { redactSecrets } from "@xzatoma/safety";
 import { version } from "../version.js";
-import {
-  startSdk,
-  telemetrySettingsFromEnv,
-  type Telemetry,
-} from "@xzatoma/otel";
+import { startSdk, telemetrySettingsFromEnv, type Telemetry } from "@xzatoma/otel";
 
 export type { Telemetry } from "@xzatoma/otel";
 
@@ -33,8 +29,7 @@ export async function startTelemetry(
   options: StartTelemetryOptions = {},
 ): Promise<Telemetry | undefined> {
   const settings = telemetrySettingsFromEnv(env, { serviceName: "xzatoma" });
-  if (settings.disabled || (!settings.traces && !settings.metrics))
-    return undefined;
+  if (settings.disabled || (!settings.traces && !settings.metrics)) return undefined;
   for (const warning of settings.warnings) options.warn?.(warning);
   return startSdk(settings, {
     serviceVersion: version,

@@ -50,9 +50,7 @@ describe("startTelemetry (xzatoma)", () => {
       ),
       tools: [echo],
     });
-    const result = await agent.run("go", {
-      onEvent: (event) => run.onEvent(event),
-    });
+    const result = await agent.run("go", { onEvent: (event) => run.onEvent(event) });
     expect(result.stopReason).toBe("completed");
     await telemetry!.shutdown();
 
@@ -77,9 +75,7 @@ describe("startTelemetry (xzatoma)", () => {
       "gen_ai.usage.output_tokens": 10,
       "xzatoma.stop_reason": "completed",
     });
-    expect(
-      spans.find((span) => span.name === "execute_tool echo")?.attributes,
-    ).toMatchObject({
+    expect(spans.find((span) => span.name === "execute_tool echo")?.attributes).toMatchObject({
       "gen_ai.tool.name": "echo",
       "gen_ai.tool.call.id": "call-0-0",
       "xzatoma.tool.verdict": "not_asked",
@@ -88,23 +84,13 @@ describe("startTelemetry (xzatoma)", () => {
     expect(root.resource).toMatchObject({ "service.name": "xzatoma" });
     expect(typeof root.resource["service.version"]).toBe("string");
 
+    expect(collector.metric("xzatoma_model_requests_total", { outcome: "success" }).value).toBe(2);
+    expect(collector.metric("xzatoma_tokens_total", { type: "input" }).value).toBe(20);
     expect(
-      collector.metric("xzatoma_model_requests_total", { outcome: "success" })
-        .value,
-    ).toBe(2);
-    expect(
-      collector.metric("xzatoma_tokens_total", { type: "input" }).value,
-    ).toBe(20);
-    expect(
-      collector.metric("xzatoma_tool_calls_total", {
-        tool: "echo",
-        outcome: "success",
-      }).value,
+      collector.metric("xzatoma_tool_calls_total", { tool: "echo", outcome: "success" }).value,
     ).toBe(1);
     expect(
-      collector.metric("gen_ai.client.token.usage", {
-        "gen_ai.token.type": "output",
-      }),
+      collector.metric("gen_ai.client.token.usage", { "gen_ai.token.type": "output" }),
     ).toMatchObject({
       count: 2,
       sum: 10,
@@ -134,12 +120,8 @@ describe("startTelemetry (xzatoma)", () => {
       onEvent: (event) => run.onEvent(event),
     });
     await telemetry!.shutdown();
-    expect(collector.requests.map((request) => request.path)).toEqual([
-      "/v1/traces",
-    ]);
-    expect(collector.spans()[0]?.resource["service.name"]).toBe(
-      "agent-under-test",
-    );
+    expect(collector.requests.map((request) => request.path)).toEqual(["/v1/traces"]);
+    expect(collector.spans()[0]?.resource["service.name"]).toBe("agent-under-test");
   });
 
   it("warns once when the collector cannot be reached, and shuts down all the same", async () => {
@@ -174,15 +156,10 @@ describe("startTelemetry (xzatoma)", () => {
     const collector = await receiver();
     const warnings: string[] = [];
     const telemetry = await startTelemetry(
-      {
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: "grpc",
-      },
+      { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" },
       { warn: (message) => warnings.push(message) },
     );
     await telemetry!.shutdown();
-    expect(warnings.join("\n")).toContain(
-      "OTEL_EXPORTER_OTLP_PROTOCOL='grpc' is not supported",
-    );
+    expect(warnings.join("\n")).toContain("OTEL_EXPORTER_OTLP_PROTOCOL='grpc' is not supported");
   });
 });

@@ -1,17 +1,8 @@
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import type { MetricReader } from "@opentelemetry/sdk-metrics";
-import {
-  startSdk,
-  telemetrySettingsFromEnv,
-  type Telemetry,
-} from "@xzatoma/otel";
+import { startSdk, telemetrySettingsFromEnv, type Telemetry } from "@xzatoma/otel";
 import { redactSecrets } from "@xzatoma/runtime";
 
 export type { Telemetry } from "@xzatoma/otel";
@@ -21,10 +12,7 @@ export interface WatcherTelemetry extends Telemetry {
   /** `http://HOST:PORT/metrics` when the Prometheus endpoint is on. */
   readonly metricsUrl?: string;
   /** With `prometheusHandler`: answers a scrape, for a server the caller runs. */
-  readonly metricsHandler?: (
-    request: IncomingMessage,
-    response: ServerResponse,
-  ) => void;
+  readonly metricsHandler?: (request: IncomingMessage, response: ServerResponse) => void;
 }
 
 /** Options of {@link startTelemetry}. */
@@ -50,12 +38,8 @@ function watcherVersion(): string {
   // From the bundle (dist/main.js) and from the source (src/telemetry/index.ts).
   for (const candidate of ["../package.json", "../../package.json"]) {
     try {
-      const manifest = require(candidate) as {
-        name?: string;
-        version?: string;
-      };
-      if (manifest.name === "@xzatoma/watcher-service" && manifest.version)
-        return manifest.version;
+      const manifest = require(candidate) as { name?: string; version?: string };
+      if (manifest.name === "@xzatoma/watcher-service" && manifest.version) return manifest.version;
     } catch {
       // Not there from this file: the other candidate.
     }
@@ -72,9 +56,7 @@ function metricsPortOf(
   if (text === undefined || text === "") return undefined;
   const port = Number(text);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(
-      `XZATOMA_METRICS_PORT='${text}' is not a port number (0-65535).`,
-    );
+    throw new Error(`XZATOMA_METRICS_PORT='${text}' is not a port number (0-65535).`);
   }
   return port;
 }
@@ -87,12 +69,8 @@ async function servePrometheus(
 ): Promise<Server> {
   const server = createServer((request, response) => {
     const path = (request.url ?? "").split("?")[0];
-    if (request.method === "GET" && path === "/metrics")
-      handler(request, response);
-    else
-      response
-        .writeHead(404, { "content-type": "text/plain" })
-        .end("Not found: try /metrics\n");
+    if (request.method === "GET" && path === "/metrics") handler(request, response);
+    else response.writeHead(404, { "content-type": "text/plain" }).end("Not found: try /metrics\n");
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
@@ -121,19 +99,10 @@ export async function startTelemetry(
   env: NodeJS.ProcessEnv = process.env,
   options: WatcherTelemetryOptions = {},
 ): Promise<WatcherTelemetry | undefined> {
-  const settings = telemetrySettingsFromEnv(env, {
-    serviceName: "xzatoma-watcher",
-  });
+  const settings = telemetrySettingsFromEnv(env, { serviceName: "xzatoma-watcher" });
   if (settings.disabled) return undefined;
-  const port = options.prometheusHandler
-    ? undefined
-    : metricsPortOf(env, options);
-  if (
-    !settings.traces &&
-    !settings.metrics &&
-    port === undefined &&
-    !options.prometheusHandler
-  )
+  const port = options.prometheusHandler ? undefined : metricsPortOf(env, options);
+  if (!settings.traces && !settings.metrics && port === undefined && !options.prometheusHandler)
     return undefined;
   for (const warning of settings.warnings) options.warn?.(warning);
 
@@ -142,29 +111,22 @@ export async function startTelemetry(
   let metricsUrl: string | undefined;
   let metricsHandler: WatcherTelemetry["metricsHandler"];
   if (options.prometheusHandler) {
-    const { PrometheusExporter } =
-      await import("@opentelemetry/exporter-prometheus");
+    const { PrometheusExporter } = await import("@opentelemetry/exporter-prometheus");
     const exporter = new PrometheusExporter({ preventServerStart: true });
-    metricsHandler = (request, response) =>
-      exporter.getMetricsRequestHandler(request, response);
+    metricsHandler = (request, response) => exporter.getMetricsRequestHandler(request, response);
     extraReaders.push(exporter);
   } else if (port !== undefined) {
-    const host =
-      options.metricsHost ??
-      (env["XZATOMA_METRICS_HOST"]?.trim() || "127.0.0.1");
-    const { PrometheusExporter } =
-      await import("@opentelemetry/exporter-prometheus");
+    const host = options.metricsHost ?? (env["XZATOMA_METRICS_HOST"]?.trim() || "127.0.0.1");
+    const { PrometheusExporter } = await import("@opentelemetry/exporter-prometheus");
     // The watcher serves the endpoint itself, so it binds where asked and knows its port.
     const exporter = new PrometheusExporter({ preventServerStart: true });
     server = await servePrometheus(
-      (request, response) =>
-        exporter.getMetricsRequestHandler(request, response),
+      (request, response) => exporter.getMetricsRequestHandler(request, response),
       host,
       port,
     );
     const address = server.address() as AddressInfo;
-    const shownHost =
-      address.family === "IPv6" ? `[${address.address}]` : address.address;
+    const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
     metricsUrl = `http://${shownHost}:${address.port}/metrics`;
     extraReaders.push(exporter);
   }

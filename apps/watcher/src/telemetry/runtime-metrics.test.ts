@@ -19,9 +19,7 @@ afterEach(async () => {
 });
 
 function depthOf(request: OllamaChatRequest): number {
-  const system =
-    request.messages.find((message) => message.role === "system")?.content ??
-    "";
+  const system = request.messages.find((message) => message.role === "system")?.content ?? "";
   return Number(/You are a subagent \(depth (\d+)\)/.exec(system)?.[1] ?? "0");
 }
 
@@ -32,9 +30,7 @@ const toolResults = (request: OllamaChatRequest) =>
 async function scrape(url: string): Promise<string[]> {
   const response = await fetch(url);
   expect(response.status).toBe(200);
-  return (await response.text())
-    .split("\n")
-    .filter((line) => line !== "" && !line.startsWith("#"));
+  return (await response.text()).split("\n").filter((line) => line !== "" && !line.startsWith("#"));
 }
 
 /** The value of `name{labels}` (exactly those labels, besides otel_scope_*). */
@@ -48,19 +44,12 @@ function sample(
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)/.exec(line);
     if (!match || match[1] !== name) continue;
     const present = Object.fromEntries(
-      [
-        ...(match[2] ?? "").matchAll(
-          /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g,
-        ),
-      ].map((pair) => [pair[1], pair[2]]),
+      [...(match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map(
+        (pair) => [pair[1], pair[2]],
+      ),
     );
-    const own = Object.keys(present).filter(
-      (key) => !key.startsWith("otel_scope_"),
-    );
-    if (
-      own.length === wanted.length &&
-      wanted.every(([key, value]) => present[key] === value)
-    )
+    const own = Object.keys(present).filter((key) => !key.startsWith("otel_scope_"));
+    if (own.length === wanted.length && wanted.every(([key, value]) => present[key] === value))
       return Number(match[3]);
   }
   return undefined;
@@ -75,20 +64,13 @@ describe("Prometheus metrics of a runtime run with the real subagent tool", () =
     const scenario: Scenario = (request) => {
       if (depthOf(request) === 1)
         return toolResults(request) === 0
-          ? {
-              toolCalls: [
-                { name: "read_file", arguments: { path: "notes.txt" } },
-              ],
-            }
+          ? { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] }
           : { content: "It says launch at dawn." };
       switch (toolResults(request)) {
         case 0:
           return {
             toolCalls: [
-              {
-                name: "subagent",
-                arguments: { label: "reader", task_prompt: "Read notes.txt" },
-              },
+              { name: "subagent", arguments: { label: "reader", task_prompt: "Read notes.txt" } },
             ],
           };
         case 1:
@@ -117,10 +99,7 @@ describe("Prometheus metrics of a runtime run with the real subagent tool", () =
     const runtime = await createAgentRuntime(
       resolveRuntimeConfig(
         {
-          provider: {
-            type: "ollama",
-            ollama: { host: server.url, model: "llama3.2:latest" },
-          },
+          provider: { type: "ollama", ollama: { host: server.url, model: "llama3.2:latest" } },
           agent: { terminal: { sandbox: false } },
           persistence: { enabled: false },
         },
@@ -144,34 +123,24 @@ describe("Prometheus metrics of a runtime run with the real subagent tool", () =
     expect(result.stopReason).toBe("completed");
     expect(server.requests.map(depthOf)).toEqual([0, 1, 1, 0, 0]);
     const finished = events.find((event) => event.type === "subagent-finished");
-    if (finished?.type !== "subagent-finished")
-      throw new Error("no subagent-finished event");
+    if (finished?.type !== "subagent-finished") throw new Error("no subagent-finished event");
     expect(finished.stopReason).toBe("completed");
 
     const lines = await scrape(telemetry!.metricsUrl!);
     const model = { model: "llama3.2:latest", provider: "ollama" };
-    expect(
-      sample(lines, "xzatoma_model_requests_total", {
-        ...model,
-        outcome: "success",
-      }),
-    ).toBe(5);
-    expect(
-      sample(lines, "xzatoma_tokens_total", { ...model, type: "input" }),
-    ).toBe(result.usage.inputTokens + finished.usage.inputTokens);
-    expect(
-      sample(lines, "xzatoma_tokens_total", { ...model, type: "output" }),
-    ).toBe(result.usage.outputTokens + finished.usage.outputTokens);
-    expect(
-      sample(lines, "xzatoma_runs_total", { stop_reason: "completed" }),
-    ).toBe(2);
+    expect(sample(lines, "xzatoma_model_requests_total", { ...model, outcome: "success" })).toBe(5);
+    expect(sample(lines, "xzatoma_tokens_total", { ...model, type: "input" })).toBe(
+      result.usage.inputTokens + finished.usage.inputTokens,
+    );
+    expect(sample(lines, "xzatoma_tokens_total", { ...model, type: "output" })).toBe(
+      result.usage.outputTokens + finished.usage.outputTokens,
+    );
+    expect(sample(lines, "xzatoma_runs_total", { stop_reason: "completed" })).toBe(2);
     const subagentCalls = lines.filter((line) =>
       line.startsWith('xzatoma_tool_calls_total{tool="subagent"'),
     );
     expect(
-      subagentCalls
-        .map((line) => Number(line.split(" ").at(-1)))
-        .reduce((a, b) => a + b),
+      subagentCalls.map((line) => Number(line.split(" ").at(-1))).reduce((a, b) => a + b),
     ).toBe(2);
     expect(
       sample(lines, "xzatoma_tool_calls_total", {
@@ -183,25 +152,17 @@ describe("Prometheus metrics of a runtime run with the real subagent tool", () =
     // The child that ran.
     expect(sample(lines, "subagent_executions_total", { depth: "1" })).toBe(1);
     expect(sample(lines, "subagent_active_count", { depth: "1" })).toBe(0);
-    expect(
-      sample(lines, "subagent_completions_total", {
-        depth: "1",
-        status: "completed",
-      }),
-    ).toBe(1);
+    expect(sample(lines, "subagent_completions_total", { depth: "1", status: "completed" })).toBe(
+      1,
+    );
     expect(sample(lines, "subagent_turns_used_sum", { depth: "1" })).toBe(2);
     expect(sample(lines, "subagent_tokens_consumed_sum", { depth: "1" })).toBe(
       finished.usage.totalTokens,
     );
     // The call refused before a child started: an error of the seeds' type, not an execution.
     expect(
-      sample(lines, "subagent_errors_total", {
-        depth: "1",
-        error_type: "invalid_input",
-      }),
+      sample(lines, "subagent_errors_total", { depth: "1", error_type: "invalid_input" }),
     ).toBe(1);
-    expect(
-      lines.filter((line) => line.startsWith("subagent_errors_total")),
-    ).toHaveLength(1);
+    expect(lines.filter((line) => line.startsWith("subagent_errors_total"))).toHaveLength(1);
   });
 });

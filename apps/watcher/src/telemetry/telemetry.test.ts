@@ -1,9 +1,4 @@
-import {
-  Agent,
-  defineTool,
-  toolSuccess,
-  type RunTelemetry,
-} from "@xzatoma/core";
+import { Agent, defineTool, toolSuccess, type RunTelemetry } from "@xzatoma/core";
 import { createRunTelemetry } from "@xzatoma/otel";
 import { startOtlpReceiver } from "@xzatoma/scripted-servers/otlp";
 import { afterEach, describe, expect, it } from "vitest";
@@ -30,11 +25,7 @@ function delegate(top: () => RunTelemetry): ReturnType<typeof defineTool> {
     inputSchema: z.object({}).strict(),
     access: "read",
     execute: async (_input, context) => {
-      const info = {
-        toolCallId: context.toolCallId,
-        label: "helper",
-        depth: 1,
-      };
+      const info = { toolCallId: context.toolCallId, label: "helper", depth: 1 };
       const child = top().subagent(info);
       top().onEvent({ type: "subagent-started", turn: 1, ...info });
       const result = await new Agent({
@@ -67,15 +58,10 @@ async function scriptedRunWithSubagent(telemetry: WatcherTelemetry) {
     model: "llama3.2",
   });
   const agent = new Agent({
-    model: scriptedModel(
-      { toolCalls: [{ name: "delegate", input: {} }] },
-      { text: "all done" },
-    ),
+    model: scriptedModel({ toolCalls: [{ name: "delegate", input: {} }] }, { text: "all done" }),
     tools: [delegate(() => top)],
   });
-  const result = await agent.run("go", {
-    onEvent: (event) => top.onEvent(event),
-  });
+  const result = await agent.run("go", { onEvent: (event) => top.onEvent(event) });
   expect(result.stopReason).toBe("completed");
 }
 
@@ -89,9 +75,7 @@ async function scrape(url: string): Promise<string[]> {
   const response = await fetch(url);
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toContain("text/plain");
-  return (await response.text())
-    .split("\n")
-    .filter((line) => line !== "" && !line.startsWith("#"));
+  return (await response.text()).split("\n").filter((line) => line !== "" && !line.startsWith("#"));
 }
 
 /** The value of the sample `name{labels}` (labels in the exporter's order, without otel_scope_*). */
@@ -105,19 +89,12 @@ function sample(
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)/.exec(line);
     if (!match || match[1] !== name) continue;
     const present = Object.fromEntries(
-      [
-        ...(match[2] ?? "").matchAll(
-          /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g,
-        ),
-      ].map((pair) => [pair[1], pair[2]]),
+      [...(match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map(
+        (pair) => [pair[1], pair[2]],
+      ),
     );
-    const own = Object.keys(present).filter(
-      (key) => !key.startsWith("otel_scope_"),
-    );
-    if (
-      own.length === wanted.length &&
-      wanted.every(([key, value]) => present[key] === value)
-    )
+    const own = Object.keys(present).filter((key) => !key.startsWith("otel_scope_"));
+    if (own.length === wanted.length && wanted.every(([key, value]) => present[key] === value))
       return Number(match[3]);
   }
   return undefined;
@@ -127,9 +104,7 @@ describe("startTelemetry (xzatoma-watcher)", () => {
   it("sends spans over OTLP with a subagent's run under the tool call that started it", async () => {
     const collector = await startOtlpReceiver();
     cleanups.push(() => collector.close());
-    const telemetry = await startTelemetry({
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-    });
+    const telemetry = await startTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url });
     expect(telemetry?.metricsUrl).toBeUndefined();
     await scriptedRunWithSubagent(telemetry!);
     await telemetry!.shutdown();
@@ -142,45 +117,28 @@ describe("startTelemetry (xzatoma-watcher)", () => {
     expect(call.parentSpanId).toBe(root.spanId);
     expect(child.parentSpanId).toBe(call.spanId);
     expect(childCall.parentSpanId).toBe(child.spanId);
-    expect(new Set(spans.map((span) => span.traceId))).toEqual(
-      new Set([root.traceId]),
-    );
-    expect(spans.filter((span) => span.name === "chat llama3.2")).toHaveLength(
-      4,
-    );
+    expect(new Set(spans.map((span) => span.traceId))).toEqual(new Set([root.traceId]));
+    expect(spans.filter((span) => span.name === "chat llama3.2")).toHaveLength(4);
     expect(child.attributes).toMatchObject({
       "gen_ai.agent.name": "helper",
       "xzatoma.agent.depth": 1,
     });
     expect(root.resource["service.name"]).toBe("xzatoma-watcher");
-    expect(
-      collector.metric("subagent_executions_total", { depth: 1 }).value,
-    ).toBe(1);
+    expect(collector.metric("subagent_executions_total", { depth: 1 }).value).toBe(1);
   });
 
   it("serves Prometheus metrics on 127.0.0.1 whose values match the run", async () => {
     const telemetry = await startTelemetry({}, { metricsPort: 0 });
     cleanups.push(() => telemetry!.shutdown());
-    expect(telemetry?.metricsUrl).toMatch(
-      /^http:\/\/127\.0\.0\.1:\d+\/metrics$/,
-    );
+    expect(telemetry?.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
     await scriptedRunWithSubagent(telemetry!);
 
     const lines = await scrape(telemetry!.metricsUrl!);
     const model = { model: "llama3.2", provider: "ollama" };
     // Parent: 2 requests; the subagent: 2 requests.
-    expect(
-      sample(lines, "xzatoma_model_requests_total", {
-        ...model,
-        outcome: "success",
-      }),
-    ).toBe(4);
-    expect(
-      sample(lines, "xzatoma_tokens_total", { ...model, type: "input" }),
-    ).toBe(40);
-    expect(
-      sample(lines, "xzatoma_tokens_total", { ...model, type: "output" }),
-    ).toBe(20);
+    expect(sample(lines, "xzatoma_model_requests_total", { ...model, outcome: "success" })).toBe(4);
+    expect(sample(lines, "xzatoma_tokens_total", { ...model, type: "input" })).toBe(40);
+    expect(sample(lines, "xzatoma_tokens_total", { ...model, type: "output" })).toBe(20);
     expect(
       sample(lines, "xzatoma_tool_calls_total", {
         tool: "delegate",
@@ -195,37 +153,22 @@ describe("startTelemetry (xzatoma-watcher)", () => {
         outcome: "success",
       }),
     ).toBe(1);
-    expect(
-      sample(lines, "xzatoma_runs_total", { stop_reason: "completed" }),
-    ).toBe(2);
+    expect(sample(lines, "xzatoma_runs_total", { stop_reason: "completed" })).toBe(2);
     expect(sample(lines, "subagent_executions_total", { depth: "1" })).toBe(1);
     expect(sample(lines, "subagent_active_count", { depth: "1" })).toBe(0);
+    expect(sample(lines, "subagent_completions_total", { depth: "1", status: "completed" })).toBe(
+      1,
+    );
     expect(
-      sample(lines, "subagent_completions_total", {
-        depth: "1",
-        status: "completed",
-      }),
-    ).toBe(1);
-    expect(
-      sample(lines, "subagent_duration_seconds_count", {
-        depth: "1",
-        status: "completed",
-      }),
+      sample(lines, "subagent_duration_seconds_count", { depth: "1", status: "completed" }),
     ).toBe(1);
     expect(sample(lines, "subagent_turns_used_sum", { depth: "1" })).toBe(2);
-    expect(sample(lines, "subagent_tokens_consumed_sum", { depth: "1" })).toBe(
-      30,
-    );
+    expect(sample(lines, "subagent_tokens_consumed_sum", { depth: "1" })).toBe(30);
     expect(
-      sample(lines, "subagent_errors_total", {
-        depth: "1",
-        error_type: "execution_failed",
-      }),
+      sample(lines, "subagent_errors_total", { depth: "1", error_type: "execution_failed" }),
     ).toBeUndefined();
 
-    const elsewhere = await fetch(
-      telemetry!.metricsUrl!.replace("/metrics", "/other"),
-    );
+    const elsewhere = await fetch(telemetry!.metricsUrl!.replace("/metrics", "/other"));
     expect(elsewhere.status).toBe(404);
   });
 
@@ -233,19 +176,15 @@ describe("startTelemetry (xzatoma-watcher)", () => {
     const first = await startTelemetry({}, { metricsPort: 0 });
     cleanups.push(() => first!.shutdown());
     const port = new URL(first!.metricsUrl!).port;
-    await expect(
-      startTelemetry({ XZATOMA_METRICS_PORT: port }),
-    ).rejects.toThrow(
+    await expect(startTelemetry({ XZATOMA_METRICS_PORT: port })).rejects.toThrow(
       `Cannot serve metrics on 127.0.0.1:${port}: the port is in use`,
     );
-    await expect(
-      startTelemetry({ XZATOMA_METRICS_PORT: "http" }),
-    ).rejects.toThrow("XZATOMA_METRICS_PORT='http' is not a port number");
+    await expect(startTelemetry({ XZATOMA_METRICS_PORT: "http" })).rejects.toThrow(
+      "XZATOMA_METRICS_PORT='http' is not a port number",
+    );
   });
 
   it("keeps the Prometheus endpoint off when OTEL_SDK_DISABLED=true", async () => {
-    expect(
-      await startTelemetry({ OTEL_SDK_DISABLED: "true" }, { metricsPort: 0 }),
-    ).toBeUndefined();
+    expect(await startTelemetry({ OTEL_SDK_DISABLED: "true" }, { metricsPort: 0 })).toBeUndefined();
   });
 });

@@ -1,9 +1,5 @@
 import type { History } from "@xzatoma/persistence";
-import {
-  contextOfTraceparent,
-  type ExecutionReport,
-  type PlanExecutor,
-} from "../index.js";
+import { contextOfTraceparent, type ExecutionReport, type PlanExecutor } from "../index.js";
 import {
   createAgentRuntime,
   prepareRuntimeTemplate,
@@ -41,13 +37,9 @@ export interface RuntimeExecutorOptions {
  * change (its conversation, tools, workspace guard, approvals, limits, quota, history
  * recorder) is built again for each event. See docs/explanation/watcher-delivery.md.
  */
-export function createRuntimeExecutor(
-  options: RuntimeExecutorOptions,
-): PlanExecutor {
+export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExecutor {
   // One provider (its client, credentials and model lookups) for every run of the service.
-  let provider = options.provider
-    ? withSharedModels(options.provider)
-    : undefined;
+  let provider = options.provider ? withSharedModels(options.provider) : undefined;
   let template: Promise<RuntimeTemplate> | undefined;
   const templateOf = (): Promise<RuntimeTemplate> => {
     template ??= prepareRuntimeTemplate(
@@ -75,13 +67,9 @@ export function createRuntimeExecutor(
         // Nobody is asked: an escalation is refused, whatever the event or the plan asks for.
         modes: { chatMode: "write", approvalPolicy: "never" },
         template: await templateOf(),
-        ...(options.configPath !== undefined
-          ? { configPath: options.configPath }
-          : {}),
+        ...(options.configPath !== undefined ? { configPath: options.configPath } : {}),
         ...(options.env !== undefined ? { env: options.env } : {}),
-        ...(request.maxTurns !== undefined
-          ? { limits: { maxTurns: request.maxTurns } }
-          : {}),
+        ...(request.maxTurns !== undefined ? { limits: { maxTurns: request.maxTurns } } : {}),
         ...(options.telemetry !== undefined
           ? {
               telemetry: {
@@ -111,12 +99,8 @@ export function createRuntimeExecutor(
           totalTokens: result.usage.totalTokens ?? 0,
         },
         turns: result.turns,
-        ...(runtime.conversationId !== undefined
-          ? { conversationId: runtime.conversationId }
-          : {}),
-        ...(result.error !== undefined
-          ? { error: errorText(result.error) }
-          : {}),
+        ...(runtime.conversationId !== undefined ? { conversationId: runtime.conversationId } : {}),
+        ...(result.error !== undefined ? { error: errorText(result.error) } : {}),
       };
     } finally {
       await runtime.close();

@@ -19,24 +19,14 @@ import {
   type ChatScenario,
   type ScriptedOpenAI,
 } from "@xzatoma/scripted-servers/openai";
-import {
-  startScriptedXzepr,
-  type ScriptedXzepr,
-} from "@xzatoma/scripted-servers/xzepr";
-import {
-  createMemoryTransport,
-  parseResultEvent,
-  type MemoryTransport,
-} from "@xzatoma/xzepr";
+import { startScriptedXzepr, type ScriptedXzepr } from "@xzatoma/scripted-servers/xzepr";
+import { createMemoryTransport, parseResultEvent, type MemoryTransport } from "@xzatoma/xzepr";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveRuntimeConfig } from "@xzatoma/runtime";
 import { startWatcher, type StartedWatcher } from "./start-watcher.js";
 
 const BUILD = readFileSync(
-  new URL(
-    "../../../xzepr/src/__fixtures__/build_success_event.json",
-    import.meta.url,
-  ),
+  new URL("../../../xzepr/src/__fixtures__/build_success_event.json", import.meta.url),
   "utf8",
 );
 
@@ -62,14 +52,8 @@ afterEach(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-function withPlan(
-  plan: Record<string, unknown>,
-  id = "01JXZEPR0BUILD0DEMO000001",
-): string {
-  const event = JSON.parse(BUILD) as {
-    id: string;
-    data: { events: Record<string, unknown>[] };
-  };
+function withPlan(plan: Record<string, unknown>, id = "01JXZEPR0BUILD0DEMO000001"): string {
+  const event = JSON.parse(BUILD) as { id: string; data: { events: Record<string, unknown>[] } };
   event.id = id;
   const first = event.data.events[0] ?? {};
   event.data.events = [{ ...first, payload: { plan: JSON.stringify(plan) } }];
@@ -78,12 +62,10 @@ function withPlan(
 
 /** A tracer that records each span's name, parent and own context, as an SDK would make them. */
 function recordingTracer() {
-  const spans: { name: string; parent?: SpanContext; context: SpanContext }[] =
-    [];
+  const spans: { name: string; parent?: SpanContext; context: SpanContext }[] = [];
   const tracer = {
     startSpan(name: string, _options?: SpanOptions, context?: Context): Span {
-      const parent =
-        context === undefined ? undefined : trace.getSpanContext(context);
+      const parent = context === undefined ? undefined : trace.getSpanContext(context);
       const own: SpanContext = {
         traceId: parent?.traceId ?? randomBytes(16).toString("hex"),
         spanId: randomBytes(8).toString("hex"),
@@ -96,13 +78,7 @@ function recordingTracer() {
         end: () => undefined,
         recordException: () => undefined,
       };
-      for (const method of [
-        "setAttribute",
-        "setAttributes",
-        "setStatus",
-        "addEvent",
-        "updateName",
-      ])
+      for (const method of ["setAttribute", "setAttributes", "setStatus", "addEvent", "updateName"])
         span[method] = () => span;
       return span as unknown as Span;
     },
@@ -115,17 +91,10 @@ async function start(
   extra: Record<string, unknown> = {},
   telemetry?: { tracer: Tracer },
 ): Promise<{ transport: MemoryTransport; lines: string[] }> {
-  model = await startScriptedOpenAI({
-    scenario,
-    apiKey: "sk-test",
-    models: ["scripted-1"],
-  });
+  model = await startScriptedOpenAI({ scenario, apiKey: "sk-test", models: ["scripted-1"] });
   const config = resolveRuntimeConfig(
     {
-      provider: {
-        type: "openai",
-        openai: { base_url: model.url, model: "scripted-1" },
-      },
+      provider: { type: "openai", openai: { base_url: model.url, model: "scripted-1" } },
       agent: { terminal: { sandbox: false } },
       persistence: { data_dir: path.join(home, "data") },
       watcher: { filters: { event_types: ["build.success"] } },
@@ -158,10 +127,7 @@ async function start(
 describe("startWatcher", () => {
   it("runs an event's plan through the agent, publishes its answer, and records the run in history and the ledger", async () => {
     const { transport } = await start(() => ({ content: "Build verified." }));
-    await transport.publish({
-      topic: "xzepr.events",
-      records: [{ key: "k", value: BUILD }],
-    });
+    await transport.publish({ topic: "xzepr.events", records: [{ key: "k", value: BUILD }] });
     await transport.drained();
     const [record] = transport.messages("xzepr.events.results");
     expect(record).toBeDefined();
@@ -179,24 +145,14 @@ describe("startWatcher", () => {
 
     await watcher?.close(1000);
     watcher = undefined;
-    const history = openHistory({
-      path: path.join(home, "data", "history.db"),
-    });
+    const history = openHistory({ path: path.join(home, "data", "history.db") });
     try {
       const entry = history.lookupProcessedEvent(
-        JSON.stringify([
-          "xzepr.event.receiver.demo-receiver-001",
-          "01JXZEPR0BUILD0DEMO000001",
-        ]),
+        JSON.stringify(["xzepr.event.receiver.demo-receiver-001", "01JXZEPR0BUILD0DEMO000001"]),
       );
-      expect(entry).toMatchObject({
-        outcome: "completed",
-        delivery: "xzepr.events/0/0",
-      });
+      expect(entry).toMatchObject({ outcome: "completed", delivery: "xzepr.events/0/0" });
       const conversation = history.getConversation(entry?.conversationId ?? "");
-      expect(conversation?.title).toBe(
-        "event 01JXZEPR0BUILD0DEMO000001: build.success",
-      );
+      expect(conversation?.title).toBe("event 01JXZEPR0BUILD0DEMO000001: build.success");
     } finally {
       history.close();
     }
@@ -206,32 +162,18 @@ describe("startWatcher", () => {
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
     const sender = "00f067aa0ba902b7";
     const { tracer, spans } = recordingTracer();
-    const { transport } = await start(
-      () => ({ content: "Build verified." }),
-      {},
-      { tracer },
-    );
+    const { transport } = await start(() => ({ content: "Build verified." }), {}, { tracer });
     await transport.publish({
       topic: "xzepr.events",
-      records: [
-        {
-          value: BUILD,
-          headers: { traceparent: `00-${traceId}-${sender}-01` },
-        },
-      ],
+      records: [{ value: BUILD, headers: { traceparent: `00-${traceId}-${sender}-01` } }],
     });
     await transport.drained();
     const handling = spans.find((span) => span.name === "process xzepr.events");
     const run = spans.find((span) => span.name === "invoke_agent");
     expect(handling?.parent).toMatchObject({ traceId, spanId: sender });
-    expect(run?.parent).toMatchObject({
-      traceId,
-      spanId: handling?.context.spanId,
-    });
+    expect(run?.parent).toMatchObject({ traceId, spanId: handling?.context.spanId });
     expect(run?.context.traceId).toBe(traceId);
-    const parsed = parseResultEvent(
-      transport.messages("xzepr.events.results")[0]!,
-    );
+    const parsed = parseResultEvent(transport.messages("xzepr.events.results")[0]!);
     expect(parsed.kind).toBe("result");
     if (parsed.kind !== "result") return;
     expect(parsed.event.extensions.traceparent).toBe(
@@ -247,20 +189,10 @@ describe("startWatcher", () => {
     };
     const scenario: ChatScenario = (_request, index) =>
       index === 0
-        ? {
-            toolCalls: [
-              {
-                name: "terminal",
-                arguments: { command: "touch made-by-plan.txt" },
-              },
-            ],
-          }
+        ? { toolCalls: [{ name: "terminal", arguments: { command: "touch made-by-plan.txt" } }] }
         : { content: "done" };
     const { transport } = await start(scenario);
-    await transport.publish({
-      topic: "xzepr.events",
-      records: [{ value: withPlan(plan) }],
-    });
+    await transport.publish({ topic: "xzepr.events", records: [{ value: withPlan(plan) }] });
     await transport.drained();
     expect(existsSync(path.join(workspace, "made-by-plan.txt"))).toBe(false);
     await watcher?.close(1000);
@@ -274,10 +206,7 @@ describe("startWatcher", () => {
     // Nobody is asked in the watcher and this configuration has no sandbox: a command that
     // is not provably read-only needs a person, whatever the plan or the configuration say.
     const second = withPlan(plan, "01JXZEPR0BUILD0DEMO000002");
-    await allowed.transport.publish({
-      topic: "xzepr.events",
-      records: [{ value: second }],
-    });
+    await allowed.transport.publish({ topic: "xzepr.events", records: [{ value: second }] });
     await allowed.transport.drained();
     expect(existsSync(path.join(workspace, "made-by-plan.txt"))).toBe(false);
   });
@@ -287,17 +216,11 @@ describe("startWatcher", () => {
     const { transport } = await start(() => ({ content: "Build verified." }), {
       xzepr: { api_url: xzepr.url, report_results: true },
     });
-    await transport.publish({
-      topic: "xzepr.events",
-      records: [{ value: BUILD }],
-    });
+    await transport.publish({ topic: "xzepr.events", records: [{ value: BUILD }] });
     await transport.drained();
     await expect.poll(() => xzepr?.events.size, { timeout: 30_000 }).toBe(1);
     const [receiver] = [...xzepr.receivers.values()];
-    expect(receiver).toMatchObject({
-      name: "xzatoma-watcher",
-      type: "xzatoma.watcher.result",
-    });
+    expect(receiver).toMatchObject({ name: "xzatoma-watcher", type: "xzatoma.watcher.result" });
     const [event] = [...xzepr.events.values()];
     expect(event).toMatchObject({
       success: true,
@@ -308,15 +231,10 @@ describe("startWatcher", () => {
 
   it("refuses a configuration without a watcher section or without brokers, naming the key", async () => {
     const config = resolveRuntimeConfig({}, { homeDir: home, env: {} });
-    await expect(startWatcher({ config, workspace })).rejects.toThrow(
-      /no watcher section/,
+    await expect(startWatcher({ config, workspace })).rejects.toThrow(/no watcher section/);
+    const noBrokers = resolveRuntimeConfig({ watcher: {} }, { homeDir: home, env: {} });
+    await expect(startWatcher({ config: noBrokers, workspace })).rejects.toThrow(
+      /watcher\.kafka\.brokers is not set/,
     );
-    const noBrokers = resolveRuntimeConfig(
-      { watcher: {} },
-      { homeDir: home, env: {} },
-    );
-    await expect(
-      startWatcher({ config: noBrokers, workspace }),
-    ).rejects.toThrow(/watcher\.kafka\.brokers is not set/);
   });
 });

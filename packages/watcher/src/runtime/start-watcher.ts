@@ -34,9 +34,7 @@ export interface StartWatcherOptions {
   readonly dryRun?: boolean;
   /** Where log lines go (standard error by default). */
   readonly write?: (line: string) => void;
-  readonly telemetry?: AgentRuntimeOptions["telemetry"] & {
-    readonly meter?: Meter;
-  };
+  readonly telemetry?: AgentRuntimeOptions["telemetry"] & { readonly meter?: Meter };
   /** A transport instead of Kafka (tests, embedders). */
   readonly transport?: EventTransport;
   /** An executor instead of the agent runtime (benchmarks). */
@@ -65,9 +63,7 @@ export interface StartedWatcher {
  * runtime with the configuration's privileges. `xzatoma-watcher run` and `xzatoma watch`
  * both call this.
  */
-export async function startWatcher(
-  options: StartWatcherOptions,
-): Promise<StartedWatcher> {
+export async function startWatcher(options: StartWatcherOptions): Promise<StartedWatcher> {
   const { config } = options;
   const watcher = config.watcher;
   if (watcher === undefined) {
@@ -80,14 +76,11 @@ export async function startWatcher(
   const logger = createWatcherLogger({
     level: watcher.logging.level,
     json: watcher.logging.json_format,
-    ...(watcher.logging.file_path !== undefined
-      ? { filePath: watcher.logging.file_path }
-      : {}),
+    ...(watcher.logging.file_path !== undefined ? { filePath: watcher.logging.file_path } : {}),
     ...(options.write ? { write: options.write } : {}),
     redact: (text) => redactSecrets(text),
   });
-  const transport =
-    options.transport ?? createWatcherTransport(watcher, { env, logger });
+  const transport = options.transport ?? createWatcherTransport(watcher, { env, logger });
   // Commits reach the disk at checkpoints, not per event: what the service finished is on
   // record in Kafka (a result and its offset commit in one transaction), so the last ledger
   // entries lost to a power cut cost at most a second run of an event published twice
@@ -103,9 +96,7 @@ export async function startWatcher(
       workspace: options.workspace,
       env,
       warn: (message) => logger.warn(message),
-      ...(options.configPath !== undefined
-        ? { configPath: options.configPath }
-        : {}),
+      ...(options.configPath !== undefined ? { configPath: options.configPath } : {}),
       ...(options.telemetry !== undefined
         ? {
             telemetry: {
@@ -119,13 +110,9 @@ export async function startWatcher(
       ...(history !== undefined ? { history } : {}),
     });
   const xzepr = config.xzepr;
-  const client = xzepr?.report_results
-    ? resolveXzeprClientOptions(xzepr, env)
-    : undefined;
+  const client = xzepr?.report_results ? resolveXzeprClientOptions(xzepr, env) : undefined;
   const onResult =
-    xzepr && client
-      ? createXzeprReporter(xzepr, client, options.release)
-      : undefined;
+    xzepr && client ? createXzeprReporter(xzepr, client, options.release) : undefined;
   const service = createWatcherService({
     config: watcher,
     transport,
@@ -139,12 +126,8 @@ export async function startWatcher(
         : `xzatoma-watcher://${hostname()}/${process.pid}`,
     // Results, dead letters and the ledger's copies of them never hold a secret.
     redact: (text) => redactSecrets(text),
-    ...(options.telemetry?.meter !== undefined
-      ? { meter: options.telemetry.meter }
-      : {}),
-    ...(options.telemetry?.tracer !== undefined
-      ? { tracer: options.telemetry.tracer }
-      : {}),
+    ...(options.telemetry?.meter !== undefined ? { meter: options.telemetry.meter } : {}),
+    ...(options.telemetry?.tracer !== undefined ? { tracer: options.telemetry.tracer } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(options.onFatal ? { onFatal: options.onFatal } : {}),
     ...(onResult && !options.dryRun ? { onResult } : {}),

@@ -65,8 +65,8 @@ describe("workspace checkpoints", () => {
     checkpoints.startTurn();
     checkpoints.endTurn();
     checkpoints.startTurn();
-    // Two turns that changed nothing: the conversation was never made to exist for them.
-    expect(asked).toEqual([false, false, false]);
+    // Two turns that changed nothing: the conversation was not even asked for its id.
+    expect(asked).toEqual([]);
     expect(existsSync(path.join(dataDir, "checkpoints"))).toBe(false);
 
     writeFileSync(path.join(workspace, "a.txt"), "before\n");
@@ -82,6 +82,26 @@ describe("workspace checkpoints", () => {
     checkpoints.close();
     const plan = planRewind(index(), 2, workspace);
     expect(plan.changes.map((change) => change.path)).toEqual(["a.txt"]);
+  });
+
+  it("writes no index for a conversation that changes no file, even with its id known", () => {
+    const { dataDir, workspace, checkpoints, rewind } = setUp();
+    for (let turn = 0; turn < 3; turn += 1) {
+      checkpoints.startTurn();
+      checkpoints.endTurn();
+    }
+    checkpoints.close();
+    expect(existsSync(path.join(dataDir, "checkpoints"))).toBe(false);
+    expect(rewind(1).changes).toEqual([]);
+    // A later change in the same recorder writes every turn before it too.
+    writeFileSync(path.join(workspace, "late.txt"), "before\n");
+    checkpoints.startTurn();
+    checkpoints.recordBefore(path.join(workspace, "late.txt"));
+    checkpoints.close();
+    const lines = readCheckpointLines(path.join(dataDir, "checkpoints"), "01TESTCONVERSATION");
+    expect(lines.filter((line) => line.type === "turn").map((line) => line.turn)).toEqual([
+      1, 2, 3, 4,
+    ]);
   });
 
   it("puts back bytes and modes, removes what turns made, restores what they deleted", () => {

@@ -12,7 +12,7 @@ import path from "node:path";
 import { startScriptedOpenAI } from "../tools/scripted-servers/openai-server.ts";
 
 const { resolveRuntimeConfig } = await import("../packages/runtime/dist/index.js");
-const { startWatcher } = await import("../packages/runtime/dist/watcher.js");
+const { startWatcher } = await import("../packages/watcher/dist/runtime.js");
 const { createMemoryTransport } = await import("../packages/xzepr/dist/index.js");
 const mib = (bytes: number) => (bytes / 1048576).toFixed(0);
 

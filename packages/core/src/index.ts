@@ -40,10 +40,10 @@ export {
   type XzatomaErrorOptions,
 } from "./errors.js";
 export { toModelPrompt, toModelTools } from "./model-prompt.js";
+export { toModelInputSchema } from "./model-input-schema.js";
 export {
   defaultAssessment,
   defineTool,
-  toModelInputSchema,
   type JsonSchemaObject,
   type Tool,
   type ToolAssessment,

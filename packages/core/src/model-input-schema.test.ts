@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { toModelInputSchema } from "./tool.js";
+import { toModelInputSchema } from "./model-input-schema.js";
 
 describe("toModelInputSchema", () => {
   const schema = z.object({ path: z.string().describe("a path"), limit: z.number().int() });

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Builds the xzatoma-watcher image (deploy/watcher/Dockerfile) with buildah on a machine that
+# can reach Debian's package mirror and the npm registry but no image registry: the Node base
+# image the Dockerfile names is made here instead of pulled, and the app is built and deployed
+# on this machine (the Dockerfile's APP_SOURCE path for a CI that built it already). Then the
+# image is checked: `xzatoma-watcher --help` and `--version` run in it as uid 10001, and
+# bubblewrap is asked to make the sandbox's namespaces inside it.
+#
+#   bash deploy/watcher/build-image.sh            # builds xzatoma-watcher:<version>, checks it
+#   WORK=/var/tmp/xzw bash deploy/watcher/build-image.sh
+#
+# Needs: root (debootstrap, buildah's storage), debootstrap, buildah, pnpm and Node >= 22.19
+# (source tools/toolchain/env.sh). Environment:
+#   WORK          scratch directory (default .cache/watcher-image; the base's root file system
+#                 is kept there, so a second run skips debootstrap)
+#   MIRROR        Debian mirror (default http://deb.debian.org/debian)
+#   SUITE         Debian release of the base (default bookworm, as node:24-bookworm-slim)
+#   TAG           image name (default xzatoma-watcher:<apps/watcher version>)
+#   BUILD_APP     0 to use the apps' builds as they are (default 1: nx build first)
+# Steps (each printed as it runs): 1. a minimal Debian root file system with debootstrap, with
+# this machine's Node binary in /usr/local/bin, committed as localhost/xzatoma-node:base;
+# 2. `nx run xzatoma-watcher:build` and `pnpm --filter @xzatoma/watcher-service deploy --prod`
+# into WORK/app, committed as an image holding /out; 3. `buildah bud` of the Dockerfile with
+# NODE_IMAGE and APP_SOURCE set to those two and the host's network (its apt-get reaches the
+# mirror); 4. the checks.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+WORK="${WORK:-$ROOT/.cache/watcher-image}"
+MIRROR="${MIRROR:-http://deb.debian.org/debian}"
+SUITE="${SUITE:-bookworm}"
+VERSION="$(node -p "require('$ROOT/apps/watcher/package.json').version")"
+TAG="${TAG:-xzatoma-watcher:$VERSION}"
+BASE_IMAGE="localhost/xzatoma-node:base"
+APP_IMAGE="localhost/xzatoma-watcher-app:$VERSION"
+
+step() { printf '\n== %s\n' "$*" >&2; }
+die() { printf 'build-image: %s\n' "$*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "run as root (debootstrap and buildah's storage need it)"
+for tool in debootstrap buildah pnpm node; do
+  command -v "$tool" >/dev/null || die "$tool is not installed (apt-get install $tool; source tools/toolchain/env.sh for node and pnpm)"
+done
+node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=19)?0:1)' \
+  || die "Node $(node --version) is older than 22.19: source tools/toolchain/env.sh"
+mkdir -p "$WORK"
+
+step "1. base: $SUITE (minbase) from $MIRROR, Node $(node --version) from this machine"
+ROOTFS="$WORK/rootfs-$SUITE"
+if [ ! -x "$ROOTFS/usr/bin/bwrap" ]; then
+  rm -rf "$ROOTFS"
+  # The packages the Dockerfile's last stage installs, so its apt-get finds them in place.
+  debootstrap --variant=minbase --include=bubblewrap,ca-certificates,git,tini \
+    "$SUITE" "$ROOTFS" "$MIRROR"
+fi
+install -m 0755 "$(command -v node)" "$ROOTFS/usr/local/bin/node"
+# The Dockerfile's apt-get reads the mirror from here.
+printf 'deb %s %s main\n' "$MIRROR" "$SUITE" >"$ROOTFS/etc/apt/sources.list"
+base=$(buildah from scratch)
+trap 'buildah rm "$base" >/dev/null 2>&1 || true' EXIT
+mount=$(buildah mount "$base")
+cp -a "$ROOTFS/." "$mount/"
+buildah umount "$base" >/dev/null
+buildah config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  --cmd node "$base"
+buildah commit --quiet "$base" "$BASE_IMAGE" >/dev/null
+buildah rm "$base" >/dev/null
+trap - EXIT
+buildah run --isolation chroot "$(buildah from "$BASE_IMAGE")" -- node --version >&2
+
+step "2. the app: built and deployed on this machine into $WORK/app"
+cd "$ROOT"
+if [ "${BUILD_APP:-1}" != 0 ]; then
+  npx nx run xzatoma-watcher:build
+fi
+rm -rf "$WORK/app"
+pnpm --filter @xzatoma/watcher-service deploy --prod --offline "$WORK/app"
+app=$(buildah from scratch)
+buildah copy --quiet "$app" "$WORK/app" /out >/dev/null
+buildah commit --quiet "$app" "$APP_IMAGE" >/dev/null
+buildah rm "$app" >/dev/null
+
+step "3. buildah bud -f deploy/watcher/Dockerfile -t $TAG"
+buildah bud --format docker --network host --isolation chroot \
+  --ignorefile deploy/watcher/Dockerfile.dockerignore \
+  --build-arg NODE_IMAGE="$BASE_IMAGE" --build-arg APP_SOURCE="$APP_IMAGE" \
+  -f deploy/watcher/Dockerfile -t "$TAG" .
+
+step "4. checks in a container of $TAG"
+# buildah's chroot isolation cannot be the container here: Linux refuses a chrooted process a
+# new user namespace, so bubblewrap could never start in it; its OCI isolation (crun) refuses
+# a host whose cgroups are in hybrid mode. bubblewrap itself runs the image's file system
+# instead: its own namespaces, pivot_root, uid 10001 as the Dockerfile's USER.
+check=$(buildah from "$TAG")
+trap 'buildah umount "$check" >/dev/null 2>&1; buildah rm "$check" >/dev/null 2>&1 || true' EXIT
+rootfs=$(buildah mount "$check")
+in_image() {
+  bwrap --unshare-all --unshare-user --uid 10001 --gid 10001 --die-with-parent \
+    --ro-bind "$rootfs" / --proc /proc --dev /dev --tmpfs /tmp \
+    --setenv PATH /usr/local/bin:/usr/bin:/bin --setenv HOME /var/lib/xzatoma-watcher \
+    --chdir / /bin/sh -c "$1"
+}
+in_image 'echo "uid $(id -u)"'
+in_image 'node /opt/xzatoma-watcher/bin/xzatoma-watcher.js --version'
+in_image 'node /opt/xzatoma-watcher/bin/xzatoma-watcher.js --help' | head -5
+if in_image 'bwrap --unshare-all --die-with-parent --ro-bind / / --dev /dev true'; then
+  echo "bubblewrap in the image: made its namespaces (user, pid, network, mount, ipc, uts)" >&2
+else
+  echo "bubblewrap in the image: could not make its namespaces" >&2
+fi
+if in_image 'bwrap --unshare-all --die-with-parent --ro-bind / / --dev /dev --proc /proc true'; then
+  echo "bubblewrap in the image: mounted its own /proc too, as the sandbox does" >&2
+else
+  echo "bubblewrap in the image: could not mount its own /proc (the sandbox needs it; see docs/how-to/deploy-the-watcher.md)" >&2
+fi
+echo "built $TAG" >&2

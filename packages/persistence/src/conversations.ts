@@ -39,20 +39,10 @@ export function createConversation(
   input: NewConversation,
 ): ConversationRecord {
   const now = context.now();
-  // Immediate: the parent cannot be deleted between the look-up and the insert.
-  return context.db.transaction(
-    (tx) => {
-      let depth = 0;
-      if (input.parentId !== undefined) {
-        const parent = tx
-          .select({ depth: conversations.depth })
-          .from(conversations)
-          .where(eq(conversations.id, input.parentId))
-          .get();
-        if (!parent) throw new ConversationNotFoundError(input.parentId);
-        depth = parent.depth + 1;
-      }
-      const row = tx
+  // On the one connection: inside the transaction below, the insert is part of it.
+  const insert = (depth: number): ConversationRecord =>
+    toConversationRecord(
+      context.db
         .insert(conversations)
         .values({
           id: context.newId(now),
@@ -66,8 +56,22 @@ export function createConversation(
           startedAt: toRfc3339(input.startedAt ?? now),
         })
         .returning()
+        .get(),
+    );
+  // A top-level conversation is one statement, atomic on its own: no transaction to open and
+  // commit (one per event in the watcher).
+  const parentId = input.parentId;
+  if (parentId === undefined) return insert(0);
+  // Immediate: the parent cannot be deleted between the look-up and the insert.
+  return context.db.transaction(
+    (tx) => {
+      const parent = tx
+        .select({ depth: conversations.depth })
+        .from(conversations)
+        .where(eq(conversations.id, parentId))
         .get();
-      return toConversationRecord(row);
+      if (!parent) throw new ConversationNotFoundError(parentId);
+      return insert(parent.depth + 1);
     },
     { behavior: "immediate" },
   );

@@ -1,9 +1,9 @@
+import type { ApprovalAnswer, ApprovalQuestion } from "@xzatoma/safety";
 import type { z } from "zod";
 import { describeError, XzatomaError } from "./errors.js";
 import {
   defaultAssessment,
   type Tool,
-  type ToolAccess,
   type ToolAssessment,
   type ToolProgress,
   type ToolVerdict,
@@ -43,40 +43,22 @@ export type ToolCallRequest = {
   | { readonly parsedInput: unknown; readonly input?: never }
 );
 
-/** A request for permission to run a tool call that does more than plainly read. */
-export interface ApprovalRequest {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly access: ToolAccess;
-  readonly input: unknown;
-  /** The tool's own judgement of the call (`allow` or `confirm`; `block` never asks). */
-  readonly verdict: ToolVerdict;
-  /** The tool's reason, as a sentence (it ends with `.`, `!` or `?`). */
-  readonly reason: string;
-  /** What will happen, for the person asked. */
-  readonly summary?: string;
-  /** Only a person's explicit yes may approve it; see {@link ToolAssessment.requiresPerson}. */
-  readonly requiresPerson?: boolean;
-  /** Provably read-only; see {@link ToolAssessment.readOnly}. */
-  readonly readOnly?: boolean;
-}
+/**
+ * A request for permission to run a tool call that does more than plainly read:
+ * `ApprovalQuestion` of `@xzatoma/safety`, the one approval vocabulary. `verdict` is the
+ * tool's own judgement (`allow` or `confirm`; `block` never asks), `reason` a sentence (it
+ * ends with `.`, `!` or `?`), `summary` what will happen, for the person asked;
+ * `requiresPerson` and `readOnly` as in {@link ToolAssessment}.
+ */
+export type ApprovalRequest = ApprovalQuestion;
 
-/** The answer to an {@link ApprovalRequest}. */
-export interface ApprovalDecision {
-  readonly approved: boolean;
-  /** Shown to the model when the call is refused. */
-  readonly reason?: string;
-  /**
-   * The input the person edited before approving (for example a corrected command). It is
-   * validated and judged again; a `block` still refuses it.
-   */
-  readonly editedInput?: unknown;
-  /**
-   * A person gave this answer (rather than a mode or policy). Calls whose judgement
-   * `requiresPerson` run only with it.
-   */
-  readonly byPerson?: boolean;
-}
+/**
+ * The answer to an {@link ApprovalRequest}: `ApprovalAnswer` of `@xzatoma/safety`.
+ * `reason` is shown to the model when the call is refused; `editedInput` (a corrected
+ * command) is validated and judged again, and a `block` still refuses it; `byPerson` marks a
+ * person's answer, which calls whose judgement `requiresPerson` need.
+ */
+export type ApprovalDecision = ApprovalAnswer;
 
 /** Decides whether a tool call may run. */
 export type ApprovalHandler = (

@@ -1,19 +1,21 @@
+import type { ApprovalAccess, ApprovalVerdict } from "@xzatoma/safety";
 import type { z } from "zod";
 import { toModelInputSchema } from "./model-input-schema.js";
 import type { ToolResult } from "./tool-result.js";
 
 /**
- * What a tool may do. The registry asks for approval for anything but `read`;
- * the full approval policy (chat mode x safety mode x execution mode) builds on this.
+ * What a tool may do: `ApprovalAccess` of `@xzatoma/safety`, the one approval vocabulary.
+ * The registry asks for approval for anything but `read`; the approval policy (the chat mode
+ * and the approval policy, `decideApproval`) builds on this.
  */
-export type ToolAccess = "read" | "write" | "execute" | "network";
+export type ToolAccess = ApprovalAccess;
 
 /**
  * How risky one call is, judged by the tool from its input before anything runs:
  * `allow` (plainly safe), `confirm` (a person should say yes), `block` (never runs).
- * The approval policy combines it with the chat, safety and execution modes.
+ * `ApprovalVerdict` of `@xzatoma/safety`; the approval policy combines it with the modes.
  */
-export type ToolVerdict = "allow" | "confirm" | "block";
+export type ToolVerdict = ApprovalVerdict;
 
 /**
  * A tool's judgement of one call. `Facts` is what the judgement found out that the call's

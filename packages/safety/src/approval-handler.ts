@@ -5,14 +5,23 @@ import {
   type ApprovalSubject,
 } from "./approval-policy.js";
 
-/** The call a handler is asked about: an `ApprovalRequest` of `@xzatoma/core`, structurally. */
+/**
+ * The call a handler is asked about. `@xzatoma/core`'s `ApprovalRequest` is this type: one
+ * approval vocabulary, defined here, where the policy that reads it lives. `reason` is a
+ * sentence; `summary` says what will happen, for the person asked.
+ */
 export interface ApprovalQuestion extends ApprovalSubject {
   readonly toolCallId: string;
   readonly input: unknown;
   readonly summary?: string;
 }
 
-/** The answer: an `ApprovalDecision` of `@xzatoma/core`, structurally. */
+/**
+ * The answer. `@xzatoma/core`'s `ApprovalDecision` is this type. `reason` is shown to the
+ * model when the call is refused; `editedInput` (a corrected command) is validated and judged
+ * again; `byPerson` marks a person's answer, the only one a call that `requiresPerson` runs
+ * with.
+ */
 export interface ApprovalAnswer {
   readonly approved: boolean;
   readonly reason?: string;

@@ -4,6 +4,7 @@ export {
   subagentErrorType,
   type RunTelemetry,
   type RunTelemetryOptions,
+  type RunTelemetrySource,
   type SubagentErrorType,
   type SubagentFinishedEvent,
   type SubagentRefusedEvent,

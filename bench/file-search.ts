@@ -5,7 +5,7 @@
 // tool in this process, and for the first call of new processes (its code not yet compiled
 // either), beside the floor of a new Node process that does the least a grep must
 // (`--floor`: walks and reads the same tree). Target for the cold grep: within 1.2x of that
-// floor, measured in the same run (the last rows).
+// floor, measured in the same run, their new processes taking turns (the last rows).
 //
 //   node bench/file-search.ts
 //
@@ -253,22 +253,44 @@ if (process.argv[2] === "--first-call") {
   process.exit(0);
 }
 
-/**
- * The first grep of new processes, timed in each (loading the modules not counted); with
- * `cacheDir`, each process uses that compile cache, filled by the warm-up process.
- */
-function measureFirstCalls(tree: string, cacheDir?: string, mode = "--first-call"): Measured {
+/** One new process's first grep (or the floor's walk), timed inside it. */
+function firstCallOnce(tree: string, mode: string, cacheDir?: string): Measured {
   const args = [import.meta.filename, mode, tree, ...(cacheDir ? [cacheDir] : [])];
-  const once = (): Measured => {
-    const result = spawnSync(process.execPath, args, { encoding: "utf8" });
-    if (result.status !== 0) {
-      throw new Error(`first call exited ${String(result.status)}: ${result.stderr}`);
-    }
-    return JSON.parse(result.stdout) as Measured;
-  };
-  once(); // warm-up: file cache
-  const runs = Array.from({ length: RUNS }, once);
-  return { ms: median(runs.map((run) => run.ms)), count: runs.at(-1)?.count ?? 0 };
+  const result = spawnSync(process.execPath, args, { encoding: "utf8" });
+  if (result.status !== 0) {
+    throw new Error(`first call exited ${String(result.status)}: ${result.stderr}`);
+  }
+  return JSON.parse(result.stdout) as Measured;
+}
+
+/**
+ * The first grep of new processes, timed in each (loading the modules not counted), with and
+ * without the compile cache (filled by the warm-up process), and the floor, run by run in
+ * turn: on a machine whose load moves, the three see the same load and their ratio means
+ * something.
+ */
+function measureFirstCalls(tree: string): { plain: Measured; cached: Measured; floor: Measured } {
+  const cacheDir = mkdtempSync(path.join(tmpdir(), "xz-file-search-cache-"));
+  const kinds = [
+    { mode: "--first-call" },
+    { mode: "--first-call", cacheDir },
+    { mode: "--floor" },
+  ] as const;
+  for (const kind of kinds)
+    firstCallOnce(tree, kind.mode, "cacheDir" in kind ? kind.cacheDir : undefined); // warm-up: file cache
+  const runs: Measured[][] = kinds.map(() => []);
+  for (let index = 0; index < RUNS; index++) {
+    kinds.forEach((kind, at) =>
+      runs[at]!.push(
+        firstCallOnce(tree, kind.mode, "cacheDir" in kind ? kind.cacheDir : undefined),
+      ),
+    );
+  }
+  const [plain, cached, floor] = runs.map((list) => ({
+    ms: median(list.map((run) => run.ms)),
+    count: list.at(-1)?.count ?? 0,
+  }));
+  return { plain: plain!, cached: cached!, floor: floor! };
 }
 
 // XZ_BENCH_TREE keeps the generated tree in that directory for repeated runs.
@@ -288,12 +310,10 @@ try {
     measure(() => runCommand(name, args, tree).lines);
   const find = await measure(() => call("find_path", { glob: "**/*.ts", limit: 1000 }, "total"));
   const rgLiteral = await command("rg", ["-n", LITERAL, "."]);
-  const firstCall = measureFirstCalls(tree);
-  const firstCallCached = measureFirstCalls(
-    tree,
-    mkdtempSync(path.join(tmpdir(), "xz-file-search-cache-")),
-  );
-  const floor = measureFirstCalls(tree, undefined, "--floor");
+  const first = measureFirstCalls(tree);
+  const firstCall = first.plain;
+  const firstCallCached = first.cached;
+  const floor = first.floor;
   // [label, ours, reference label, reference, target ratio]
   const rows: [string, Measured, string, Measured, number][] = [
     [`grep '${LITERAL}'`, await grep(LITERAL), "rg -n", rgLiteral, 2],

@@ -158,7 +158,15 @@ export async function generate(generation: Generation): Promise<void> {
           ...sampling.text,
           maxTokens: budget(plan.history, plan.functions),
           onResponseChunk,
-          ...(plan.functions ? { functions: plan.functions, documentFunctionParams: true } : {}),
+          // One call per answer: the agent runs it and asks again with its result. Small
+          // models otherwise repeat a call until the token limit.
+          ...(plan.functions
+            ? {
+                functions: plan.functions,
+                documentFunctionParams: true,
+                maxParallelFunctionCalls: 1,
+              }
+            : {}),
         });
     writer.end();
     const calls = result.functionCalls ?? [];

@@ -15,3 +15,4 @@ export {
   type LocalModelLocation,
 } from "./model-path.js";
 export { disposeLocalModels, LOCAL_RUNTIME_PACKAGE } from "./runtime.js";
+export { LOCAL_TOOL_INSTRUCTIONS } from "./tool-instructions.js";

@@ -80,7 +80,11 @@ class LocalModel implements LocalLanguageModel {
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
     options.abortSignal?.throwIfAborted();
     const session = await this.#getSession();
-    const plan = planRequest(options, session.chatWrapper.settings.functions.parallelism != null);
+    const plan = planRequest(
+      options,
+      session.chatWrapper.settings.functions.parallelism != null,
+      this.#options.toolInstructions,
+    );
     const release = await this.#acquire(options.abortSignal);
 
     const abort = new AbortController();

@@ -93,6 +93,11 @@ export interface LocalModelOptions {
    * limit is lowered to what the context has room for after the prompt.
    */
   readonly maxTokens?: number;
+  /**
+   * Added to the system prompt when the model may call tools; `false` adds nothing. Default
+   * `LOCAL_TOOL_INSTRUCTIONS`: reply with the call alone, paths relative to the workspace.
+   */
+  readonly toolInstructions?: string | false;
   /** The model id reported to callers. Default: the file name without `.gguf`. */
   readonly modelId?: string;
   /** Where to import node-llama-cpp from. Default `node-llama-cpp`. */

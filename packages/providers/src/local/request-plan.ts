@@ -11,6 +11,7 @@ import type { ChatHistoryItem, ChatModelFunctions, GbnfJsonSchema } from "node-l
 import { toChatHistory } from "./prompt.js";
 import { dropOptionalNulls, toGrammarSchema, type GrammarSchema } from "./schema.js";
 import type { Session } from "./session.js";
+import { LOCAL_TOOL_INSTRUCTIONS, withToolInstructions } from "./tool-instructions.js";
 
 export interface ToolPlan {
   readonly tools: ReadonlyMap<string, LanguageModelV4FunctionTool>;
@@ -60,13 +61,23 @@ function planTools(options: LanguageModelV4CallOptions, warnings: SharedV4Warnin
   }
 }
 
+/**
+ * What `options` asks of the local model. `toolInstructions` (see LocalModelOptions) go at
+ * the end of the system prompt when the model may call tools.
+ */
 export function planRequest(
   options: LanguageModelV4CallOptions,
   parallelCalls: boolean,
+  toolInstructions: string | false = LOCAL_TOOL_INSTRUCTIONS,
 ): RequestPlan {
   const warnings: SharedV4Warning[] = [];
   const tools = planTools(options, warnings);
-  const { history, warnings: promptWarnings } = toChatHistory(options.prompt, { parallelCalls });
+  const converted = toChatHistory(options.prompt, { parallelCalls });
+  const { warnings: promptWarnings } = converted;
+  const history =
+    tools.functions && toolInstructions
+      ? withToolInstructions(converted.history, toolInstructions)
+      : converted.history;
   warnings.push(...promptWarnings);
   let json: RequestPlan["json"];
   if (options.responseFormat?.type === "json") {

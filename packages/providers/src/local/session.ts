@@ -11,6 +11,7 @@ import type {
   LlamaModel,
 } from "node-llama-cpp";
 import { describeError, ProviderError } from "@xzatoma/core";
+import { withJsonCallOpenings } from "./json-call-openings.js";
 import { DEFAULT_LOCAL_CONTEXT_SIZE, type LocalModelOptions } from "./options.js";
 import { loadModel, runtimeEpoch, type LoadedRuntime } from "./runtime.js";
 import type { GrammarSchema } from "./schema.js";
@@ -93,7 +94,9 @@ export async function startSession(
     model,
     context,
     sequence: context.getSequence(),
-    chatWrapper: runtime.module.resolveChatWrapper(model),
+    // The model's own chat template (node-llama-cpp picks the wrapper that renders it), which
+    // also recognises a call the model opens as JSON text.
+    chatWrapper: withJsonCallOpenings(runtime.module.resolveChatWrapper(model)),
     grammars: new Map(),
   };
 }

@@ -67,7 +67,9 @@ buildah config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbi
 buildah commit --quiet "$base" "$BASE_IMAGE" >/dev/null
 buildah rm "$base" >/dev/null
 trap - EXIT
-buildah run --isolation chroot "$(buildah from "$BASE_IMAGE")" -- node --version >&2
+probe=$(buildah from "$BASE_IMAGE")
+buildah run --isolation chroot "$probe" -- node --version >&2
+buildah rm "$probe" >/dev/null
 
 step "2. the app: built and deployed on this machine into $WORK/app"
 cd "$ROOT"
@@ -86,6 +88,12 @@ buildah bud --format docker --network host --isolation chroot \
   --ignorefile deploy/watcher/Dockerfile.dockerignore \
   --build-arg NODE_IMAGE="$BASE_IMAGE" --build-arg APP_SOURCE="$APP_IMAGE" \
   -f deploy/watcher/Dockerfile -t "$TAG" .
+# The working containers buildah bud left of the two stages it started from: removed.
+for image in "$BASE_IMAGE" "$APP_IMAGE"; do
+  for container in $(buildah containers --quiet --filter ancestor="$image"); do
+    buildah rm "$container" >/dev/null
+  done
+done
 
 step "4. checks in a container of $TAG"
 # buildah's chroot isolation cannot be the container here: Linux refuses a chrooted process a

@@ -33,3 +33,5 @@ export {
   wholeNumber,
   withRule,
 } from "./config-fields.js";
+// The generator of the zod-free schema reader's tables: run by builds and tests only.
+export { schemaNodeOf } from "./schema-reader/schema-node-of.js";

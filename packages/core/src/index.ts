@@ -110,3 +110,16 @@ export type {
   SubagentTelemetryInfo,
   TelemetryEvent,
 } from "./run-telemetry.js";
+export {
+  childNode,
+  innermostNode,
+  isLeafNode,
+  NO_SCHEMA_CHECKS,
+  nodeAt,
+  readSchemaValue,
+  type NumberCheck,
+  type ReadResult,
+  type SchemaChecks,
+  type SchemaNode,
+  type StringCheck,
+} from "./schema-reader/schema-reader.js";

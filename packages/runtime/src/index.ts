@@ -26,10 +26,10 @@ export {
   type RuntimeTemplateOptions,
 } from "./runtime-template.js";
 /**
- * The one redactor (`@xzatoma/safety`), for front ends that record or send what a runtime
+ * The one redactor (`@xzatoma/redaction`), for front ends that record or send what a runtime
  * produced (telemetry exporters, logs) without depending on the safety package themselves.
  */
-export { redactSecrets } from "@xzatoma/safety";
+export { redactSecrets } from "@xzatoma/redaction";
 export { createMcpSecretStore } from "./mcp/mcp-secret-store.js";
 export { mcpWorkingDirectory } from "./mcp/mcp-working-directory.js";
 export { mcpServerEnvironment } from "./mcp/mcp-server-environment.js";

@@ -1,5 +1,5 @@
 import { openHistory, type History } from "@xzatoma/persistence";
-import { redactSecrets } from "@xzatoma/safety";
+import { redactSecrets } from "@xzatoma/redaction";
 
 /**
  * Opens the history database of a runtime. Stored messages are redacted on the way in:

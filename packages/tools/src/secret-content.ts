@@ -1,5 +1,6 @@
 import type { ToolResult } from "@xzatoma/core";
-import { createRedactor, REDACTED, type SecretExposure } from "@xzatoma/safety";
+import { createRedactor, REDACTED } from "@xzatoma/redaction";
+import type { SecretExposure } from "@xzatoma/safety";
 
 /**
  * Screens file content before the model reads it: every secret the redactor finds is

@@ -8,7 +8,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
-import { redactSecrets } from "@xzatoma/safety";
+import { redactSecrets } from "@xzatoma/redaction";
 
 /** The messages typed at the chat prompt, oldest first, kept across sessions in a file. */
 export interface PromptHistory {
@@ -16,7 +16,7 @@ export interface PromptHistory {
   entries(): readonly string[];
   /**
    * Records a message that was sent. Not kept: an empty one, a repeat of the last entry,
-   * and one in which a secret is found (the redactor of `@xzatoma/safety` would change it).
+   * and one in which a secret is found (the redactor of `@xzatoma/redaction` would change it).
    */
   add(text: string): void;
 }

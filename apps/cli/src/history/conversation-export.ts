@@ -1,4 +1,4 @@
-import { redactValue } from "@xzatoma/safety";
+import { redactValue } from "@xzatoma/redaction";
 import type {
   ConversationStatus,
   ConversationTree,
@@ -74,7 +74,7 @@ function exportTree(tree: ConversationTree): ExportedConversation {
 
 /**
  * The export of a conversation tree, every string in it redacted again by the one
- * redaction module (`redactValue` of `@xzatoma/safety`): history is redacted when written,
+ * redaction module (`redactValue` of `@xzatoma/redaction`): history is redacted when written,
  * and an export may leave the machine, so it is redacted with today's rules as well.
  */
 export function buildConversationExport(

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { AgentEvent } from "@xzatoma/core";
-import { redactValue } from "@xzatoma/safety";
+import { redactValue } from "@xzatoma/redaction";
 import { toTerminalSafeJson } from "../render/terminal-safe.js";
 
 /** Options of {@link createChatTraceLog}. */

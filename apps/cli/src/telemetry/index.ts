@@ -1,4 +1,4 @@
-import { redactSecrets } from "@xzatoma/safety";
+import { redactSecrets } from "@xzatoma/redaction";
 import { version } from "../version.js";
 import { startSdk, telemetrySettingsFromEnv, type Telemetry } from "@xzatoma/otel";
 

@@ -7,7 +7,7 @@ import {
   type AgentRunOptions,
   type RunTelemetry,
 } from "@xzatoma/core";
-import { redactSecrets } from "@xzatoma/safety";
+import { redactSecrets } from "@xzatoma/redaction";
 import { runUntilStopHooksAgree, withPromptContext } from "../hooks/session-hooks.js";
 import { connectUnlessAborted } from "../mcp/connect-unless-aborted.js";
 import type { Quota } from "../subagents/quota.js";

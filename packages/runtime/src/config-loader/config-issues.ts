@@ -1,4 +1,4 @@
-import { redactSecrets } from "@xzatoma/safety";
+import { redactSecrets } from "@xzatoma/redaction";
 import { z } from "zod";
 import type { ConfigProblem } from "./config-error.js";
 import type { LocateValue } from "./schema-checks.js";

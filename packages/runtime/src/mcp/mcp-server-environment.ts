@@ -1,4 +1,4 @@
-import { isSecretName } from "@xzatoma/safety";
+import { isSecretName } from "@xzatoma/redaction";
 
 /** What any program needs to run as the user: who, where, which shell, terminal and locale. */
 const BASE = new Set([

@@ -35,3 +35,9 @@ export {
 } from "./config-fields.js";
 // The generator of the zod-free schema reader's tables: run by builds and tests only.
 export { schemaNodeOf } from "./schema-reader/schema-node-of.js";
+export {
+  mutationsOf,
+  READER_PROBES,
+  readerAgreement,
+  type ReaderAgreement,
+} from "./schema-reader/reader-agreement.js";

@@ -8,6 +8,7 @@ import {
   type ToolProgress,
   type ToolVerdict,
 } from "./tool.js";
+import type { ReadResult } from "./schema-reader/schema-reader.js";
 import { toolFailure, truncateToolResult, type ToolResult } from "./tool-result.js";
 
 /** Defaults of {@link ToolRegistryOptions}. */
@@ -151,6 +152,41 @@ function formatIssues(error: z.ZodError): string {
     .join("; ");
 }
 
+/** A call's input as the tool's schema gives it, or why it is not one. */
+type Validated =
+  | { readonly ok: true; readonly data: unknown }
+  | { readonly ok: false; readonly issues: string; readonly loadError?: never }
+  | { readonly ok: false; readonly issues?: never; readonly loadError: string };
+
+/**
+ * `input` as the tool's input schema's `parse` returns it. The tool's zod-free reader
+ * (`readInput`, generated from the schema) answers first; when it is not sure, the zod schema
+ * is loaded (a tool's first such call imports it) and decides, and its issues are what the
+ * model reads. A schema that fails to load fails the call.
+ */
+async function validateInput(tool: Tool, input: unknown): Promise<Validated> {
+  let read: ReadResult | undefined;
+  try {
+    read = tool.readInput?.(input);
+  } catch {
+    // A reader that fails is "not sure": zod decides.
+  }
+  if (read?.ok) return { ok: true, data: read.value };
+  let schema: z.ZodType;
+  try {
+    schema = await tool.loadInputSchema();
+  } catch (error) {
+    return {
+      ok: false,
+      loadError: `'${tool.name}' could not load its input schema: ${describeError(error)}`,
+    };
+  }
+  const parsed = schema.safeParse(input);
+  return parsed.success
+    ? { ok: true, data: parsed.data }
+    : { ok: false, issues: formatIssues(parsed.error) };
+}
+
 class TimeoutError extends Error {}
 
 async function withTimeout<T>(
@@ -238,20 +274,15 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         );
       }
     }
-    let schema: z.ZodType;
-    try {
-      schema = await tool.loadInputSchema();
-    } catch (error) {
+    // The one validation of this call's input: `assess` judges, and `execute` receives, its
+    // result.
+    const parsed = await validateInput(tool, rawInput);
+    if (!parsed.ok) {
       return toolFailure(
-        `'${call.toolName}' could not load its input schema: ${describeError(error)}`,
-      );
-    }
-    // The one parse of this call's input: `assess` judges, and `execute` receives, its result.
-    const parsed = schema.safeParse(rawInput);
-    if (!parsed.success) {
-      return toolFailure(
-        `Invalid input for '${call.toolName}': ${formatIssues(parsed.error)}. Fix the arguments and call the tool again.`,
-        { invalidInput: true },
+        parsed.issues === undefined
+          ? parsed.loadError
+          : `Invalid input for '${call.toolName}': ${parsed.issues}. Fix the arguments and call the tool again.`,
+        parsed.issues === undefined ? {} : { invalidInput: true },
       );
     }
     let approvedByPerson = false;
@@ -312,10 +343,12 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         return toolFailure(notApproved(call.toolName, decision.reason), { refused: true });
       }
       if (decision.editedInput !== undefined) {
-        const edited = schema.safeParse(decision.editedInput);
-        if (!edited.success) {
+        const edited = await validateInput(tool, decision.editedInput);
+        if (!edited.ok) {
           return toolFailure(
-            `The edited input for '${call.toolName}' is invalid: ${formatIssues(edited.error)}.`,
+            edited.issues === undefined
+              ? edited.loadError
+              : `The edited input for '${call.toolName}' is invalid: ${edited.issues}.`,
             { refused: true },
           );
         }

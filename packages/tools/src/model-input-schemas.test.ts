@@ -3,38 +3,11 @@
 // first request (docs/explanation/launch-path.md). This test is what computes the JSON
 // Schemas: it fails when a tool's zod schema and the file disagree, and
 // `vitest run -u src/model-input-schemas.test.ts` in packages/tools rewrites the file.
-import { realpath } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import {
-  createToolRegistry,
-  toModelInputSchema,
-  type PlanProgress,
-  type Tool,
-} from "@xzatoma/core";
-import type { Sandbox } from "@xzatoma/safety";
+import { createToolRegistry, toModelInputSchema } from "@xzatoma/core";
 import { describe, expect, it } from "vitest";
+import { everyBuiltinTool } from "./builtin-tools.test-support.js";
 import { INPUT_SCHEMAS } from "./input-schemas.js";
 import { MODEL_INPUT_SCHEMAS } from "./model-input-schemas.generated.js";
-import { createPlanProgressTool } from "./plan-progress-tool.js";
-import { createStandardTools } from "./standard-tools.js";
-import { fetchConfigSchema, terminalConfigSchema, toolsConfigSchema } from "./tools-config.js";
-import { createWorkspaceContext } from "./workspace-context.js";
-
-async function everyBuiltinTool(): Promise<Tool[]> {
-  const workspace = createWorkspaceContext({ root: await realpath(tmpdir()) });
-  const standard = createStandardTools(
-    workspace,
-    {
-      tools: toolsConfigSchema.parse({}),
-      terminal: terminalConfigSchema.parse({}),
-      fetch: fetchConfigSchema.parse({}),
-    },
-    // Nothing runs: only the tools' schemas are read.
-    { sandbox: {} as Sandbox },
-  );
-  await standard.close();
-  return [...standard.tools, createPlanProgressTool({} as PlanProgress)];
-}
 
 describe("the built-in tools' model input schemas", () => {
   it("are what the registry would compute from each tool's zod schema", async () => {

@@ -14,6 +14,7 @@ import {
   type ToolSpecification,
 } from "@xzatoma/core";
 import { mcpToolName, type McpConfig, type McpServerReport } from "@xzatoma/mcp";
+import { INPUT_NODES } from "../input-nodes.generated.js";
 import { MODEL_INPUT_SCHEMAS } from "../model-input-schemas.generated.js";
 
 /** The name of the search tool the model calls to load deferred MCP tools. */
@@ -150,6 +151,7 @@ export function createToolSearch(
       name: TOOL_SEARCH_NAME,
       description: `Finds tools of the MCP servers ${from.join(", ")} whose definitions are not loaded (${deferredTools} tools), by keywords, or \`select:name1,name2\` for exact names. The tools found are loaded: call them from your next step on, by the names returned.`,
       modelInputSchema: MODEL_INPUT_SCHEMAS.tool_search,
+      inputNode: INPUT_NODES.tool_search,
       loadInputSchema: () =>
         import("./tool-search-input.js").then((module) => module.toolSearchInput),
       access: "read",

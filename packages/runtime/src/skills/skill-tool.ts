@@ -1,4 +1,5 @@
 import { defineTool, toolFailure, toolSuccess, type Tool } from "@xzatoma/core";
+import { INPUT_NODES } from "../input-nodes.generated.js";
 import { MODEL_INPUT_SCHEMAS } from "../model-input-schemas.generated.js";
 import { activateSkill } from "./skill-activation.js";
 import type { Skill } from "./skill-file.js";
@@ -21,6 +22,7 @@ export function createSkillTool(skills: readonly Skill[]): Tool {
     description:
       "Loads the full instructions of one of the skills listed in the system prompt. Call it with the skill's name before doing a task the skill fits.",
     modelInputSchema: MODEL_INPUT_SCHEMAS.skill,
+    inputNode: INPUT_NODES.skill,
     loadInputSchema: () => import("./skill-input.js").then((module) => module.skillInput),
     access: "read",
     execute: async ({ name }) => {

@@ -18,6 +18,7 @@ import {
 import { createHistoryRecorder, type History, type HistoryRecorder } from "@xzatoma/persistence";
 import type { Provider } from "@xzatoma/providers";
 import type { z } from "zod";
+import { INPUT_NODES } from "../input-nodes.generated.js";
 import { MODEL_INPUT_SCHEMAS } from "../model-input-schemas.generated.js";
 import { agentOptionsForWindow } from "../context-budget.js";
 import {
@@ -332,6 +333,7 @@ export function createSubagentTools(scope: SubagentScope, level: DelegatingLevel
     description:
       "Delegate one focused task to a subagent: it starts with a fresh conversation and your tools (or the allowed_tools you name), works on task_prompt alone, and returns only its final answer. Use it for self-contained research or changes that would fill your own context.",
     modelInputSchema: MODEL_INPUT_SCHEMAS.subagent,
+    inputNode: INPUT_NODES.subagent,
     loadInputSchema: () => import("./subagent-input.js").then((module) => module.taskInput),
     // It reads nothing itself; each call its subagent makes is judged on its own.
     access: "read",
@@ -347,6 +349,7 @@ export function createSubagentTools(scope: SubagentScope, level: DelegatingLevel
     description:
       "Run several independent tasks as subagents at once (each as with the subagent tool). Results come back in task order; one task failing does not stop the others unless fail_fast is set.",
     modelInputSchema: MODEL_INPUT_SCHEMAS.parallel_subagent,
+    inputNode: INPUT_NODES.parallel_subagent,
     loadInputSchema: () => import("./subagent-input.js").then((module) => module.parallelInput),
     access: "read",
     timeoutMs,

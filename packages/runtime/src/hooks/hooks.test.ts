@@ -122,6 +122,19 @@ describe("PreToolUse and PostToolUse hooks", () => {
     expect(tool).not.toContain("NOTES-CONTENT");
   });
 
+  it("refuses a rewrite into an input the tool does not accept, naming the key", async () => {
+    const script = await fixture.script(
+      "rewrite.sh",
+      rewriteTo({ path: "other.txt", start_line: 0 }),
+    );
+    const tool = await callWithHooks({ PreToolUse: hook(script) });
+    expect(tool).toContain(
+      "a PreToolUse hook rewrote the input into one 'read_file' does not accept (start_line:",
+    );
+    expect(tool).not.toContain("OTHER-CONTENT");
+    expect(tool).not.toContain("NOTES-CONTENT");
+  });
+
   it("judges a rewritten command again: a rewrite into a forbidden command is refused", async () => {
     const marker = path.join(fixture.base, "mkfs-ran");
     const script = await fixture.script(

@@ -75,6 +75,15 @@ export function withHooks(tool: Tool, runner: HookRunner): Tool {
       };
     if (verdict.updatedInput === undefined)
       return { input, context: verdict.context, rewritten: false, ...ask(verdict.ask) };
+    // The tool's zod-free reader first (a valid rewrite loads no zod); zod decides otherwise.
+    let read: ReturnType<NonNullable<typeof tool.readInput>> | undefined;
+    try {
+      read = tool.readInput?.(verdict.updatedInput);
+    } catch {
+      // A reader that fails is "not sure".
+    }
+    if (read?.ok)
+      return { input: read.value, context: verdict.context, rewritten: true, ...ask(verdict.ask) };
     const parsed = (await tool.loadInputSchema()).safeParse(verdict.updatedInput);
     if (!parsed.success)
       return {

@@ -37,12 +37,14 @@ async function run(command: string, limits?: { processes: number }) {
     detached: true,
   });
   let stdout = "";
+  // Kept for the report: when a count is missing, what the shell said is why.
+  let stderr = "";
   child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on("data", () => undefined);
+  child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   const timer = setTimeout(() => process.kill(-(child.pid ?? 0), "SIGKILL"), 60_000);
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   clearTimeout(timer);
-  return { code, stdout, outcome: await prepared.finish() };
+  return { code, stdout, stderr, outcome: await prepared.finish() };
 }
 
 const work = await run(
@@ -73,7 +75,13 @@ process.stdout.write(
       build: (await readdir(path.join(workspace, "build"))).sort(),
       buildNew: await readFile(path.join(workspace, "build/new"), "utf8"),
     },
-    bomb: { code: bomb.code, peak: Number.parseInt(bomb.stdout, 10) },
+    bomb: {
+      code: bomb.code,
+      peak: Number.parseInt(bomb.stdout, 10),
+      stdout: bomb.stdout,
+      stderr: bomb.stderr,
+      outcome: { limitsReached: bomb.outcome.limitsReached ?? null },
+    },
     scratchLeft: await readdir(scratch),
   }),
 );

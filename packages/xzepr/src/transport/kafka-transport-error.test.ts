@@ -1,7 +1,9 @@
 import { isErrorCode, isXzatomaError, XzatomaError } from "@xzatoma/errors";
 import { describe, expect, it } from "vitest";
+import kafkajs from "kafkajs";
 import {
   isKafkaTransportError,
+  isLeaderChangeError,
   KafkaConfigError,
   KafkaTransportError,
 } from "./kafka-transport-error.js";
@@ -36,4 +38,23 @@ describe("the Kafka transport's errors", () => {
       expect(error.fields).toEqual({ brokers: ["127.0.0.1:9092"], configPath: "watcher.kafka" });
     },
   );
+
+  it("tells a leader being chosen (asked again) from other protocol errors (thrown)", () => {
+    const protocol = (type: string, code: number) =>
+      new kafkajs.KafkaJSProtocolError(
+        Object.assign(new Error(type), { type, code, retriable: true }),
+      );
+    const notLeader = protocol("NOT_LEADER_FOR_PARTITION", 6);
+    expect(isLeaderChangeError(notLeader)).toBe(true);
+    expect(isLeaderChangeError(protocol("LEADER_NOT_AVAILABLE", 5))).toBe(true);
+    // Wrapped the way kafkajs's retrier wraps the last error.
+    expect(
+      isLeaderChangeError(
+        new kafkajs.KafkaJSNumberOfRetriesExceeded(notLeader, { retryCount: 5, retryTime: 300 }),
+      ),
+    ).toBe(true);
+    expect(isLeaderChangeError(protocol("TOPIC_AUTHORIZATION_FAILED", 29))).toBe(false);
+    expect(isLeaderChangeError(protocol("UNKNOWN_TOPIC_OR_PARTITION", 3))).toBe(false);
+    expect(isLeaderChangeError(new Error("NOT_LEADER_FOR_PARTITION"))).toBe(false);
+  });
 });

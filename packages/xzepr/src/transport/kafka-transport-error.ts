@@ -141,6 +141,24 @@ export function isFencedError(error: unknown): boolean {
   return false;
 }
 
+const LEADER_CHANGE_TYPES = new Set([
+  "LEADER_NOT_AVAILABLE",
+  "NOT_LEADER_FOR_PARTITION",
+  "FENCED_LEADER_EPOCH",
+  "UNKNOWN_LEADER_EPOCH",
+]);
+
+/**
+ * True when a kafkajs error says a partition's leader is being chosen or has just moved (a
+ * topic just made, a broker just back): the same request a moment later finds the new one.
+ */
+export function isLeaderChangeError(error: unknown): boolean {
+  for (const shape of causes(error)) {
+    if (typeof shape.type === "string" && LEADER_CHANGE_TYPES.has(shape.type)) return true;
+  }
+  return false;
+}
+
 /** The message of an unknown thrown value. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

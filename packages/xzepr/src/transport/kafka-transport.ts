@@ -26,6 +26,7 @@ import { resolveKafkaSecurity, type KafkaSecurity } from "./kafka-security.js";
 import {
   isAuthError,
   isFencedError,
+  isLeaderChangeError,
   isRebalanceError,
   KafkaConfigError,
   KafkaTransportError,
@@ -148,6 +149,27 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
     ]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs `ask` again while Kafka answers that a partition's leader is being chosen (a topic
+ * just made, a broker just back), waiting a little longer each time, for at most `withinMs`;
+ * any other error, and the last one, is thrown.
+ */
+async function whileLeadersSettle<T>(
+  ask: () => Promise<T>,
+  withinMs: number,
+  signal: AbortSignal,
+): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await ask();
+    } catch (error) {
+      if (!isLeaderChangeError(error) || signal.aborted || Date.now() >= deadline) throw error;
+      await sleep(Math.min(100 * 2 ** attempt, 2000), signal);
+    }
   }
 }
 
@@ -636,7 +658,11 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
       const idleMs = Math.max(100, read.idleMs ?? 3000);
       const timeoutMs = Math.max(idleMs, read.timeoutMs ?? 60_000);
       const client = await admin.get();
-      const ends = await client.fetchTopicOffsets(topic);
+      const ends = await whileLeadersSettle(
+        () => client.fetchTopicOffsets(topic),
+        timeoutMs,
+        hardStop.signal,
+      );
       if (ends.every((end) => BigInt(end.high) <= BigInt(end.low))) return [];
       const consumer = kafka.consumer({
         // A group of its own that commits nothing: reading moves no one's offsets.

@@ -65,8 +65,8 @@ describe("workspace checkpoints", () => {
     checkpoints.startTurn();
     checkpoints.endTurn();
     checkpoints.startTurn();
-    // Two turns that changed nothing: the conversation was not even asked for its id.
-    expect(asked).toEqual([]);
+    // Two turns that changed nothing: the conversation was never made to exist for them.
+    expect(asked).toEqual([false, false, false]);
     expect(existsSync(path.join(dataDir, "checkpoints"))).toBe(false);
 
     writeFileSync(path.join(workspace, "a.txt"), "before\n");
@@ -84,24 +84,21 @@ describe("workspace checkpoints", () => {
     expect(plan.changes.map((change) => change.path)).toEqual(["a.txt"]);
   });
 
-  it("writes no index for a conversation that changes no file, even with its id known", () => {
+  it("records the turns of a conversation that changes no file: they say where it worked", () => {
     const { dataDir, workspace, checkpoints, rewind } = setUp();
     for (let turn = 0; turn < 3; turn += 1) {
       checkpoints.startTurn();
       checkpoints.endTurn();
     }
     checkpoints.close();
-    expect(existsSync(path.join(dataDir, "checkpoints"))).toBe(false);
-    expect(rewind(1).changes).toEqual([]);
-    // A later change in the same recorder writes every turn before it too.
-    writeFileSync(path.join(workspace, "late.txt"), "before\n");
-    checkpoints.startTurn();
-    checkpoints.recordBefore(path.join(workspace, "late.txt"));
-    checkpoints.close();
     const lines = readCheckpointLines(path.join(dataDir, "checkpoints"), "01TESTCONVERSATION");
-    expect(lines.filter((line) => line.type === "turn").map((line) => line.turn)).toEqual([
-      1, 2, 3, 4,
+    expect(lines.map((line) => `${line.type} ${line.turn}`)).toEqual([
+      "turn 1",
+      "turn 2",
+      "turn 3",
     ]);
+    expect(lines.every((line) => line.type !== "turn" || line.workspace === workspace)).toBe(true);
+    expect(rewind(1).changes).toEqual([]);
   });
 
   it("puts back bytes and modes, removes what turns made, restores what they deleted", () => {

@@ -54,8 +54,9 @@ export interface WorkspaceCheckpoints {
   /** The turn ended: records what each path it changed holds now (for conflict checks). */
   endTurn(): void;
   /**
-   * Ends the turn and closes the index file. A later record opens it again. The file is opened
-   * at the first recorded change, with every turn before it: without one, no file is written.
+   * Ends the turn and closes the index file. A later record opens it again. A conversation
+   * that changes no file still gets one: its turns say where it worked (`chat --continue` and
+   * the resume picker find a project's conversations by it).
    */
   close(): void;
   /** The number of the current turn (1 for the conversation's first), 0 before any. */
@@ -93,13 +94,9 @@ export function createWorkspaceCheckpoints(
   let pending: CheckpointLine[] = [];
   let addedBytes = 0;
   let appender: CheckpointAppender | undefined;
-  // Whether a change was ever recorded: until then the index file is not opened, so a
-  // conversation that changes no file (most of the watcher's, one per event) leaves none.
-  let changed = false;
 
   const write = (lines: CheckpointLine[], store = false) => {
     pending.push(...lines);
-    if (!changed) return;
     const id = options.conversationId(store);
     if (id === undefined) return;
     if (appender?.id !== id) appender = openCheckpointAppender(directory, id);
@@ -187,7 +184,6 @@ export function createWorkspaceCheckpoints(
     recordBefore(absolutePath, recordOptions) {
       // A change outside any turn (a tool called directly) still belongs to one.
       if (!open) this.startTurn();
-      changed = true;
       const lines: CheckpointLine[] = [];
       const absolute = path.resolve(absolutePath);
       const state = recordOne(absolute, lines);

@@ -17,4 +17,20 @@ describe("createGrepWorkerPool", () => {
     pool.discard(second);
     expect(pool.idle).toBe(0);
   });
+
+  it("starts workers ahead of a call, up to the count asked for", () => {
+    const pool = createGrepWorkerPool(60_000);
+    pool.prestart(1);
+    expect(pool.idle).toBe(1);
+    pool.prestart(1); // one is idle already: none started
+    expect(pool.idle).toBe(1);
+    const started = pool.acquire();
+    expect(pool.idle).toBe(0);
+    pool.prestart(2);
+    expect(pool.idle).toBe(2);
+    const [other, last] = [pool.acquire(), pool.acquire()];
+    expect(other).not.toBe(started);
+    expect(last).not.toBe(other);
+    for (const worker of [started, other, last]) pool.discard(worker);
+  });
 });

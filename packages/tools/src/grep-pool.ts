@@ -22,6 +22,8 @@ export interface GrepWorkerPool {
   release(worker: Worker): void;
   /** Stops a worker that cannot be reused (stuck on a file, or the search was cancelled). */
   discard(worker: Worker): void;
+  /** Starts workers until `count` are idle; they wait like released ones. */
+  prestart(count: number): void;
 }
 
 /** Creates an empty pool; workers are created on demand and stop after a while idle. */
@@ -32,7 +34,20 @@ export function createGrepWorkerPool(idleMs = GREP_WORKER_IDLE_MS): GrepWorkerPo
     for (const worker of idle) void worker.terminate();
     idle.clear();
   };
-  return {
+  /** A new worker: it starts in the background. */
+  const start = (): Worker => {
+    const worker = new Worker(GREP_WORKER_URL, {
+      // GREP_WORKER_DATA and GREP_WORKER_ARGUMENT of grep-worker.ts
+      workerData: "xzatoma-grep-worker",
+      argv: ["--xzatoma-grep-worker"],
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
+    // An idle worker that fails leaves the pool; a search adds its own listeners.
+    worker.on("error", () => idle.delete(worker));
+    worker.on("exit", () => idle.delete(worker));
+    return worker;
+  };
+  const pool: GrepWorkerPool = {
     get idle() {
       return idle.size;
     },
@@ -43,16 +58,7 @@ export function createGrepWorkerPool(idleMs = GREP_WORKER_IDLE_MS): GrepWorkerPo
         reused.ref();
         return reused;
       }
-      const worker = new Worker(GREP_WORKER_URL, {
-        // GREP_WORKER_DATA and GREP_WORKER_ARGUMENT of grep-worker.ts
-        workerData: "xzatoma-grep-worker",
-        argv: ["--xzatoma-grep-worker"],
-        resourceLimits: { maxOldGenerationSizeMb: 256 },
-      });
-      // An idle worker that fails leaves the pool; a search adds its own listeners.
-      worker.on("error", () => idle.delete(worker));
-      worker.on("exit", () => idle.delete(worker));
-      return worker;
+      return start();
     },
     release(worker) {
       worker.unref();
@@ -65,5 +71,11 @@ export function createGrepWorkerPool(idleMs = GREP_WORKER_IDLE_MS): GrepWorkerPo
       idle.delete(worker);
       void worker.terminate();
     },
+    prestart(count) {
+      // acquire() would take back an idle worker: new ones are started here.
+      const started = Array.from({ length: Math.max(0, count - idle.size) }, start);
+      for (const worker of started) pool.release(worker);
+    },
   };
+  return pool;
 }

@@ -133,6 +133,10 @@ export function startSearch(pool: GrepWorkerPool, options: SearchOptions): Pendi
   /** Hands the files not yet handed over to every worker. */
   const hand = () => {
     if (handed === files.length && !final) return;
+    if (active.size === 0) {
+      handed = files.length; // no worker to hand them to: the main thread searches them
+      return;
+    }
     const more: GrepMoreMessage = { more: files.slice(handed).join("\0"), final };
     handed = files.length;
     for (const [slot, entry] of active) {

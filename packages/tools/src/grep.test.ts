@@ -7,6 +7,7 @@ import {
   type TestWorkspace,
 } from "./file-tools.test-support.js";
 import { createWorkspaceContext } from "./workspace-context.js";
+import { searchWorkers } from "./grep.js";
 
 let ws: TestWorkspace;
 
@@ -144,9 +145,11 @@ describe("grep", () => {
       await ws.write(name, `line\nfound ${index}\n`);
     }
     const expected = names.sort().map((name) => `${name}:2: found ${Number(name.slice(-7, -4))}`);
-    // A regex runs on the workers only; plain text on the main thread too, once walked.
+    // A regex runs on the workers only; plain text on the main thread too, once walked, and
+    // on the main thread alone while the pool has no worker started.
     for (const [call, pattern] of [
-      ["cold pool, regex", "found \\d+"],
+      ["cold pool, plain text", "found "],
+      ["the worker started after the first call, regex", "found \\d+"],
       ["warm pool, regex", "found \\d+"],
       ["warm pool, plain text", "found "],
     ] as const) {
@@ -154,6 +157,17 @@ describe("grep", () => {
       expect(result.output.split("\n").slice(1), call).toEqual(expected);
       expect(result.metadata, call).toMatchObject({ matches: 700 });
     }
+  });
+
+  it("gives a search workers by what it searches and how many the pool has started", () => {
+    // A single file: one, where the watchdog can stop a regex.
+    expect(searchWorkers(false, false, 4, 0)).toBe(1);
+    // Plain text on a cold pool: the main thread alone.
+    expect(searchWorkers(true, true, 4, 0)).toBe(0);
+    // Otherwise one more than the pool has started, up to the most.
+    expect(searchWorkers(true, false, 4, 0)).toBe(1);
+    expect(searchWorkers(true, false, 4, 2)).toBe(3);
+    expect(searchWorkers(true, false, 4, 4)).toBe(4);
   });
 
   it("handles lookarounds line by line", async () => {

@@ -88,6 +88,8 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
       if (!target.stats.isDirectory() && !target.stats.isFile()) {
         return toolFailure(`'${input.path}' is not a regular file or directory.`);
       }
+      // Plain text on a cold pool is searched by the main thread alone (below).
+      const coldLiteral = compiled.pattern.literal !== null && pool.idle === 0;
       // The workers start now and search the files as the walk finds them.
       const search = startSearch(pool, {
         root: workspace.root,
@@ -96,10 +98,7 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
         maxResults,
         maxFileBytes,
         maxLineChars: MAX_LINE_CHARS,
-        // A worker costs tens of milliseconds of CPU to start, as much as searching
-        // thousands of files: a cold pool searches with one and starts one more per call
-        // until it has `workers`; warm calls get them all.
-        workers: target.stats.isDirectory() ? Math.min(workers, pool.idle + 1) : 1,
+        workers: searchWorkers(target.stats.isDirectory(), coldLiteral, workers, pool.idle),
         // A single file was judged by assess: a hard-linked one got a person's yes.
         readHardLinks: !target.stats.isDirectory(),
         perFileTimeoutMs,
@@ -140,6 +139,8 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
       }
       // The workers searched the files in the walk's order; the output is sorted by path.
       const found = await search.run();
+      // The next call gets a worker that started while this one's result went back.
+      if (coldLiteral && target.stats.isDirectory()) setImmediate(() => pool.prestart(1));
       const order = relative.map((_, index) => index);
       order.sort((a, b) => {
         const left = relative[a] as string;
@@ -174,6 +175,26 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
       return content.finish(output);
     },
   });
+}
+
+/**
+ * Worker threads for a search. A single file gets one (a regex is only run where the
+ * watchdog can stop it). A worker costs tens of milliseconds of CPU to start, as much as
+ * searching thousands of files, and on a new process it is not ready before the main thread
+ * has searched most of them: plain text on a cold pool is searched by the main thread
+ * alone (plain text cannot backtrack, so it needs no watchdog), and the pool gets a worker
+ * after the call. Otherwise a pool starts one more worker per call until it has `most`;
+ * warm calls get them all.
+ */
+export function searchWorkers(
+  directory: boolean,
+  coldLiteral: boolean,
+  most: number,
+  idle: number,
+): number {
+  if (!directory) return 1;
+  if (coldLiteral) return 0;
+  return Math.min(most, idle + 1);
 }
 
 /** `records` with their text screened together; each keeps its line. */

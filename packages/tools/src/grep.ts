@@ -31,7 +31,8 @@ export interface GrepToolOptions {
   readonly perFileTimeoutMs?: number;
   /**
    * Worker threads at most. Default: the CPU count, at most 4. A call uses at most one
-   * more than the pool has started already, so the first call of a process starts one.
+   * more than the pool has started already, so the first call of a process starts one;
+   * plain text on a cold pool starts none and leaves one started after it (`searchWorkers`).
    */
   readonly workers?: number;
 }

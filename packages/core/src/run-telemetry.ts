@@ -39,7 +39,7 @@ export interface SubagentFinishedEvent {
 }
 
 /**
- * The `error_type` values of `subagent_errors_total`, as the seeds name them:
+ * The `error_type` values of `subagent_errors_total` (docs/reference/telemetry.md):
  * - `max_depth_reached`: a call past `agent.subagent.max_depth`, refused;
  * - `invalid_input`: a call whose input was refused (`allowed_tools` naming a tool its
  *   caller lacks);
@@ -47,7 +47,7 @@ export interface SubagentFinishedEvent {
  * - `initialization_failed`: the child's agent could not be made;
  * - `execution_failed`: a child that ran and stopped with any other reason than `completed`
  *   or `quota` (its exact stop reason is the `status` of `subagent_completions_total`).
- * The seeds' `empty_tasks` is not one: `parallel_subagent`'s input schema refuses an empty
+ * There is no `empty_tasks` value: `parallel_subagent`'s input schema refuses an empty
  * `tasks` before the tool runs (`xzatoma_tool_calls_total{outcome="invalid_input"}`).
  */
 export type SubagentErrorType =

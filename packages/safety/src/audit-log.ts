@@ -41,7 +41,7 @@ function oneLine(text: string): string {
 }
 
 /**
- * Formats one entry in the seeds' format:
+ * Formats one entry of the audit log, one line each:
  * `2025-01-15T10:30:45Z | /home/user/project | ls -la | exit:0 | 0.023s`, and for
  * decisions `... | tool: subject | decision:block approved:false | reason`.
  */

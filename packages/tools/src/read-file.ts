@@ -8,7 +8,7 @@ import { openResolved } from "./anchored-path.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { builtinInput } from "./builtin-input.js";
 
-/** 10 MiB: the seeds' `max_file_read_size`. */
+/** 10 MiB: the largest file `read_file` reads without a line range (`tools.max_file_read_size`). */
 export const DEFAULT_MAX_FILE_READ_BYTES = 10 * 1024 * 1024;
 /** Files longer than this come back as an outline when no range is asked for. */
 export const OUTLINE_THRESHOLD_LINES = 500;

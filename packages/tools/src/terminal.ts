@@ -51,7 +51,7 @@ export interface TerminalToolOptions {
   /** Default 30 s; the model may ask for up to `maxTimeoutSeconds`. */
   readonly timeoutSeconds?: number;
   readonly maxTimeoutSeconds?: number;
-  /** Default 10 MB and 1 MB, as in the seeds. */
+  /** Default 10 MB and 1 MB: what a command's output may hold before it is cut. */
   readonly maxStdoutBytes?: number;
   readonly maxStderrBytes?: number;
   /**

@@ -2992,8 +2992,12 @@ export const CONFIG_NODE: ConfigNode = {
             "api_url": {
               "kind": "optional",
               "inner": {
-                "kind": "unsure",
-                "why": "a refinement without a zod-free function"
+                "kind": "string",
+                "checks": [
+                  {
+                    "refine": "isHttpUrlWithoutCredentials"
+                  }
+                ]
               }
             },
             "report_results": {

@@ -6,25 +6,13 @@
  * reads a file or an environment variable: `@xzatoma/xzepr`'s `resolveXzeprClientOptions`
  * turns the resolved section and the environment into client options.
  */
+import { isHttpUrlWithoutCredentials } from "@xzatoma/core";
 import { z } from "zod";
 
 // Messages start with "expected", so a front end can add "got <value>".
 const text = () =>
   z.string({ error: "expected a string" }).trim().min(1, "expected a non-empty string");
 const flag = () => z.boolean({ error: "expected true or false" });
-
-function isHttpUrlWithoutCredentials(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (
-      (url.protocol === "http:" || url.protocol === "https:") &&
-      url.username === "" &&
-      url.password === ""
-    );
-  } catch {
-    return false;
-  }
-}
 
 const httpUrl = () =>
   z

@@ -31,9 +31,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
   }
   let exitCode: number = ExitCode.ok;
-  const program = createProgram((code) => (exitCode = code));
   // Bare `xzatoma` opens chat, as other agent command lines do.
   const args = argv.length === 0 ? ["chat"] : argv;
+  const program = createProgram((code) => (exitCode = code), args[0]);
   try {
     await program.parseAsync([...args], { from: "user" });
     return exitCode;

@@ -22,30 +22,39 @@ import { registerWatchCommand } from "./commands/watch.command.js";
 import { version } from "./version.js";
 
 /**
- * The commands, in the order `xzatoma --help` lists them. Completion's script is generated,
- * when it runs, from the whole tree built here (commands/completion.ts).
+ * The commands by name, in the order `xzatoma --help` lists them. Completion's script is
+ * generated, when it runs, from the whole tree built here (commands/completion.ts).
  */
-const COMMANDS: readonly ((program: Command, context: CommandContext) => void)[] = [
-  registerChatCommand,
-  registerRunCommand,
-  registerAgentCommand,
-  registerWatchCommand,
-  registerEvalCommand,
-  registerHistoryCommand,
-  registerRewindCommand,
-  registerReplayCommand,
-  registerConfigCommand,
-  registerPolicyCommand,
-  registerAuthCommand,
-  registerModelsCommand,
-  registerMcpCommand,
-  registerSkillsCommand,
-  registerCustomCommandsCommand,
-  registerCompletionCommand,
+const COMMANDS: readonly (readonly [
+  string,
+  (program: Command, context: CommandContext) => void,
+])[] = [
+  ["chat", registerChatCommand],
+  ["run", registerRunCommand],
+  ["agent", registerAgentCommand],
+  ["watch", registerWatchCommand],
+  ["eval", registerEvalCommand],
+  ["history", registerHistoryCommand],
+  ["rewind", registerRewindCommand],
+  ["replay", registerReplayCommand],
+  ["config", registerConfigCommand],
+  ["policy", registerPolicyCommand],
+  ["auth", registerAuthCommand],
+  ["models", registerModelsCommand],
+  ["mcp", registerMcpCommand],
+  ["skills", registerSkillsCommand],
+  ["commands", registerCustomCommandsCommand],
+  ["completion", registerCompletionCommand],
 ];
 
-/** Builds the command tree. Command modules load only when their command runs. */
-export function createProgram(setExitCode: (code: number) => void): Command {
+/**
+ * Builds the command tree. Command modules load only when their command runs. Given the
+ * first word of the command line, when it names a command (other than `completion`, which
+ * needs the whole tree), only that command is defined: it parses, helps and fails exactly as
+ * in the whole tree, without defining the options of fifteen others first (commander checks
+ * each new option against the command's others, which is most of a start's time in it).
+ */
+export function createProgram(setExitCode: (code: number) => void, firstWord?: string): Command {
   const program = new Command("xzatoma")
     .description(
       "An autonomous AI agent for the terminal: give it a goal, it uses tools to reach it.",
@@ -61,6 +70,7 @@ export function createProgram(setExitCode: (code: number) => void): Command {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   const context = commandContext(setExitCode);
-  for (const register of COMMANDS) register(program, context);
+  const only = COMMANDS.find(([name]) => name === firstWord && name !== "completion");
+  for (const [, register] of only ? [only] : COMMANDS) register(program, context);
   return program;
 }

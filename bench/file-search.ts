@@ -54,6 +54,7 @@ interface RegistryLike {
 // rules, no secret-path checks, no lines, no workers. Printed like `--first-call`.
 if (process.argv[2] === "--floor") {
   const needle = Buffer.from(LITERAL);
+  const cpu = process.cpuUsage();
   const started = performance.now();
   let count = 0;
   const directories = [process.argv[3] as string];
@@ -69,7 +70,9 @@ if (process.argv[2] === "--floor") {
       }
     }
   }
-  console.log(JSON.stringify({ ms: performance.now() - started, count }));
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  console.log(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, count }));
   process.exit(0);
 }
 

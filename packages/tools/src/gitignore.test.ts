@@ -1,5 +1,6 @@
+import { compilePathGlob } from "@xzatoma/safety";
 import { describe, expect, it } from "vitest";
-import { exemptDirectory, ignoreFile, isIgnored, type IgnoreFile } from "./gitignore.js";
+import { exemptDirectory, ignoreFile, isIgnored, ruleTest, type IgnoreFile } from "./gitignore.js";
 
 const root = (text: string): IgnoreFile[] => [ignoreFile("", text)];
 const at = ignoreFile;
@@ -88,5 +89,62 @@ describe("ignoreFile and isIgnored", () => {
     const odd = ignoreFile("", "*\n");
     expect(isIgnored([exemptDirectory(odd, "w[1]*")], "w[1]*", true)).toBe(false);
     expect(isIgnored([exemptDirectory(odd, "w[1]*")], "w1x", true)).toBe(true);
+  });
+
+  it("compares plain names and '*' endings as strings exactly as the pattern automaton decides them", () => {
+    const patterns = [
+      "node_modules",
+      "dist",
+      "a.b",
+      "docs/tmp",
+      "*",
+      "*.log",
+      "*log",
+      "**.log",
+      "*.{js}",
+      "*]",
+      "a{b}",
+      "é*",
+      "*é",
+      "*.log/x",
+      "?.log",
+      "[ab].log",
+      "\\*.log",
+      "*.l?g",
+    ];
+    const subjects = [
+      "",
+      "node_modules",
+      "node_modules2",
+      "xnode_modules",
+      "dist",
+      "a.b",
+      "a",
+      ".log",
+      "a.log",
+      "a.log.x",
+      "x/a.log",
+      "docs/tmp",
+      "docs/tmp/x",
+      "log",
+      "alog",
+      "*.log",
+      "a.{js}",
+      "a]",
+      "a{b}",
+      "é",
+      "éa",
+      "aé",
+      ".hidden.log",
+      "dir/",
+      "a.lg",
+      "b.log",
+    ];
+    for (const pattern of patterns) {
+      const glob = compilePathGlob(pattern, { dot: true, syntax: "gitignore" });
+      const test = ruleTest(pattern);
+      for (const subject of subjects)
+        expect(test(subject), `${pattern} against '${subject}'`).toBe(glob.matches(subject));
+    }
   });
 });

@@ -17,7 +17,8 @@ const MAX_REMEMBERED = 4096;
 
 /** One rule of a .gitignore file. */
 interface IgnoreRule {
-  readonly glob: PathGlob;
+  /** Whether the rule's pattern matches a name or a path (see {@link ruleTest}). */
+  readonly matches: (subject: string) => boolean;
   /** `!rule`: re-includes what it matches. */
   readonly negated: boolean;
   /** `rule/`: matches directories only. */
@@ -67,13 +68,40 @@ export function parseGitignore(text: string): IgnoreRule[] {
     const nameOnly = !line.includes("/");
     const pattern = nameOnly ? line : line.replace(/^\//, "");
     try {
-      const glob = compilePathGlob(pattern, { dot: true, syntax: "gitignore" });
-      rules.push({ glob, negated, directoriesOnly, nameOnly });
+      rules.push({ matches: ruleTest(pattern), negated, directoriesOnly, nameOnly });
     } catch (error) {
       if (!(error instanceof PatternSyntaxError)) throw error;
     }
   }
   return rules;
+}
+
+/** Characters that make a gitignore pattern more than plain text (braces are plain there). */
+const WILDCARD = /[*?[\\]/;
+
+/**
+ * The test of a rule's pattern. Most rules are a plain name (`node_modules`, `dist`) or `*`
+ * and a plain ending (`*.log`): these are compared as strings, which is what the pattern
+ * automaton would decide for them (`*` is any run of characters but `/`, empty too). Any
+ * other pattern is matched by the automaton, which never backtracks.
+ */
+export function ruleTest(pattern: string): (subject: string) => boolean {
+  if (!WILDCARD.test(pattern)) return (subject) => subject === pattern;
+  const ending = pattern.slice(1);
+  if (pattern.startsWith("*") && !WILDCARD.test(ending) && !ending.includes("/")) {
+    return (subject) => subject.endsWith(ending) && !subject.includes("/");
+  }
+  const glob: PathGlob = compilePathGlob(pattern, { dot: true, syntax: "gitignore" });
+  return (subject) => {
+    try {
+      return glob.matches(subject);
+    } catch (error) {
+      // Past the step budget (a huge rule against a huge path): the rule is passed over,
+      // as a line git cannot read is.
+      if (!(error instanceof PatternBudgetError)) throw error;
+      return false;
+    }
+  };
 }
 
 /**
@@ -94,16 +122,7 @@ function ruleVerdict(file: IgnoreFile, local: string, isDirectory: boolean): Ver
   for (let index = file.rules.length - 1; index >= 0; index--) {
     const rule = file.rules[index] as IgnoreRule;
     if (rule.directoriesOnly && !isDirectory) continue;
-    let matched: boolean;
-    try {
-      matched = rule.glob.matches(rule.nameOnly ? name : local);
-    } catch (error) {
-      // Past the step budget (a huge rule against a huge path): the rule is passed over,
-      // as a line git cannot read is.
-      if (!(error instanceof PatternBudgetError)) throw error;
-      matched = false;
-    }
-    if (matched) return rule.negated ? "included" : "ignored";
+    if (rule.matches(rule.nameOnly ? name : local)) return rule.negated ? "included" : "ignored";
   }
   return undefined;
 }

@@ -1,10 +1,14 @@
 // The grep workers skip ahead by whole chunks and jump between candidate lines; this
 // compares their output with a plain line-by-line reference on files of several chunks.
 import { existsSync } from "node:fs";
+import { mkdir, rename, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "./file-tools.test-support.js";
 import { GREP_WORKER_URL } from "./grep-pool.js";
+import { countNewlines, createGrepScanner } from "./grep-worker.js";
+import { GREP_COUNTERS, type GrepFileMessage } from "./grep-protocol.js";
 
 let ws: TestWorkspace;
 const files: Record<string, string> = {};
@@ -19,7 +23,17 @@ function random(seed: number): () => number {
 
 function makeFile(seed: number, lines: number, crlf: boolean): string {
   const next = random(seed);
-  const words = ["alpha", "beta", "needle", "nEEdle7", "needle7", "hay", "", "neeedle3"];
+  const words = [
+    "alpha",
+    "beta",
+    "needle",
+    "nEEdle7",
+    "needle7",
+    "hay",
+    "",
+    "neeedle3",
+    "ñeedle é",
+  ];
   const out: string[] = [];
   for (let index = 0; index < lines; index++) {
     const count = Math.floor(next() * 12);
@@ -82,6 +96,7 @@ afterAll(async () => {
 describe("grep workers", () => {
   const cases: [string, RegExp, boolean][] = [
     ["needle", /needle/, true],
+    ["ñeedle é", /ñeedle é/, true],
     ["ne+dle\\d", /ne+dle\d/, true],
     ["NEEDLE7", /NEEDLE7/i, false],
     ["needle(?!7)", /needle(?!7)/, true],
@@ -113,6 +128,96 @@ describe("grep workers", () => {
       });
     }
   }
+});
+
+describe("plain text searched as bytes", () => {
+  it("shows the lines decoded text would show: invalid bytes, CRLF, context across chunks", async () => {
+    // 0xff 0xfe are not UTF-8: a line shown holds U+FFFD for each, as decoding the file would.
+    const invalid = Buffer.concat([
+      Buffer.from("first\r\n"),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(" après\r\nlast line ñeedle\r\n"),
+    ]);
+    await ws.write("bytes/invalid.txt", invalid);
+    const found = await ws.call("grep", { pattern: "après", path: "bytes" });
+    expect(found.output.split("\n").slice(1)).toEqual(["bytes/invalid.txt:2: \uFFFD\uFFFD après"]);
+    const context = await ws.call("grep", { pattern: "ñeedle", path: "bytes", context_lines: 1 });
+    expect(context.output.split("\n").slice(1)).toEqual([
+      "bytes/invalid.txt-2- \uFFFD\uFFFD après",
+      "bytes/invalid.txt:3: last line ñeedle",
+    ]);
+    // A match at the start of a chunk after a 300 KiB line, with its context in the chunk before.
+    await ws.write("bytes/long.txt", `${"x".repeat(300 * 1024)}\nbefore\nñeedle here\nafter\n`);
+    const long = await ws.call("grep", {
+      pattern: "ñeedle here",
+      path: "bytes/long.txt",
+      context_lines: 1,
+    });
+    expect(long.output.split("\n").slice(1)).toEqual([
+      "bytes/long.txt-2- before",
+      "bytes/long.txt:3: ñeedle here",
+      "bytes/long.txt-4- after",
+    ]);
+  });
+});
+
+describe("a file the walk saw, opened after a directory on its way was swapped", () => {
+  it("is not read when the directory became a link to outside the workspace", async () => {
+    await mkdir(ws.at("swap/d"), { recursive: true });
+    await writeFile(ws.at("swap/d/notes.txt"), "needle inside\n");
+    const outside = path.join(ws.base, "outside-swap");
+    await mkdir(outside, { recursive: true });
+    await writeFile(path.join(outside, "notes.txt"), "needle outside\n");
+    const shared = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (GREP_COUNTERS.slots + 1));
+    const posted: GrepFileMessage[] = [];
+    const search = createGrepScanner()(
+      {
+        root: ws.root,
+        source: "needle",
+        flags: "",
+        prefilter: true,
+        literal: "needle",
+        required: null,
+        contextLines: 0,
+        maxMatches: 100,
+        maxFileBytes: 1024 * 1024,
+        maxLineChars: 500,
+        readHardLinks: false,
+        shared,
+        counters: GREP_COUNTERS,
+        slot: 0,
+      },
+      (message) => posted.push(message),
+    );
+    search(ws.at("swap/d/notes.txt"), 0);
+    expect(posted.map((message) => message.records)).toEqual([[[1, 1, "needle inside"]]]);
+    // Found by the walk as swap/d/notes.txt; then d is replaced by a link to outside.
+    await rename(ws.at("swap/d"), ws.at("swap/d-before"));
+    await symlink(outside, ws.at("swap/d"));
+    search(ws.at("swap/d/notes.txt"), 1);
+    expect(posted).toHaveLength(1);
+    expect(new Int32Array(shared)[GREP_COUNTERS.unreadable]).toBe(1);
+  });
+});
+
+describe("countNewlines", () => {
+  it("counts the newline bytes of any range, at any alignment, as a loop over bytes does", () => {
+    const next = random(7);
+    const bytes = Buffer.alloc(600);
+    for (let round = 0; round < 500; round++) {
+      for (let at = 0; at < bytes.length; at++)
+        bytes[at] =
+          next() < 0.2 ? 10 : [0x0a0b, 0x8a, 0xff, 0x00, 0x41][Math.floor(next() * 5)]! & 0xff;
+      const from = Math.floor(next() * 300);
+      const to = from + Math.floor(next() * 300);
+      const view = bytes.subarray(Math.floor(next() * 4));
+      let expected = 0;
+      for (let at = from; at < to; at++) if (view[at] === 10) expected++;
+      expect(countNewlines(view, from, to), `[${from}, ${to}) at offset ${view.byteOffset}`).toBe(
+        expected,
+      );
+    }
+  });
 });
 
 describe("grep worker module", () => {

@@ -10,7 +10,7 @@ import { createGrepWorkerPool } from "./grep-pool.js";
 import { startSearch } from "./grep-search.js";
 import { assessRead, recordRead } from "./tool-paths.js";
 import { createContentScreen } from "./secret-content.js";
-import type { GrepRecord } from "./grep-protocol.js";
+import type { GrepFileMessage, GrepRecord } from "./grep-protocol.js";
 import { walkWorkspace } from "./workspace-walk.js";
 import type { WorkspaceContext } from "./workspace-context.js";
 import { builtinInput } from "./builtin-input.js";
@@ -142,31 +142,24 @@ export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOpt
       const found = await search.run();
       // The next call gets a worker that started while this one's result went back.
       if (coldLiteral && target.stats.isDirectory()) setImmediate(() => pool.prestart(1));
-      const order = relative.map((_, index) => index);
-      order.sort((a, b) => {
-        const left = relative[a] as string;
-        const right = relative[b] as string;
-        return left < right ? -1 : left > right ? 1 : 0;
-      });
-      const position = new Array<number>(order.length);
-      order.forEach((index, sorted) => (position[index] = sorted));
       // The lines of each file go through the screen together (a secret may span them);
-      // the screen keeps line breaks, so each record gets its own line back.
+      // the screen keeps line breaks, so each record gets its own line back. The files
+      // with matches are shown in path order; the others need no sorting.
       const content = createContentScreen(workspace.exposure, `the grep results in ${where}`);
+      const byPath = (a: GrepFileMessage, b: GrepFileMessage) => {
+        const left = relative[a.index] as string;
+        const right = relative[b.index] as string;
+        return left < right ? -1 : left > right ? 1 : 0;
+      };
       const result = {
         ...found,
-        matches: found.matches
-          .map((file) => ({
-            ...file,
-            index: position[file.index] as number,
-            records: screenRecords(file.records, content.screen),
-          }))
-          .sort((a, b) => a.index - b.index),
-        timedOut: found.timedOut.map((index) => position[index] as number),
+        matches: [...found.matches]
+          .sort(byPath)
+          .map((file) => ({ ...file, records: screenRecords(file.records, content.screen) })),
       };
       const output = formatGrepOutput({
         input: { pattern: input.pattern, where, contextLines: input.context_lines, maxResults },
-        files: order.map((index) => relative[index] as string),
+        files: relative,
         result,
         complete,
         maxFileBytes,

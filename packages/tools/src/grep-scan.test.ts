@@ -130,6 +130,15 @@ describe("grep workers", () => {
   }
 });
 
+describe("a regex that matches the empty text", () => {
+  it("finds the empty lines that are there, and none after a file's last line", async () => {
+    await ws.write("empty/a.txt", "a\n\nb\n");
+    await ws.write("empty/b.txt", "no empty line\n");
+    const result = await ws.call("grep", { pattern: "^$", path: "empty" });
+    expect(result.output.split("\n").slice(1)).toEqual(["empty/a.txt:2: "]);
+  });
+});
+
 describe("plain text searched as bytes", () => {
   it("shows the lines decoded text would show: invalid bytes, CRLF, context across chunks", async () => {
     // 0xff 0xfe are not UTF-8: a line shown holds U+FFFD for each, as decoding the file would.

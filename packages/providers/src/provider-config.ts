@@ -64,6 +64,11 @@ const copilotSchema = z.strictObject({
 const localSchema = z.strictObject({
   /** Default: `<data dir>/models/SmolLM2-135M-Instruct.Q4_1.gguf`. */
   model_path: resolvedPath().optional(),
+  /**
+   * CPU threads the model evaluates with. Default: the machine's cores useful for math.
+   * Fewer leave cores to the rest of the machine (a build, a test run) at the model's speed.
+   */
+  threads: expecting(z.number().int().min(1).max(512), "an integer from 1 to 512").optional(),
 });
 
 /**

@@ -531,8 +531,9 @@ describe("the local provider", () => {
       );
       mkdirSync(modelsDir, { recursive: true });
       symlinkSync(cached, path.join(modelsDir, DEFAULT_LOCAL_MODEL_FILE));
+      // One thread, as configured: spinning llama.cpp threads crawl on a loaded machine.
       const provider = createProvider(
-        providerConfigSchema.parse({ type: "local" }),
+        providerConfigSchema.parse({ type: "local", local: { threads: 1 } }),
         options({ maxContextTokens: 2000 }),
       );
       expect(await provider.modelInfo(provider.defaultModel)).toEqual({

@@ -505,7 +505,10 @@ function localProvider(config: ProviderConfig["local"], shared: Shared): Provide
         // Small models often write the call as JSON text instead of the function-call
         // syntax; such an answer becomes the call when its arguments fit the tool.
         return wrapLanguageModel({
-          model: createLocalModel({ modelPath: file }),
+          model: createLocalModel({
+            modelPath: file,
+            ...(config.threads === undefined ? {} : { threads: config.threads }),
+          }),
           middleware: textToolCallsMiddleware({ requireValidArguments: true }),
         });
       } catch (error) {

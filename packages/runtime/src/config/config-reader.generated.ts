@@ -244,6 +244,25 @@ export const CONFIG_NODE: ConfigNode = {
                       }
                     ]
                   }
+                },
+                "threads": {
+                  "kind": "optional",
+                  "inner": {
+                    "kind": "number",
+                    "checks": [
+                      {
+                        "int": true
+                      },
+                      {
+                        "min": 1,
+                        "inclusive": true
+                      },
+                      {
+                        "max": 512,
+                        "inclusive": true
+                      }
+                    ]
+                  }
                 }
               },
               "unknownKeys": "strict"
@@ -3155,6 +3174,12 @@ export const DERIVED_ENV_MAPPINGS: readonly EnvMapping[] = [
     "variable": "XZATOMA_PROVIDER_LOCAL_MODEL_PATH",
     "key": "provider.local.model_path",
     "kind": "text",
+    "origin": "derived"
+  },
+  {
+    "variable": "XZATOMA_PROVIDER_LOCAL_THREADS",
+    "key": "provider.local.threads",
+    "kind": "number",
     "origin": "derived"
   },
   {

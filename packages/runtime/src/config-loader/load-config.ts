@@ -346,6 +346,106 @@ function mergeUnder(under: unknown, over: unknown): unknown {
   return result;
 }
 
+/** The user's configuration file: the flag's, `XZATOMA_CONFIG`'s, or the default one. */
+function userConfigPath(options: LoadConfigOptions): {
+  path: string;
+  explicit: string | undefined;
+} {
+  const { env, homeDir } = options;
+  const cwd = options.cwd ?? process.cwd();
+  const explicit = nonEmpty(options.configPath) ?? nonEmpty(env["XZATOMA_CONFIG"]);
+  const fallbackPath = nonEmpty(options.defaultConfigPath);
+  const configPath =
+    explicit !== undefined
+      ? resolveUserPath(explicit, homeDir, cwd)
+      : fallbackPath !== undefined
+        ? resolveUserPath(fallbackPath, homeDir, cwd)
+        : defaultConfigPath(env, homeDir);
+  return { path: configPath, explicit };
+}
+
+/** The user's file as read: its values without credentials, and what is wrong in it. */
+interface UserFile {
+  readonly file: ParsedConfigFile | undefined;
+  readonly data: Record<string, unknown>;
+  readonly problems: ConfigProblem[];
+  /** Where a value of the file is (its line and column when the file was parsed). */
+  readonly locate: LocateValue;
+}
+
+/**
+ * Reads the user's file at `configPath`. A credential written in it is a problem (and left
+ * out of the values), as is every value its key's schema refuses.
+ */
+async function readUserFile(
+  checks: SchemaChecks,
+  options: LoadConfigOptions,
+  configPath: string,
+  explicit: string | undefined,
+): Promise<UserFile> {
+  const readFile = options.readFile ?? ((file: string) => readFileFromDisk(file, "utf8"));
+  const problems: ConfigProblem[] = [];
+  const read = await readConfigFile(configPath, readFile, explicit !== undefined, {
+    ...(options.configFlag !== undefined ? { configFlag: options.configFlag } : {}),
+    ...(explicit !== undefined && nonEmpty(options.configPath) === undefined
+      ? { fromVariable: "XZATOMA_CONFIG" }
+      : {}),
+  });
+  if (read.kind === "invalid") problems.push(...read.problems);
+  const file = read.kind === "parsed" ? read.file : undefined;
+  const locate: LocateValue = (segments, key) =>
+    file === undefined
+      ? { source: `file:${configPath}` }
+      : { source: file.source, ...file.locate(segments, key) };
+  if (file === undefined) return { file, data: {}, problems, locate };
+  const credentialPaths = findCredentialKeys(file.data);
+  for (const credential of credentialPaths) {
+    const { message, provider, variable } = credentialInFile(credential);
+    problems.push({
+      ...locate(credential.slice(0, -1), String(credential[credential.length - 1])),
+      keyPath: formatKeyPath(credential),
+      message,
+      reason: "credential-in-file",
+      ...(provider !== undefined ? { provider } : {}),
+      ...(variable !== undefined ? { variable } : {}),
+    });
+  }
+  const data = withoutKeys(file.data, credentialPaths) as Record<string, unknown>;
+  problems.push(...checks.problemsOf(data, [], locate));
+  return { file, data, problems, locate };
+}
+
+/**
+ * The layers' values merged (`fileData`: the project's under the user's file; the
+ * environment and the flags over both, fallbacks only where nothing else set a key), with
+ * the source of every key that was set.
+ */
+function mergeLayers(
+  checks: SchemaChecks,
+  user: UserFile,
+  under: ProjectConfig | undefined,
+  fileData: Record<string, unknown>,
+  assignments: readonly Assignment[],
+): { merged: Record<string, unknown>; assigned: Map<string, ConfigSource> } {
+  const assigned = new Map<string, ConfigSource>();
+  if (under) checks.forEachLeaf(under.data, (keyPath) => assigned.set(keyPath, under.source));
+  if (user.file !== undefined) {
+    const source = user.file.source;
+    checks.forEachLeaf(user.data, (keyPath) => assigned.set(keyPath, source));
+  }
+  const merged = structuredClone(fileData);
+  for (const assignment of assignments.filter((entry) => entry.fallback !== true)) {
+    setAt(merged, assignment.segments, assignment.value);
+    assigned.set(formatKeyPath(assignment.segments), assignment.source);
+  }
+  for (const assignment of assignments.filter((entry) => entry.fallback === true)) {
+    if (valueAt(merged, assignment.segments) !== undefined) continue;
+    setAt(merged, assignment.segments, assignment.value);
+    assigned.set(formatKeyPath(assignment.segments), assignment.source);
+  }
+  return { merged, assigned };
+}
+
 /** {@link loadConfig} with the project's layer (already filtered) under the user's file. */
 async function loadLayers(
   checks: SchemaChecks,
@@ -356,50 +456,13 @@ async function loadLayers(
   const flags = options.flags ?? {};
   const flagMappings = options.flagMappings ?? [];
   const cwd = options.cwd ?? process.cwd();
-  const readFile = options.readFile ?? ((file: string) => readFileFromDisk(file, "utf8"));
-  const explicit = nonEmpty(options.configPath) ?? nonEmpty(env["XZATOMA_CONFIG"]);
-  const fallbackPath = nonEmpty(options.defaultConfigPath);
-  const configPath =
-    explicit !== undefined
-      ? resolveUserPath(explicit, homeDir, cwd)
-      : fallbackPath !== undefined
-        ? resolveUserPath(fallbackPath, homeDir, cwd)
-        : defaultConfigPath(env, homeDir);
-
-  const problems: ConfigProblem[] = [];
-  let file: ParsedConfigFile | undefined;
-  let fileData: Record<string, unknown> = {};
-  const read = await readConfigFile(configPath, readFile, explicit !== undefined, {
-    ...(options.configFlag !== undefined ? { configFlag: options.configFlag } : {}),
-    ...(explicit !== undefined && nonEmpty(options.configPath) === undefined
-      ? { fromVariable: "XZATOMA_CONFIG" }
-      : {}),
-  });
-  if (read.kind === "invalid") problems.push(...read.problems);
-  const locateInFile: LocateValue = (segments, key) =>
-    file === undefined
-      ? { source: `file:${configPath}` }
-      : { source: file.source, ...file.locate(segments, key) };
-  if (read.kind === "parsed") {
-    file = read.file;
-    const credentialPaths = findCredentialKeys(file.data);
-    for (const credential of credentialPaths) {
-      const { message, provider, variable } = credentialInFile(credential);
-      problems.push({
-        ...locateInFile(credential.slice(0, -1), String(credential[credential.length - 1])),
-        keyPath: formatKeyPath(credential),
-        message,
-        reason: "credential-in-file",
-        ...(provider !== undefined ? { provider } : {}),
-        ...(variable !== undefined ? { variable } : {}),
-      });
-    }
-    fileData = withoutKeys(file.data, credentialPaths) as Record<string, unknown>;
-    problems.push(...checks.problemsOf(fileData, [], locateInFile));
-  }
-
-  const ownFileData = fileData;
-  if (under) fileData = mergeUnder(under.data, fileData) as Record<string, unknown>;
+  const { path: configPath, explicit } = userConfigPath(options);
+  const user = await readUserFile(checks, options, configPath, explicit);
+  const problems = user.problems;
+  // The project's values under the user's file.
+  const fileData = under
+    ? (mergeUnder(under.data, user.data) as Record<string, unknown>)
+    : user.data;
   const provider = selectedProvider(fileData, env, flags, flagMappings);
   const assignments = [
     ...environmentAssignments(env, provider),
@@ -419,27 +482,11 @@ async function loadLayers(
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const assigned = new Map<string, ConfigSource>();
-  if (under) checks.forEachLeaf(under.data, (keyPath) => assigned.set(keyPath, under.source));
-  if (file !== undefined) {
-    const source = file.source;
-    checks.forEachLeaf(ownFileData, (keyPath) => assigned.set(keyPath, source));
-  }
-  const merged = structuredClone(fileData);
-  const overriding = assignments.filter((assignment) => assignment.fallback !== true);
-  for (const assignment of overriding) {
-    setAt(merged, assignment.segments, assignment.value);
-    assigned.set(formatKeyPath(assignment.segments), assignment.source);
-  }
-  for (const assignment of assignments.filter((entry) => entry.fallback === true)) {
-    if (valueAt(merged, assignment.segments) !== undefined) continue;
-    setAt(merged, assignment.segments, assignment.value);
-    assigned.set(formatKeyPath(assignment.segments), assignment.source);
-  }
+  const { merged, assigned } = mergeLayers(checks, user, under, fileData, assignments);
   const warnings = [...strayVariableWarnings(env), ...deprecationWarnings(assigned)];
   const parsed = checks.parse(merged, (segments, key) => {
     const source = assigned.get(formatKeyPath(segments)) ?? "default";
-    return source.startsWith("file:") ? locateInFile(segments, key) : { source };
+    return source.startsWith("file:") ? user.locate(segments, key) : { source };
   });
   // Only rules across keys fail here (each value alone passed above).
   if ("problems" in parsed) throw new ConfigError(parsed.problems);
@@ -461,13 +508,7 @@ async function loadLayers(
       db_path: shape.persistence.db_path ?? path.join(dataDir, "history.db"),
     },
   };
-  return {
-    config,
-    sources,
-    configPath,
-    configFileFound: file !== undefined,
-    warnings,
-  };
+  return { config, sources, configPath, configFileFound: user.file !== undefined, warnings };
 }
 
 /** Expands `~` and makes paths absolute (file values against the file's directory), and fills in the data paths. */

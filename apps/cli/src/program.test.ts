@@ -1,6 +1,6 @@
 // The command tree built for one command: the same command, help and errors as the whole
 // tree gives, without the other commands' definitions.
-import { Command, CommanderError } from "commander";
+import { type Command, CommanderError } from "commander";
 import { describe, expect, it } from "vitest";
 import { createProgram } from "./program.js";
 

@@ -9,13 +9,15 @@
 //   4. ("kinds") events/s of 1, 2 and 3 instances (each with its own instance_id) on a
 //      6-partition topic for each kind of message: full runs (model at once, until every
 //      result is committed), second copies of those events (duplicates), and failed builds that
-//      success_only filters (both until the group's lag is 0); and each instance's peak RSS.
+//      success_only filters (both until the group's lag is 0); the instances' CPU time per
+//      message of each kind (from /proc, less at the mercy of a busy machine than events/s); and
+//      each instance's peak RSS.
 // Results are read with read_committed, as the watcher writes them in transactions.
 // Run: node bench/watcher-kafka.ts [latency|throughput|backlog|kinds ...]
 // BENCH_KIND_RUNS and BENCH_KIND_FILTERED size the "kinds" phase (default 2000 and 5000);
 // BENCH_KIND_INSTANCES lists its group sizes (default "1,2,3").
 // WATCHER_NODE_ARGS="--max-semi-space-size=4" starts the watcher processes with those Node options.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -114,11 +116,20 @@ function startInstance(config: string, instanceId?: string): Instance {
     },
   );
   children.add(child);
+  // The log is searched for "watching" until it appears; after that only its last 4 KiB are
+  // kept, for the error when the process exits. (Searching a growing copy of the whole log for
+  // every chunk cost this process enough CPU to hold up the watcher's writes to the pipe.)
   let log = "";
+  let started = false;
   const watching = new Promise<void>((resolve, reject) => {
     child.stderr?.on("data", (chunk: Buffer) => {
-      if (log.length < 1_000_000) log += chunk.toString();
-      if (log.includes('"msg":"watching"')) resolve();
+      const text = chunk.toString();
+      if (!started) {
+        // The line may be split across chunks: look at the end of the last one too.
+        started = (log.slice(-64) + text).includes('"msg":"watching"');
+        if (started) resolve();
+      }
+      log = (log + text).slice(-4096);
     });
     child.once("exit", (code) => reject(new Error(`watcher exited ${code}: ${log.slice(-2000)}`)));
   });
@@ -231,6 +242,21 @@ function peakRssMiB(pid: number): number {
   }
 }
 
+const CLOCK_TICKS =
+  Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+
+/** CPU time (user and system) the process has used so far, in ms. */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
 function rssMiB(pid: number): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -310,15 +336,27 @@ try {
       await Promise.all(instances.map((instance) => instance.watching));
       await groupStable(`${name}-group`, members);
       const ids = Array.from({ length: KIND_RUNS }, (_, i) => idOf("01JXZEPRKIND", i));
+      // The instances' CPU time per message of each kind: less at the mercy of a busy machine
+      // than events/s.
+      const cpu = () => instances.reduce((sum, instance) => sum + cpuMs(instance.child.pid!), 0);
+      let cpuAt = cpu();
+      const cpuPer = (count: number) => {
+        const now = cpu();
+        const per = (now - cpuAt) / count;
+        cpuAt = now;
+        return per.toFixed(2);
+      };
       let started = performance.now();
       await publish(`${name}.in`, ids);
       await results.until(KIND_RUNS);
       await lagZero(`${name}-group`, `${name}.in`);
       const runs = KIND_RUNS / ((performance.now() - started) / 1000);
+      const runsCpu = cpuPer(KIND_RUNS);
       started = performance.now();
       await publish(`${name}.in`, ids);
       await lagZero(`${name}-group`, `${name}.in`);
       const duplicates = KIND_RUNS / ((performance.now() - started) / 1000);
+      const duplicatesCpu = cpuPer(KIND_RUNS);
       started = performance.now();
       for (let start = 0; start < KIND_FILTERED; start += 500) {
         await producer.send({
@@ -331,12 +369,13 @@ try {
       }
       await lagZero(`${name}-group`, `${name}.in`);
       const filtered = KIND_FILTERED / ((performance.now() - started) / 1000);
+      const filteredCpu = cpuPer(KIND_FILTERED);
       const peaks = instances.map((instance) => peakRssMiB(instance.child.pid!).toFixed(0));
       const twice = results.duplicates();
       await stopInstances(instances);
       await results.close();
       console.log(
-        `${members} instance${members > 1 ? "s" : ""} (6 partitions, max_concurrent_executions 6, model at once): full runs ${runs.toFixed(0)} events/s (${KIND_RUNS}), duplicates ${duplicates.toFixed(0)}/s (${KIND_RUNS}), filtered ${filtered.toFixed(0)}/s (${KIND_FILTERED}); peak RSS ${peaks.join(", ")} MiB${twice ? `; ${twice} results twice!` : ""}`,
+        `${members} instance${members > 1 ? "s" : ""} (6 partitions, max_concurrent_executions 6, model at once): full runs ${runs.toFixed(0)} events/s (${KIND_RUNS}), duplicates ${duplicates.toFixed(0)}/s (${KIND_RUNS}), filtered ${filtered.toFixed(0)}/s (${KIND_FILTERED}); watcher CPU per message ${runsCpu} ms (full run), ${duplicatesCpu} ms (duplicate), ${filteredCpu} ms (filtered); peak RSS ${peaks.join(", ")} MiB${twice ? `; ${twice} results twice!` : ""}`,
       );
     }
   }

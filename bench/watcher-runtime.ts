@@ -2,7 +2,8 @@
 // events (the build fixture with new ids) go through the service over the in-memory transport,
 // each one's plan run by the agent runtime (startWatcher's executor, history in SQLite, the
 // configured tools and command policy) against a scripted OpenAI-compatible model on
-// 127.0.0.1 that answers at once. Reports full runs per second and the peak RSS. This is the
+// 127.0.0.1 that answers at once. Reports full runs per second, the process's CPU time per
+// event (the scripted model's share included) and the peak RSS. This is the
 // share of `node bench/watcher-kafka.ts kinds`'s full runs that Kafka does not explain.
 // Run: node bench/watcher-runtime.ts [EVENTS]   (default 1000; concurrency 6, as "kinds")
 // With --cpu-prof (node --cpu-prof bench/watcher-runtime.ts) the profile shows what a run costs.
@@ -52,6 +53,7 @@ const watcher = await startWatcher({
 let peak = process.memoryUsage().rss;
 const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
 const started = performance.now();
+const cpuStarted = process.cpuUsage();
 for (let i = 0; i < EVENTS; i += 1) {
   const id = `01JXZEPRRUNTIME${String(i).padStart(11, "0")}`;
   await transport.publish({
@@ -61,6 +63,7 @@ for (let i = 0; i < EVENTS; i += 1) {
 }
 await transport.drained();
 const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuStarted);
 clearInterval(sample);
 peak = Math.max(peak, process.memoryUsage().rss);
 await watcher.close(1000);
@@ -70,5 +73,5 @@ const requests = model.chatRequests.length;
 rmSync(home, { recursive: true, force: true });
 rmSync(workspace, { recursive: true, force: true });
 console.log(
-  `watcher full runs in process, model at once: ${EVENTS} events in ${seconds.toFixed(2)} s = ${Math.round(EVENTS / seconds)} events/s; ${results} results, ${requests} model requests; peak RSS ${mib(peak)} MiB; load ${os.loadavg()[0]!.toFixed(2)}`,
+  `watcher full runs in process, model at once: ${EVENTS} events in ${seconds.toFixed(2)} s = ${Math.round(EVENTS / seconds)} events/s; ${results} results, ${requests} model requests; CPU ${((cpu.user + cpu.system) / 1000 / EVENTS).toFixed(2)} ms per event (the model server's included); peak RSS ${mib(peak)} MiB; load ${os.loadavg()[0]!.toFixed(2)}`,
 );

@@ -1,6 +1,6 @@
 // `provider.local.threads` reaches the embedded model, and a value that is not a thread
 // count is refused naming the key.
-import { describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type * as Local from "./local/index.js";
 
 const created: unknown[] = [];
@@ -17,13 +17,15 @@ vi.mock("./local/index.js", async (original) => {
 
 const { createProvider } = await import("./provider.js");
 const { providerConfigSchema } = await import("./provider-config.js");
-const { mkdtempSync, writeFileSync } = await import("node:fs");
+const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
 const { tmpdir } = await import("node:os");
 const path = await import("node:path");
 
 describe("provider.local.threads", () => {
+  const directory = mkdtempSync(path.join(tmpdir(), "xz-local-threads-"));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
   it("is given to the embedded model, and left to its default when not set", () => {
-    const directory = mkdtempSync(path.join(tmpdir(), "xz-local-threads-"));
     const file = path.join(directory, "tiny.gguf");
     writeFileSync(file, Buffer.concat([Buffer.from("GGUF"), Buffer.alloc(60)]));
     const settings = { maxContextTokens: 4096, dataDir: directory, env: {} };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { scriptedModel } from "./__fixtures__/scripted-model.js";
+import { scriptedModel } from "@xzatoma/scripted-servers/replies-model";
 import { Agent } from "./agent.js";
 import { defineTool } from "./tool.js";
 import { toolSuccess } from "./tool-result.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { replies } from "./__fixtures__/scripted-model.js";
+import { replies } from "@xzatoma/scripted-servers/replies-model";
 import { agentLimitsConfigShape, conversationConfigSchema } from "./agent-config.js";
 import { agentOptionsFromConfig } from "./agent-options-from-config.js";
 import { DEFAULT_AGENT_LIMITS, DEFAULT_MAX_OUTPUT_TOKENS } from "./agent-limits.js";

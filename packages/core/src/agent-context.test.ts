@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { replies, scriptedModel } from "./__fixtures__/scripted-model.js";
+import { replies, scriptedModel } from "@xzatoma/scripted-servers/replies-model";
 import type { AgentEvent } from "./agent-event.js";
 import { Agent } from "./agent.js";
 import { defineTool } from "./tool.js";

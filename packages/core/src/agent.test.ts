@@ -1,7 +1,7 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { replies, scriptedModel } from "./__fixtures__/scripted-model.js";
+import { replies, scriptedModel } from "@xzatoma/scripted-servers/replies-model";
 import type { AgentEvent } from "./agent-event.js";
 import { isLimitStop } from "./agent-limits.js";
 import { Agent } from "./agent.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { replies } from "./__fixtures__/scripted-model.js";
+import { replies } from "@xzatoma/scripted-servers/replies-model";
 import { isLimitStop } from "./agent-limits.js";
 import { RunStop } from "./agent-run.js";
 import { Agent } from "./agent.js";

@@ -3,7 +3,7 @@
 // in its context. The zod schema of a tool given as a loader is loaded on its first call.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { scriptedModel } from "./__fixtures__/scripted-model.js";
+import { scriptedModel } from "@xzatoma/scripted-servers/replies-model";
 import { Agent } from "./agent.js";
 import { defineTool, type ToolAssessment, type ToolExecutionContext } from "./tool.js";
 import { createToolRegistry, type ApprovalRequest } from "./tool-registry.js";

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent, defineTool, toolFailure } from "@xzatoma/core";
-import { scriptedModel } from "./__fixtures__/scripted-model.js";
+import { scriptedModel } from "@xzatoma/scripted-servers/replies-model";
 import { createTestSdk } from "./__fixtures__/telemetry-sdk.js";
 import { createRunTelemetry } from "./run-telemetry.js";
 

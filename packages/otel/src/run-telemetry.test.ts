@@ -2,7 +2,7 @@ import { context, SpanKind, trace } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent, defineTool, toolSuccess, type AgentEvent, type Tool } from "@xzatoma/core";
-import { replies, scriptedModel } from "./__fixtures__/scripted-model.js";
+import { replies, scriptedModel } from "@xzatoma/scripted-servers/replies-model";
 import { createTestSdk, isChildOf, isError } from "./__fixtures__/telemetry-sdk.js";
 import {
   createRunTelemetry,

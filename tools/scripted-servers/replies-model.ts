@@ -1,3 +1,6 @@
+// A scripted mock model for tests of an agent run: replies in order, tool calls with their ids,
+// a stream error, or a stream that never ends until aborted. `next(call, options)` also lets
+// a test read what the agent sent. Built on the AI SDK's own mock model (`ai/test`).
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 

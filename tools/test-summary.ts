@@ -36,7 +36,7 @@ function firstLines(message: string, count = 6): string {
 }
 
 const root = path.resolve(import.meta.dirname, "..");
-const projectDirectories = ["packages", "apps", "tools"].flatMap((group) =>
+const projectDirectories = ["packages", "apps", "tools", "examples"].flatMap((group) =>
   readdirSync(path.join(root, group), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => path.join(root, group, entry.name)),

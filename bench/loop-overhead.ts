@@ -2,6 +2,10 @@
 // once. ms per turn = (wall at 100 turns - wall at 20 turns) / 80, and the same for the
 // CLI's CPU time; peak RSS of the CLI at 100 turns (GNU time). Targets: <= 5 ms per turn,
 // < 120 MiB.
+//
+//   node bench/loop-overhead.ts [BIN]
+//
+// BIN defaults to apps/cli/bin/xzatoma.js; another build's bin measures that build.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,6 +13,7 @@ import { SCENARIOS, startScriptedOllama } from "../tools/scripted-servers/ollama
 import { CLI, format, median, run } from "./measure.ts";
 
 const RUNS = 5;
+const bin = process.argv[2] ? path.resolve(process.argv[2]) : CLI;
 const GNU_TIME = "/usr/bin/time";
 if (!existsSync(GNU_TIME)) {
   console.error("GNU time is needed for peak RSS: apt-get install time");
@@ -23,7 +28,7 @@ async function turns(count: number): Promise<{ wallMs: number; cpuMs: number; pe
     "-f",
     "%U %S %M",
     process.execPath,
-    CLI,
+    bin,
     "run",
     "--prompt",
     `turns:${count}`,

@@ -7,6 +7,8 @@
 export interface WordMatcher {
   /** For each word (in the order given), whether it occurs in `text`. */
   present(text: string): boolean[];
+  /** The indices of the words that occur in `text`, each once, in no particular order. */
+  found(text: string): number[];
   /** Whether any word occurs in `text`. */
   matchesAny(text: string): boolean;
 }
@@ -81,21 +83,36 @@ export function createWordMatcher(words: readonly string[]): WordMatcher {
   const accepting = outputs.map((list) => list.length > 0);
   const step = (state: number, code: number): number => table[state * width + classify(code)] ?? 0;
 
+  // Which accepting states reported already in the current scan: stamped with the scan's
+  // number instead of cleared, so a scan allocates nothing but its answer.
+  const reportedIn = new Uint32Array(states);
+  let scan = 0;
+  const found = (text: string): number[] => {
+    scan += 1;
+    if (scan === 0xffffffff) {
+      reportedIn.fill(0);
+      scan = 1;
+    }
+    const words: number[] = [];
+    let state = 0;
+    for (let index = 0; index < text.length; index += 1) {
+      state = step(state, text.charCodeAt(index));
+      // Each accepting state reports its words once: dense text stays linear.
+      if (accepting[state] && reportedIn[state] !== scan) {
+        reportedIn[state] = scan;
+        for (const word of outputs[state] ?? []) words.push(word);
+      }
+    }
+    return words.length > 1 ? [...new Set(words)] : words;
+  };
+
   return {
     present(text) {
-      const found = new Array<boolean>(words.length).fill(false);
-      const reported = new Uint8Array(states);
-      let state = 0;
-      for (let index = 0; index < text.length; index += 1) {
-        state = step(state, text.charCodeAt(index));
-        // Each accepting state reports its words once: dense text stays linear.
-        if (accepting[state] && reported[state] === 0) {
-          reported[state] = 1;
-          for (const word of outputs[state] ?? []) found[word] = true;
-        }
-      }
-      return found;
+      const present = new Array<boolean>(words.length).fill(false);
+      for (const word of found(text)) present[word] = true;
+      return present;
     },
+    found,
     matchesAny(text) {
       let state = 0;
       for (let index = 0; index < text.length; index += 1) {

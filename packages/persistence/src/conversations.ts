@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { resolveConversationId } from "./conversation-id.js";
 import { ConversationNotFoundError } from "./errors.js";
 import type { HistoryContext } from "./history-context.js";
 import type { ConversationStatus, UsageTotals } from "./model.js";
+import { perConnection } from "./per-connection.js";
 import { toConversationRecord, type ConversationRecord } from "./records.js";
 import { conversations } from "./schema/index.js";
 import { toRfc3339 } from "./time.js";
@@ -33,6 +34,38 @@ export interface ConversationOutcome {
   readonly completedAt?: Date;
 }
 
+/** The writes of a conversation's start and end, which the watcher makes for every event. */
+const conversationQueries = perConnection((db) => ({
+  insert: db
+    .insert(conversations)
+    .values({
+      id: sql.placeholder("id"),
+      parentId: sql.placeholder("parentId"),
+      label: sql.placeholder("label"),
+      depth: sql.placeholder("depth"),
+      title: sql.placeholder("title"),
+      provider: sql.placeholder("provider"),
+      model: sql.placeholder("model"),
+      status: "running",
+      startedAt: sql.placeholder("startedAt"),
+    })
+    .returning()
+    .prepare(),
+  finish: db
+    .update(conversations)
+    .set({
+      status: sql`${sql.placeholder("status")}`,
+      stopReason: sql`${sql.placeholder("stopReason")}`,
+      completedAt: sql`${sql.placeholder("completedAt")}`,
+      inputTokens: sql`${sql.placeholder("inputTokens")}`,
+      outputTokens: sql`${sql.placeholder("outputTokens")}`,
+      totalTokens: sql`${sql.placeholder("totalTokens")}`,
+      turns: sql`${sql.placeholder("turns")}`,
+    })
+    .where(eq(conversations.id, sql.placeholder("id")))
+    .prepare(),
+}));
+
 /** `History.createConversation`: inserts a `running` conversation, one level below its parent. */
 export function createConversation(
   context: HistoryContext,
@@ -40,24 +73,20 @@ export function createConversation(
 ): ConversationRecord {
   const now = context.now();
   // On the one connection: inside the transaction below, the insert is part of it.
-  const insert = (depth: number): ConversationRecord =>
-    toConversationRecord(
-      context.db
-        .insert(conversations)
-        .values({
-          id: context.newId(now),
-          parentId: input.parentId ?? null,
-          label: input.label === undefined ? null : context.redact(input.label),
-          depth,
-          title: context.redact(input.title),
-          provider: input.provider,
-          model: input.model,
-          status: "running",
-          startedAt: toRfc3339(input.startedAt ?? now),
-        })
-        .returning()
-        .get(),
-    );
+  const insert = (depth: number): ConversationRecord => {
+    const row = conversationQueries(context.db).insert.get({
+      id: context.newId(now),
+      parentId: input.parentId ?? null,
+      label: input.label === undefined ? null : context.redact(input.label),
+      depth,
+      title: context.redact(input.title),
+      provider: input.provider,
+      model: input.model,
+      startedAt: toRfc3339(input.startedAt ?? now),
+    });
+    if (row === undefined) throw new Error("the conversation's insert returned no row");
+    return toConversationRecord(row);
+  };
   // A top-level conversation is one statement, atomic on its own: no transaction to open and
   // commit (one per event in the watcher).
   const parentId = input.parentId;
@@ -83,19 +112,16 @@ export function finishConversation(
   id: string,
   outcome: ConversationOutcome,
 ): void {
-  const result = context.db
-    .update(conversations)
-    .set({
-      status: outcome.status,
-      stopReason: outcome.stopReason === undefined ? null : context.redact(outcome.stopReason),
-      completedAt: toRfc3339(outcome.completedAt ?? context.now()),
-      inputTokens: outcome.usage.inputTokens,
-      outputTokens: outcome.usage.outputTokens,
-      totalTokens: outcome.usage.totalTokens,
-      turns: outcome.turns,
-    })
-    .where(eq(conversations.id, id))
-    .run();
+  const result = conversationQueries(context.db).finish.run({
+    id,
+    status: outcome.status,
+    stopReason: outcome.stopReason === undefined ? null : context.redact(outcome.stopReason),
+    completedAt: toRfc3339(outcome.completedAt ?? context.now()),
+    inputTokens: outcome.usage.inputTokens,
+    outputTokens: outcome.usage.outputTokens,
+    totalTokens: outcome.usage.totalTokens,
+    turns: outcome.turns,
+  });
   if (result.changes === 0) throw new ConversationNotFoundError(id);
 }
 

@@ -53,6 +53,25 @@ export interface OpenHistoryOptions {
 }
 
 /**
+ * The ULID factory's random source: Web Crypto's bytes, as the factory's own default uses, one
+ * byte per character (a fraction of 256), drawn 256 at a time instead of one call per
+ * character (16 per id, each with its own buffer).
+ */
+function pooledRandom(): () => number {
+  const pool = new Uint8Array(256);
+  let next = pool.length;
+  return () => {
+    if (next === pool.length) {
+      crypto.getRandomValues(pool);
+      next = 0;
+    }
+    const byte = pool[next] ?? 0;
+    next += 1;
+    return byte / 256;
+  };
+}
+
+/**
  * Opens (creating if needed) the history database at `options.path`: WAL journal,
  * foreign keys on, a busy timeout, and the package's migrations applied.
  *
@@ -84,14 +103,14 @@ export function openHistory(options: OpenHistoryOptions): History {
     const db = drizzleNodeSqlite(client);
     applyMigrations(db, options.migrationsFolder ?? defaultMigrationsFolder());
     const now = options.now ?? (() => new Date());
-    // Made with the first id: the factory picks its random source (Web Crypto) when made,
-    // and loading Node's crypto is a few milliseconds a command that records nothing saves.
+    // Made with the first id: Web Crypto is touched only then, and loading Node's crypto is a
+    // few milliseconds a command that records nothing saves.
     let ulid: ReturnType<typeof monotonicFactory> | undefined;
     const context: HistoryContext = {
       db,
       redact: options.redact ?? ((text) => redactSecrets(text)),
       now,
-      newId: (createdAt) => (ulid ??= monotonicFactory())(createdAt.getTime()),
+      newId: (createdAt) => (ulid ??= monotonicFactory(pooledRandom()))(createdAt.getTime()),
     };
     return createHistory(context, file);
   } catch (error) {

@@ -43,6 +43,6 @@ status=0
 OPENAI_API_KEY=scripted node "$CLI" run --provider openai --base-url "$URL" --model scripted \
   --mode planning --prompt "Which packages does this checkout hold?" </dev/null || status=$?
 if [ "$status" -eq 0 ]; then
-  say "that was xzatoma's real loop with a scripted model. Next: xzatoma chat (it runs the embedded SmolLM2 model when no model server is configured; --provider ollama or openai for a real one)"
+  say "that was xzatoma's real loop with a scripted model. Next: xzatoma chat (it runs the embedded model when no model server is configured; --provider ollama or openai for a real one)"
 fi
 exit "$status"

@@ -60,8 +60,11 @@ xz_step "building the xzatoma command (minutes the first time, seconds after)" b
 # persistence.data_dir, ~/.xzatoma). Then `xzatoma run --provider local` finds it anywhere.
 XZ_DATA_DIR="$(node apps/cli/bin/xzatoma.js config show --json </dev/null |
   node -e 'let t = ""; process.stdin.on("data", (d) => (t += d)).on("end", () => process.stdout.write(JSON.parse(t).config.persistence.data_dir));')"
-xz_step "the embedded model SmolLM2-135M (98 MB, downloaded once)" model \
-  bash tools/models/fetch-smollm2.sh --install "$XZ_DATA_DIR/models"
+# The default embedded model, Qwen2.5-Coder-1.5B-Instruct (DEFAULT_LOCAL_MODEL_FILE in
+# packages/providers/src/local/model-path.ts), is the small model that did the most of the
+# agentic tasks measured in docs/reference/local-models.md.
+xz_step "the embedded model Qwen2.5-Coder 1.5B (1.1 GB, downloaded once)" model \
+  bash tools/models/fetch-model.sh qwen2.5-coder-1.5b --install "$XZ_DATA_DIR/models"
 xz_say "ready in $((SECONDS - XZ_SETUP_STARTED)) s"
 # Without arguments, the demo: a tool call, its result and an answer read from it.
 if [ "$#" -eq 0 ]; then exec bash tools/start-demo.sh; fi

@@ -8,8 +8,12 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source tools/toolchain/env.sh
 bash tools/toolchain/system-packages.sh tmux gnome-keyring dbus-daemon chromium
-# The embedded model the local provider tests run (downloaded once into .cache/).
+# The models the tests run, each downloaded once into .cache/models/ and verified:
+# SmolLM2-135M (98 MB), the small model every real-model test runs, and the default
+# embedded model (Qwen2.5-Coder 1.5B, 1.1 GB), which the three tests of the setup's model
+# step install or load as the setup does.
 bash tools/models/fetch-smollm2.sh >/dev/null
+bash tools/models/fetch-model.sh qwen2.5-coder-1.5b >/dev/null
 bash tools/kafka/start.sh --fetch-only >/dev/null # the Kafka broker the Kafka tests start (jars through Maven, once, into .cache/)
 
 if [ -n "${CI:-}" ]; then

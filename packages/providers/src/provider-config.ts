@@ -62,7 +62,7 @@ const copilotSchema = z.strictObject({
 });
 
 const localSchema = z.strictObject({
-  /** Default: `<data dir>/models/SmolLM2-135M-Instruct.Q4_1.gguf`. */
+  /** Default: `<data dir>/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf`. */
   model_path: resolvedPath().optional(),
   /**
    * CPU threads the model evaluates with. Default: the machine's cores useful for math.

@@ -15,6 +15,7 @@ import {
   createLocalModel,
   DEFAULT_LOCAL_CONTEXT_SIZE,
   LocalModelUnavailableError,
+  missingDefaultLocalModelMessage,
   resolveLocalModelPath,
 } from "./local/index.js";
 import { checkModelFile } from "./local/runtime.js";
@@ -520,7 +521,7 @@ function localProvider(config: ProviderConfig["local"], shared: Shared): Provide
         ) {
           throw new LocalModelUnavailableError(
             "model-missing",
-            `No model file at ${file}. provider.local.model_path is not set, so the local provider runs ${path.basename(file)} from the data directory's models folder, where XZatoma's setup puts it.`,
+            missingDefaultLocalModelMessage(file),
             { cause: error, fields: { path: file, configured: false } },
           );
         }

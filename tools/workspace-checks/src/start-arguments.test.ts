@@ -67,7 +67,7 @@ beforeAll(async () => {
     await mkdir(path.dirname(path.join(checkout, file)), { recursive: true });
     await copyFile(path.join(ROOT, file), path.join(checkout, file));
   }
-  await executable(path.join(checkout, "tools/models/fetch-smollm2.sh"), recorder("fetch-smollm2"));
+  await executable(path.join(checkout, "tools/models/fetch-model.sh"), recorder("fetch-model"));
   // The CLI: `config show --json` answers with a data directory, anything else is recorded.
   await mkdir(path.join(checkout, "apps/cli/bin"), { recursive: true });
   await writeFile(
@@ -172,7 +172,8 @@ it("passes start.sh's arguments to xzatoma only, never to apt-get", async () => 
   }
 });
 
-it("says what each setup step does and how long it took, instead of minutes of silence", () => {
+it("says what each setup step does and how long it took, instead of minutes of silence", async () => {
+  await writeFile(records, "");
   const { status, stderr } = start(["--version"]);
   expect(status, stderr).toBe(0);
   const lines = stderr.split("\n");
@@ -180,7 +181,7 @@ it("says what each setup step does and how long it took, instead of minutes of s
     /^xzatoma-setup: Node and pnpm .*\.\.\.$/,
     /^xzatoma-setup: dependencies \(pnpm install\): done in \d+ s$/,
     /^xzatoma-setup: building the xzatoma command .*: done in \d+ s$/,
-    /^xzatoma-setup: the embedded model SmolLM2-135M .*: done in \d+ s$/,
+    /^xzatoma-setup: the embedded model Qwen2\.5-Coder 1\.5B \(1\.1 GB, downloaded once\): done in \d+ s$/,
     /^xzatoma-setup: ready in \d+ s$/,
   ]) {
     expect(
@@ -188,6 +189,10 @@ it("says what each setup step does and how long it took, instead of minutes of s
       `${step}\n${stderr}`,
     ).toBe(true);
   }
+  // The model step installs the default embedded model into the data directory's models/.
+  expect((await readFile(records, "utf8")).split("\n")).toContain(
+    "fetch-model [qwen2.5-coder-1.5b] [--install] [/nonexistent/models]",
+  );
 });
 
 it("shows the end of a failed step's log and stops", async () => {
@@ -204,7 +209,7 @@ it("shows the end of a failed step's log and stops", async () => {
     expect(stderr).toMatch(/building the xzatoma command .* failed after \d+ s \(exit 1\)/);
     expect(stderr).toContain("src/x.ts(1,1): error TS2304: Cannot find name y.");
     expect(stderr).toContain("'bash tools/test.sh' shows more");
-    expect(await readFile(records, "utf8")).not.toContain("fetch-smollm2");
+    expect(await readFile(records, "utf8")).not.toContain("fetch-model");
   } finally {
     await rm(nx);
     await executable(nx, recorder("nx"));

@@ -1,9 +1,12 @@
 // The README's main command, `bash tools/start.sh`, from three checkouts at different
 // paths, spaces included. Each checkout is a `git clone --shared` of this repository (the
 // committed tree, without node_modules); what is run in it is what start.sh runs after its
-// setup: the model install (tools/models/fetch-smollm2.sh --install into the data
-// directory's models/), then the checkout's own tools/start-demo.sh with this checkout's
-// built CLI: a tool call, its result, and an answer read from that result.
+// setup: the model install (tools/models/fetch-model.sh qwen2.5-coder-1.5b --install into
+// the data directory's models/), then the checkout's own tools/start-demo.sh with this
+// checkout's built CLI: a tool call, its result, and an answer read from that result. The
+// model step runs once, with this checkout's script and download cache (.cache/models/,
+// filled by tools/test.sh), into the one home the checkouts share: the clones download
+// nothing, and the install is a hard link to the cached 1.1 GB file (a copy only across file systems).
 import { execFileSync, spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, stat } from "node:fs/promises";
@@ -56,7 +59,8 @@ beforeAll(async () => {
   execFileSync(
     "bash",
     [
-      path.join(ROOT, "tools/models/fetch-smollm2.sh"),
+      path.join(ROOT, "tools/models/fetch-model.sh"),
+      "qwen2.5-coder-1.5b",
       "--install",
       path.join(home, ".xzatoma", "models"),
     ],
@@ -76,10 +80,14 @@ afterAll(async () => {
 });
 
 describe("bash tools/start.sh's demo and model install", () => {
-  it("installs the model into a data directory only its owner may enter", async () => {
+  it("installs the default model into a data directory only its owner may enter", async () => {
     for (const directory of [".xzatoma", ".xzatoma/models"]) {
       expect((await stat(path.join(home, directory))).mode & 0o777, directory).toBe(0o700);
     }
+    const installed = await stat(
+      path.join(home, ".xzatoma/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"),
+    );
+    expect(installed.size).toBe(1_117_320_768);
   });
 
   it.each(CHECKOUTS)(

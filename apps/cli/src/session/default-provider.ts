@@ -1,14 +1,12 @@
 import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
-import { normalizeOllamaHost } from "@xzatoma/providers";
+import {
+  DEFAULT_LOCAL_MODEL_FILE,
+  defaultLocalModelFetchCommand,
+  normalizeOllamaHost,
+} from "@xzatoma/providers";
 import type { LoadedConfig } from "@xzatoma/runtime";
-
-/**
- * The embedded model's file in the data directory, where `bash tools/start.sh` installs it
- * and the local provider looks for it (`defaultLocalModelPath` in @xzatoma/providers).
- */
-const EMBEDDED_MODEL = path.join("models", "SmolLM2-135M-Instruct.Q4_1.gguf");
 
 /** How long a loopback connection may take before the server counts as not answering. */
 const PROBE_MS = 300;
@@ -55,15 +53,18 @@ export async function chooseDefaultProvider(
   const base = new URL(normalizeOllamaHost(config.provider.ollama.host));
   if (!LOOPBACK.has(base.hostname) || (await answers(base))) return { kind: "keep" };
   const where = `${base.protocol}//${base.host}`;
+  // The embedded model's file in the data directory, where `bash tools/start.sh` installs it
+  // and the local provider looks for it (`defaultLocalModelPath` in @xzatoma/providers).
+  const modelsDir = path.join(config.persistence.data_dir, "models");
   const modelPath =
-    config.provider.local.model_path ?? path.join(config.persistence.data_dir, EMBEDDED_MODEL);
+    config.provider.local.model_path ?? path.join(modelsDir, DEFAULT_LOCAL_MODEL_FILE);
   if (existsSync(modelPath))
     return {
       kind: "local",
-      notice: `No model server is configured and none answers at ${where}, so this chat runs the embedded model (SmolLM2-135M, in-process; small, for trying XZatoma out). Start Ollama, or pass --provider, for real work.`,
+      notice: `No model server is configured and none answers at ${where}, so this chat runs the embedded model (${path.basename(modelPath)}, in-process on the CPU; small and slow, for trying XZatoma out). Start Ollama, or pass --provider, for real work.`,
     };
   return {
     kind: "hint",
-    notice: `No model server is configured and none answers at ${where}. Start Ollama there, pass --provider (openai, copilot), or run the embedded model with --provider local ('bash tools/start.sh' installs it).`,
+    notice: `No model server is configured and none answers at ${where}. Start Ollama there, pass --provider (openai, copilot), or run the embedded model with --provider local (in a checkout of XZatoma, '${defaultLocalModelFetchCommand(modelsDir)}' or 'bash tools/start.sh' installs it).`,
   };
 }

@@ -10,7 +10,10 @@ export {
 export { LocalModelUnavailableError, type LocalModelUnavailableReason } from "./errors.js";
 export {
   DEFAULT_LOCAL_MODEL_FILE,
+  DEFAULT_LOCAL_MODEL_NAME,
+  defaultLocalModelFetchCommand,
   defaultLocalModelPath,
+  missingDefaultLocalModelMessage,
   resolveLocalModelPath,
   type LocalModelLocation,
 } from "./model-path.js";

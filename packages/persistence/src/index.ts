@@ -1,4 +1,5 @@
 export { openHistory, DEFAULT_BUSY_TIMEOUT_MS, type OpenHistoryOptions } from "./open-history.js";
+export { openHistoryOnFirstUse } from "./history-on-first-use.js";
 export type { History } from "./history.js";
 export type { ConversationOutcome, NewConversation } from "./conversations.js";
 export type { ConversationProgress, MessageToAppend } from "./messages.js";

@@ -17,7 +17,8 @@ export interface RuntimeHistory {
 
 /**
  * The history a runtime records into: the caller's open database (`history.store`), or the
- * configured one opened here; none when the configuration or the caller turns history off.
+ * configured one, opened by its first read or write; none when the configuration or the
+ * caller turns history off.
  */
 export function openHistoryOf(
   config: RuntimeConfig,
@@ -27,7 +28,9 @@ export function openHistoryOf(
     return { store: undefined, close: () => undefined };
   }
   const shared = option?.store;
-  const store = shared ?? openRuntimeHistory(config.persistence.db_path);
+  // Opened by its first use: a new conversation is stored once its first request is on its
+  // way, so that request does not wait for the database to open and migrate.
+  const store = shared ?? openRuntimeHistory(config.persistence.db_path, "full", "first-use");
   return {
     store,
     close: () => {

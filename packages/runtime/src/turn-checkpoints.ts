@@ -44,6 +44,8 @@ export function createTurnCheckpoints(
     readonly maxBytes?: number;
     /** Whether a conversation is still in history (checkpoints of others go first). */
     readonly exists?: () => ((conversationId: string) => boolean) | undefined;
+    /** Whether a conversation that changes no file gets an index too. Default true. */
+    readonly indexUnchanged?: boolean;
   } = {},
 ): TurnCheckpoints {
   const maxBytes = options.maxBytes ?? DEFAULT_CHECKPOINT_MAX_BYTES;
@@ -63,6 +65,7 @@ export function createTurnCheckpoints(
             dataDir,
             workspace: attached.workspace,
             conversationId: attached.conversationId,
+            ...(options.indexUnchanged === false ? { indexUnchanged: false } : {}),
           },
           firstTurn,
         )

@@ -101,6 +101,45 @@ describe("workspace checkpoints", () => {
     expect(rewind(1).changes).toEqual([]);
   });
 
+  it("without indexUnchanged, writes no index until a change, then every turn held back", () => {
+    const dataDir = temporary();
+    const workspace = temporary();
+    const make = () =>
+      createWorkspaceCheckpoints({
+        dataDir,
+        workspace,
+        conversationId: () => "01TESTCONVERSATION",
+        indexUnchanged: false,
+      });
+    const index = () =>
+      readCheckpointLines(path.join(dataDir, "checkpoints"), "01TESTCONVERSATION");
+    const quiet = make();
+    quiet.startTurn();
+    quiet.endTurn();
+    quiet.close();
+    // A conversation that changed nothing leaves no file behind.
+    expect(existsSync(path.join(dataDir, "checkpoints"))).toBe(false);
+
+    const changing = make();
+    changing.startTurn();
+    changing.endTurn();
+    changing.startTurn();
+    writeFileSync(path.join(workspace, "a.txt"), "before\n");
+    changing.recordBefore(path.join(workspace, "a.txt"));
+    writeFileSync(path.join(workspace, "a.txt"), "after\n");
+    changing.startTurn();
+    changing.close();
+    expect(index().map((line) => `${line.type} ${line.turn}`)).toEqual([
+      "turn 1",
+      "turn 2",
+      "before 2",
+      "after 2",
+      "turn 3",
+    ]);
+    const plan = planRewind(index(), 2, workspace);
+    expect(plan.changes.map((change) => change.path)).toEqual(["a.txt"]);
+  });
+
   it("puts back bytes and modes, removes what turns made, restores what they deleted", () => {
     const { workspace, checkpoints, rewind, blobs } = setUp();
     const at = (name: string) => path.join(workspace, name);

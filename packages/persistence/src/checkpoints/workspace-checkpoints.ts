@@ -34,6 +34,14 @@ export interface WorkspaceCheckpointsOptions {
   readonly maxFileBytes?: number;
   /** A recorded tree with more entries is refused (the change fails). Default 100,000. */
   readonly maxTreeEntries?: number;
+  /**
+   * Whether a conversation that changes no file gets an index too (its turns say where it
+   * worked, for `chat --continue` and the resume picker). Default true. A service that runs
+   * one conversation per event turns it off: what it keeps is what can be rewound, and an
+   * index file per event that changed nothing would pile up (nothing prunes an index that
+   * holds no blob).
+   */
+  readonly indexUnchanged?: boolean;
 }
 
 /**
@@ -95,8 +103,12 @@ export function createWorkspaceCheckpoints(
   let addedBytes = 0;
   let appender: CheckpointAppender | undefined;
 
+  // Whether the index is written: from the start, or once a change is about to be recorded.
+  let writing = options.indexUnchanged ?? true;
   const write = (lines: CheckpointLine[], store = false) => {
     pending.push(...lines);
+    if (store) writing = true;
+    if (!writing) return;
     const id = options.conversationId(store);
     if (id === undefined) return;
     if (appender?.id !== id) appender = openCheckpointAppender(directory, id);

@@ -66,6 +66,12 @@ export interface AgentRuntimeOptions {
    */
   readonly fileAccess?: FileAccess;
   /**
+   * Whether a conversation that changes no file still gets a checkpoint index (its turns say
+   * where it worked, for `chat --continue`). Default true; the watcher, which runs a
+   * conversation per event, keeps checkpoints only of events that change something.
+   */
+  readonly checkpointUnchanged?: boolean;
+  /**
    * The home directory whose `.xzatoma/skills` and `.agents/skills` hold the person's own
    * skills and `.xzatoma/commands` their custom commands. Default `os.homedir()`. `false`
    * turns skills and custom commands off for this runtime.

@@ -23,7 +23,10 @@ export interface RuntimeWorkspace {
  */
 export function buildRuntimeWorkspace(
   config: RuntimeConfig,
-  options: Pick<AgentRuntimeOptions, "workspace" | "modes" | "configPath" | "fileAccess">,
+  options: Pick<
+    AgentRuntimeOptions,
+    "workspace" | "modes" | "configPath" | "fileAccess" | "checkpointUnchanged"
+  >,
   history: () => History | undefined,
 ): RuntimeWorkspace {
   const dataDir = config.persistence.data_dir;
@@ -34,6 +37,7 @@ export function buildRuntimeWorkspace(
       const store = history();
       return store ? (id) => store.getConversation(id) !== undefined : undefined;
     },
+    ...(options.checkpointUnchanged === false ? { indexUnchanged: false } : {}),
   });
   const workspace = createWorkspaceContext({
     changes: checkpoints.changes,

@@ -67,6 +67,9 @@ export function createRuntimeExecutor(options: RuntimeExecutorOptions): PlanExec
         // Nobody is asked: an escalation is refused, whatever the event or the plan asks for.
         modes: { chatMode: "write", approvalPolicy: "never" },
         template: await templateOf(),
+        // Checkpoints of the events that change files only: an index per event that changed
+        // nothing has nothing to rewind, and nothing would ever prune it.
+        checkpointUnchanged: false,
         ...(options.configPath !== undefined ? { configPath: options.configPath } : {}),
         ...(options.env !== undefined ? { env: options.env } : {}),
         ...(request.maxTurns !== undefined ? { limits: { maxTurns: request.maxTurns } } : {}),

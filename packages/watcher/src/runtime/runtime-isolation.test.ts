@@ -7,7 +7,7 @@
 // between the events (the file tools refuse to write it; here it is put there directly) is
 // not read: the instructions were read once, at the first event.
 import { readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { startScriptedOpenAI, type ScriptedOpenAI } from "@xzatoma/scripted-servers/openai";
@@ -133,6 +133,15 @@ describe("one runtime per event, built from a shared template", () => {
     expect(requests[3]!.messages.map((message) => message.role)).toEqual(["system", "user"]);
     // The template's warning (the sandbox is off) is given once, not once per event.
     expect(lines.filter((line) => line.includes("sandbox")).length).toBe(1);
+    // Checkpoints of the event that wrote a file only: the two that changed nothing leave no
+    // index behind (one per event would pile up), and the first one's can be rewound.
+    const indexes = await readdir(path.join(home, "data", "checkpoints", "index"));
+    expect(indexes).toHaveLength(1);
+    const index = await readFile(
+      path.join(home, "data", "checkpoints", "index", indexes[0]!),
+      "utf8",
+    );
+    expect(index).toContain('"path":"notes.md"');
   });
 
   it("refuses a template read from another workspace", async () => {

@@ -1,7 +1,8 @@
 // The local provider (node-llama-cpp, CPU) with SmolLM2-135M-Instruct Q4_1: cold load
 // time in a fresh process (import, runtime, model and context), median of 5, and
 // generation speed, median of 5 runs of 128 tokens: time to first token and decode
-// tokens per second, and the process's peak RSS with the model loaded. Needs the model
+// tokens per second, prompt evaluation in tokens per second (a ~1,000-token prompt), and the
+// process's peak RSS with the model loaded. Needs the model
 // (bash tools/models/fetch-smollm2.sh) and the built package; XZ_LOCAL_BUILD points at
 // another build of src/local (its index.js), XZ_LOCAL_MODEL at another GGUF file (the
 // candidates of docs/reference/local-models.md: bash tools/models/fetch-model.sh NAME),
@@ -102,6 +103,29 @@ for (let run = 0; run <= RUNS; run += 1) {
     tokens,
   });
 }
+// Prompt evaluation: an agent's request is mostly prompt (the system prompt and the tools'
+// schemas are ~1,300 tokens), so its speed counts as much as decoding. A prompt of about
+// 1,000 tokens, different each run, answered with one token: its tokens over the time to
+// that token.
+const promptRuns: { promptPerSecond: number; promptTokens: number }[] = [];
+for (let run = 0; run <= RUNS; run += 1) {
+  const filler = Array.from(
+    { length: 60 },
+    (_, line) => `Line ${line} of record ${run}: the robot checked crate ${line * 7 + run}.`,
+  ).join("\n");
+  const started = performance.now();
+  const result = await model.doGenerate({
+    prompt: [
+      { role: "system", content: `Run ${run}. You read inventory logs.` },
+      { role: "user", content: [{ type: "text", text: `${filler}\nSay OK.` }] },
+    ],
+    maxOutputTokens: 1,
+  });
+  const ended = performance.now();
+  if (run === 0) continue; // the first run warms up
+  const promptTokens = result.usage.inputTokens.total ?? 0;
+  promptRuns.push({ promptPerSecond: (promptTokens * 1000) / (ended - started), promptTokens });
+}
 // Before disposing: the peak of this process (Node, the runtime, the model and its context).
 const peakRssMiB = process.resourceUsage().maxRSS / 1024;
 await local.disposeLocalModels();
@@ -117,6 +141,9 @@ console.log(
 );
 console.log(
   `  generation, median of ${RUNS}  ${median(runs.map((r) => r.decodePerSecond)).toFixed(1)} tokens/s  (${median(runs.map((r) => r.tokens))} tokens per run)`,
+);
+console.log(
+  `  prompt, median of ${RUNS}      ${median(promptRuns.map((r) => r.promptPerSecond)).toFixed(1)} tokens/s  (${median(promptRuns.map((r) => r.promptTokens))} prompt tokens per run, one token answered)`,
 );
 console.log(
   `  peak RSS                  ${peakRssMiB.toFixed(0)} MiB  (model and a 2048-token context loaded)`,

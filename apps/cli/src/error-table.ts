@@ -115,6 +115,11 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorPresentation>> = {
     exit: ExitCode.usage,
     hint: () => "Give more characters of the id ('xzatoma history list' shows them).",
   },
+  HISTORY_OPEN_FAILED: {
+    exit: ExitCode.failure,
+    hint: () =>
+      "Point persistence.db_path (XZATOMA_PERSISTENCE_DB_PATH) at a file this user may create and write, or turn history off with persistence.enabled: false.",
+  },
   HISTORY_MIGRATIONS_MISSING: {
     exit: ExitCode.failure,
     hint: () =>

@@ -41,9 +41,13 @@ describe("openHistoryOnFirstUse", () => {
     const blocker = tempDbPath();
     writeFileSync(blocker, "a file where a directory is needed");
     const history = openHistoryOnFirstUse({ path: path.join(blocker, "history.db") });
-    expect(() => history.listConversations()).toThrow(/EEXIST|ENOTDIR/);
+    const named = expect.objectContaining({
+      code: "HISTORY_OPEN_FAILED",
+      message: expect.stringContaining(path.join(blocker, "history.db")),
+    });
+    expect(() => history.listConversations()).toThrow(named);
     expect(() => history.createConversation({ title: "t", provider: "p", model: "m" })).toThrow(
-      /EEXIST|ENOTDIR/,
+      named,
     );
     expect(() => history.close()).not.toThrow();
   });

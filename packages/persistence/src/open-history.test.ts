@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it, vi } from "vitest";
@@ -18,6 +18,27 @@ const SHIPPED = readdirSync(new URL("../drizzle", import.meta.url)).filter((f) =
 ).length;
 
 describe("openHistory", () => {
+  it("names the file when it cannot be opened: not a directory, or not a database", () => {
+    const notADirectory = tempDbPath();
+    writeFileSync(notADirectory, "a file");
+    const inside = path.join(notADirectory, "history.db");
+    expect(() => openHistory({ path: inside })).toThrow(
+      expect.objectContaining({
+        code: "HISTORY_OPEN_FAILED",
+        message: expect.stringMatching(/^The history database '.*history\.db' cannot be opened: /),
+      }),
+    );
+    const notADatabase = tempDbPath();
+    writeFileSync(notADatabase, "x".repeat(4096));
+    expect(() => openHistory({ path: notADatabase })).toThrow(
+      expect.objectContaining({
+        code: "HISTORY_OPEN_FAILED",
+        message: expect.stringContaining(`'${notADatabase}' cannot be opened: `),
+      }),
+    );
+    expect(readFileSync(notADatabase, "utf8")).toBe("x".repeat(4096));
+  });
+
   it("creates missing directories and applies the migrations to a new file", () => {
     const file = path.join(path.dirname(tempDbPath()), "nested", "deeper", "history.db");
     openHistory({ path: file }).close();

@@ -10,6 +10,7 @@ import {
   lookupProcessedEvent,
   markEventProcessed,
 } from "./event-ledger.js";
+import { HistoryError } from "./errors.js";
 import type { History } from "./history.js";
 import type { HistoryContext } from "./history-context.js";
 import { appendMessages, markPruned } from "./messages.js";
@@ -83,16 +84,16 @@ function pooledRandom(): () => number {
 export function openHistory(options: OpenHistoryOptions): History {
   const inMemory = options.path === ":memory:";
   const file = inMemory ? options.path : path.resolve(options.path);
-  if (!inMemory) {
-    // History holds file contents and command output: only its owner may read it.
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    // Created here, 0600, before SQLite would create it 0644; SQLite gives the -wal and
-    // -shm files the database file's mode.
-    closeSync(openSync(file, "a", 0o600));
-  }
   const { DatabaseSync } = loadNodeSqlite();
-  const client = new DatabaseSync(file, {
-    timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+  const client = cannotOpen(file, () => {
+    if (!inMemory) {
+      // History holds file contents and command output: only its owner may read it.
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      // Created here, 0600, before SQLite would create it 0644; SQLite gives the -wal and
+      // -shm files the database file's mode.
+      closeSync(openSync(file, "a", 0o600));
+    }
+    return new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
   });
   try {
     // WAL: readers never block the writer, and a commit is one append to the log.
@@ -115,7 +116,28 @@ export function openHistory(options: OpenHistoryOptions): History {
     return createHistory(context, file);
   } catch (error) {
     client.close();
-    throw error;
+    // Not a database, or a database this user may not write: named like any other.
+    if (error instanceof HistoryError) throw error;
+    return cannotOpen(file, () => {
+      throw error;
+    });
+  }
+}
+
+/**
+ * Runs `open`, turning a failure (a directory that cannot be made, a file that cannot be
+ * created or read, not a database) into `HISTORY_OPEN_FAILED` naming the file.
+ */
+function cannotOpen<T>(file: string, open: () => T): T {
+  try {
+    return open();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new HistoryError(
+      "HISTORY_OPEN_FAILED",
+      `The history database '${file}' cannot be opened: ${reason}`,
+      { fields: { path: file }, cause: error },
+    );
   }
 }
 

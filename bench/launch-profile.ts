@@ -5,7 +5,10 @@
 // per package (zod, XZatoma's packages, other dependencies, Node's own modules, the garbage
 // collector, compiling and loading), and the median of the whole span.
 //
-//   node bench/launch-profile.ts [BIN] [RUNS]
+//   node bench/launch-profile.ts [BIN] [RUNS] [--functions]
+//
+// --functions also prints the inclusive time (the function and everything it called) of the
+// XZatoma functions and module top levels that took the most, by source file and name.
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { SourceMap } from "node:module";
 import os from "node:os";
@@ -15,7 +18,8 @@ import { SCENARIOS, startScriptedOllama } from "../tools/scripted-servers/ollama
 import { CLI, median, ROOT, run } from "./measure.ts";
 
 const args = process.argv.slice(2);
-const bin = path.resolve(args.find((arg) => !/^\d+$/.test(arg)) ?? CLI);
+const byFunction = args.includes("--functions");
+const bin = path.resolve(args.find((arg) => !/^\d+$/.test(arg) && !arg.startsWith("--")) ?? CLI);
 const RUNS = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 8);
 
 interface ProfileNode {
@@ -89,6 +93,8 @@ const perBucket = new Map<string, number[]>();
 /** zod's self time by the nearest XZatoma source file below it on the stack. */
 const zodCallers = new Map<string, number[]>();
 const spans: number[] = [];
+/** Inclusive time per XZatoma function ("file: name"), one entry per profiled run. */
+const inclusive = new Map<string, number[]>();
 try {
   for (let index = 0; index <= RUNS; index++) {
     const directory = await mkdtemp(path.join(os.tmpdir(), "xz-launch-profile-"));
@@ -122,6 +128,21 @@ try {
         for (const child of node.children ?? []) parents.set(child, node.id);
       const totals = new Map<string, number>();
       const callers = new Map<string, number>();
+      const functionTotals = new Map<string, number>();
+      const functionKeys = new Map<number, string | undefined>();
+      const functionKeyOf = async (id: number): Promise<string | undefined> => {
+        if (!functionKeys.has(id)) {
+          const frame = byId.get(id)!.callFrame;
+          const source = await sourceOf(frame);
+          functionKeys.set(
+            id,
+            source && !source.includes("node_modules")
+              ? `${source.replace(/^(\.\.\/)+/, "")}: ${frame.functionName || "(top level)"}`
+              : undefined,
+          );
+        }
+        return functionKeys.get(id);
+      };
       let at = profile.startTime;
       for (let sample = 0; sample < profile.samples.length; sample++) {
         const delta = profile.timeDeltas[sample] ?? 0;
@@ -130,6 +151,15 @@ try {
         const node = byId.get(profile.samples[sample]!);
         if (!node) continue;
         const bucket = await bucketOf(node.callFrame);
+        if (byFunction) {
+          const seen = new Set<string>();
+          for (let id: number | undefined = node.id; id !== undefined; id = parents.get(id)) {
+            const key = await functionKeyOf(id);
+            if (key === undefined || seen.has(key)) continue;
+            seen.add(key);
+            functionTotals.set(key, (functionTotals.get(key) ?? 0) + delta / 1000);
+          }
+        }
         totals.set(bucket, (totals.get(bucket) ?? 0) + delta / 1000);
         if (bucket === "zod") {
           let caller = "(zod's own module evaluation)";
@@ -141,6 +171,10 @@ try {
           }
           callers.set(caller, (callers.get(caller) ?? 0) + delta / 1000);
         }
+      }
+      for (const [key, ms] of functionTotals) {
+        if (!inclusive.has(key)) inclusive.set(key, []);
+        inclusive.get(key)!.push(ms);
       }
       for (const [caller, ms] of callers) {
         if (!zodCallers.has(caller)) zodCallers.set(caller, []);
@@ -178,3 +212,14 @@ const callerRows = [...zodCallers]
   .sort((a, b) => b.ms - a.ms);
 for (const { caller, ms } of callerRows.slice(0, 15))
   if (ms >= 0.2) console.log(`  ${ms.toFixed(1).padStart(6)} ms  ${caller}`);
+if (byFunction) {
+  console.log("XZatoma functions by inclusive time before the request (median over the runs):");
+  const functionRows = [...inclusive]
+    .map(([key, values]) => {
+      while (values.length < RUNS) values.push(0);
+      return { key, ms: median(values) };
+    })
+    .sort((a, b) => b.ms - a.ms);
+  for (const { key, ms } of functionRows.slice(0, 60))
+    if (ms >= 0.3) console.log(`  ${ms.toFixed(1).padStart(6)} ms  ${key}`);
+}

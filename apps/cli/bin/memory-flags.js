@@ -1,6 +1,8 @@
 // V8 settings that keep a long run's memory small (docs/explanation/start-up-and-memory.md,
-// "Memory of a long run"). Plain JavaScript with no dependencies: the bin loads it before
-// anything else, on any Node version.
+// "Memory of a long run"). Plain JavaScript with no dependencies. Applied once a run's model
+// has begun to answer, or at the start of a long-lived command, not at launch
+// (src/session/memory-settings.ts): changing a V8 setting makes V8 turn down the compiled
+// code of Node's own modules and of the compile cache made before the change.
 import { setFlagsFromString } from "node:v8";
 
 /** Keeps the young generation at its initial size instead of growing to 2 x 16 MiB. */

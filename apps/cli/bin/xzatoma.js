@@ -7,7 +7,6 @@ import { existsSync, readFileSync } from "node:fs";
 import module from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { setMemoryFlags } from "./memory-flags.js";
 
 /**
  * Node's on-disk compile cache: the ~250 modules a run loads are compiled once and read back
@@ -52,7 +51,9 @@ if (major < 22 || (major === 22 && minor < 19)) {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
     process.stdout.write(`xzatoma ${manifest.version}\n`);
   } else {
-    setMemoryFlags();
+    // The memory settings (memory-flags.js) are applied later, by the commands that run long
+    // (src/session/memory-settings.ts): a V8 setting changed now would make V8 turn down the
+    // compiled code of Node's own modules and of the compile cache for the whole start.
     enableCompileCache();
     // If the event loop runs dry while the command has not finished (a wait that nothing
     // keeps alive), node would exit with 0 as if it had succeeded. It fails instead.

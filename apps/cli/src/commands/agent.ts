@@ -12,6 +12,7 @@ import {
 } from "../config/flag-mapping.js";
 import { toTerminalSafe } from "../render/terminal-safe.js";
 import { chatModes } from "../session/front-end-settings.js";
+import { applyMemorySettings } from "../session/memory-settings.js";
 
 /** Options of `xzatoma agent` as commander parsed them. */
 export interface AgentCommandOptions {
@@ -33,6 +34,8 @@ export async function agentCommand(
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
+  // A long-lived process: its memory settings now (see session/memory-settings.ts).
+  applyMemorySettings();
   const loaded = await loadConfig({
     ...(options.config ? { configPath: options.config } : {}),
     env: process.env,

@@ -17,6 +17,7 @@ import { runSuite } from "../eval/run-suite.js";
 import { ExitCode, exitCodeForSignal, STOP_SIGNALS, type StopSignal } from "../exit-codes.js";
 import { toTerminalSafe, toTerminalSafeJson } from "../render/terminal-safe.js";
 import { UsageError } from "../usage-error.js";
+import { applyMemorySettings } from "../session/memory-settings.js";
 
 /** Options of `xzatoma eval SUITE` as commander parsed them. */
 export interface EvalCommandOptions {
@@ -49,6 +50,8 @@ export async function evalCommand(
   if (unknown.length > 0)
     throw new UsageError(`--case: ${file} has no case '${unknown.join("', '")}'.`);
   const warn = (message: string) => process.stderr.write(`xzatoma: ${toTerminalSafe(message)}\n`);
+  // A long-lived process: its memory settings now (see session/memory-settings.ts).
+  applyMemorySettings();
   const loaded = await loadConfig({
     ...(options.config ? { configPath: options.config } : {}),
     env: process.env,

@@ -16,6 +16,7 @@ import { FLAG_MAPPINGS } from "../config/flag-mapping.js";
 import { createMentionLoader } from "../mentions/index.js";
 import { UsageError } from "../usage-error.js";
 import { chooseDefaultProvider } from "./default-provider.js";
+import { applyMemorySettingsOnFirstAnswer } from "./memory-settings.js";
 
 /** What `run` and `chat` share: configuration, the runtime and the mention loader. */
 export interface PreparedSession {
@@ -128,6 +129,7 @@ export async function prepareSession(options: {
     ...(options.subagents ? { subagents: true } : {}),
     ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
+  applyMemorySettingsOnFirstAnswer(runtime);
   const mcp = runtime.mcp;
   const mentions = createMentionLoader({
     pathGuard: runtime.workspace.pathGuard,

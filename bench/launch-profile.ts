@@ -84,6 +84,14 @@ async function bucketOf(frame: ProfileNode["callFrame"]): Promise<string> {
   return own ?? path.basename(source);
 }
 
+/** Adds one run's totals to the runs' values of each name. */
+function addRun(perRun: Map<string, number[]>, run: ReadonlyMap<string, number>): void {
+  for (const [name, ms] of run) {
+    if (!perRun.has(name)) perRun.set(name, []);
+    perRun.get(name)!.push(ms);
+  }
+}
+
 // The profile's clock (µs, monotonic) against the server's (ms since the epoch).
 const clockOffsetMs =
   performance.timeOrigin + performance.now() - Number(process.hrtime.bigint()) / 1e6;
@@ -172,18 +180,9 @@ try {
           callers.set(caller, (callers.get(caller) ?? 0) + delta / 1000);
         }
       }
-      for (const [key, ms] of functionTotals) {
-        if (!inclusive.has(key)) inclusive.set(key, []);
-        inclusive.get(key)!.push(ms);
-      }
-      for (const [caller, ms] of callers) {
-        if (!zodCallers.has(caller)) zodCallers.set(caller, []);
-        zodCallers.get(caller)!.push(ms);
-      }
-      for (const [bucket, ms] of totals) {
-        if (!perBucket.has(bucket)) perBucket.set(bucket, []);
-        perBucket.get(bucket)!.push(ms);
-      }
+      addRun(inclusive, functionTotals);
+      addRun(zodCallers, callers);
+      addRun(perBucket, totals);
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
@@ -191,35 +190,30 @@ try {
 } finally {
   await server.close();
 }
-const rows = [...perBucket]
-  .map(([bucket, values]) => {
-    while (values.length < RUNS) values.push(0);
-    return { bucket, ms: median(values) };
-  })
-  .sort((a, b) => b.ms - a.ms);
+/** Each name's median over the runs (a run without it counts as 0), largest first. */
+function medianRows(perRun: ReadonlyMap<string, number[]>) {
+  return [...perRun]
+    .map(([name, values]) => {
+      while (values.length < RUNS) values.push(0);
+      return { name, ms: median(values) };
+    })
+    .sort((a, b) => b.ms - a.ms);
+}
+
+/** Prints at most `most` rows of at least `atLeast` ms. */
+function printRows(rows: ReturnType<typeof medianRows>, most: number, atLeast: number): void {
+  for (const { name, ms } of rows.slice(0, most))
+    if (ms >= atLeast) console.log(`  ${ms.toFixed(1).padStart(6)} ms  ${name}`);
+}
+
 console.log(
   `launch to the first request, median of ${RUNS} profiled runs: ${median(spans).toFixed(1)} ms ` +
     `(profiling slows it); the profile's part before the request, median self time:`,
 );
-for (const { bucket, ms } of rows)
-  if (ms >= 0.5) console.log(`  ${ms.toFixed(1).padStart(6)} ms  ${bucket}`);
+printRows(medianRows(perBucket), Infinity, 0.5);
 console.log("zod's self time by the XZatoma file that called into it (median over the runs):");
-const callerRows = [...zodCallers]
-  .map(([caller, values]) => {
-    while (values.length < RUNS) values.push(0);
-    return { caller, ms: median(values) };
-  })
-  .sort((a, b) => b.ms - a.ms);
-for (const { caller, ms } of callerRows.slice(0, 15))
-  if (ms >= 0.2) console.log(`  ${ms.toFixed(1).padStart(6)} ms  ${caller}`);
+printRows(medianRows(zodCallers), 15, 0.2);
 if (byFunction) {
   console.log("XZatoma functions by inclusive time before the request (median over the runs):");
-  const functionRows = [...inclusive]
-    .map(([key, values]) => {
-      while (values.length < RUNS) values.push(0);
-      return { key, ms: median(values) };
-    })
-    .sort((a, b) => b.ms - a.ms);
-  for (const { key, ms } of functionRows.slice(0, 60))
-    if (ms >= 0.3) console.log(`  ${ms.toFixed(1).padStart(6)} ms  ${key}`);
+  printRows(medianRows(inclusive), 60, 0.3);
 }

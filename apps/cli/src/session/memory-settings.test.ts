@@ -19,15 +19,21 @@ function eventSource() {
   };
 }
 
+/** An event source with the settings waiting on it, and the spy they are applied with. */
+function waiting() {
+  const source = eventSource();
+  const apply = vi.fn();
+  applyMemorySettingsOnFirstAnswer(source, apply);
+  return { source, apply };
+}
+
 const started: AgentEvent = { type: "run-started", input: "hello", tools: [] };
 const turn: AgentEvent = { type: "turn-started", turn: 1 };
 const delta: AgentEvent = { type: "text-delta", turn: 1, delta: "hi" };
 
 describe("applyMemorySettingsOnFirstAnswer", () => {
   it("waits for the model's first answer, then applies the settings once and unsubscribes", () => {
-    const source = eventSource();
-    const apply = vi.fn();
-    applyMemorySettingsOnFirstAnswer(source, apply);
+    const { source, apply } = waiting();
     source.emit(started);
     source.emit(turn);
     expect(apply).not.toHaveBeenCalled();
@@ -42,17 +48,13 @@ describe("applyMemorySettingsOnFirstAnswer", () => {
     { type: "tool-call-requested", turn: 1, toolCallId: "c1", toolName: "read_file", input: {} },
     { type: "error", error: { code: "PROVIDER_ERROR", message: "down" } },
   ])("counts a $type as the first answer", (event) => {
-    const source = eventSource();
-    const apply = vi.fn();
-    applyMemorySettingsOnFirstAnswer(source, apply);
+    const { source, apply } = waiting();
     source.emit(event);
     expect(apply).toHaveBeenCalledTimes(1);
   });
 
   it("applies nothing for a runtime whose model never answered", () => {
-    const source = eventSource();
-    const apply = vi.fn();
-    applyMemorySettingsOnFirstAnswer(source, apply);
+    const { source, apply } = waiting();
     source.emit(started);
     source.emit(turn);
     expect(apply).not.toHaveBeenCalled();

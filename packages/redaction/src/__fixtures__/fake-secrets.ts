@@ -149,9 +149,9 @@ export function fakeSecrets(seed = 1): FakeSecret[] {
   const npm = `npm_${random(ALNUM, 36)}`;
   add(
     "npm token",
-    `//registry.npmjs.org/:_authToken=${npm}`,
+    `//registry.example.org/:_authToken=${npm}`,
     [npm.slice(4)],
-    ["//registry.npmjs.org/:_authToken="],
+    ["//registry.example.org/:_authToken="],
   );
   const huggingFace = `hf_${random(UPPER + LOWER, 34)}`;
   add("Hugging Face token", `HF token is ${huggingFace}.`, [huggingFace.slice(3)]);

@@ -28,7 +28,7 @@ function parseEntry(entry: string): HostPattern {
   }
   if (wildcard !== undefined && (host.includes(":") || !host.includes("."))) {
     throw new TypeError(
-      `egress host '${entry}': '*.' needs a domain with a dot, such as *.npmjs.org.`,
+      `egress host '${entry}': '*.' needs a domain with a dot, such as *.example.org.`,
     );
   }
   return { host, subdomains: wildcard !== undefined, port };
@@ -42,9 +42,9 @@ function parseEntry(entry: string): HostPattern {
  * malformed entry.
  *
  * @example
- * const allowHost = createEgressHostMatcher(["registry.npmjs.org", "*.pythonhosted.org", "127.0.0.1:4873"]);
- * allowHost("files.pythonhosted.org", 443); // true
- * allowHost("registry.npmjs.org", 8080); // false
+ * const allowHost = createEgressHostMatcher(["registry.example.org", "*.pkgfiles.example", "127.0.0.1:4873"]);
+ * allowHost("files.pkgfiles.example", 443); // true
+ * allowHost("registry.example.org", 8080); // false
  */
 export function createEgressHostMatcher(
   entries: readonly string[],

@@ -5,9 +5,11 @@ const head = (...lines: string[]) => lines.join("\r\n");
 
 describe("parseProxyRequest", () => {
   it("reads a CONNECT target as the URL parser normalises hosts", () => {
-    expect(parseProxyRequest(head("CONNECT Registry.NPMjs.org.:443 HTTP/1.1", "Host: x"))).toEqual({
+    expect(
+      parseProxyRequest(head("CONNECT Registry.Example.ORG.:443 HTTP/1.1", "Host: x")),
+    ).toEqual({
       kind: "connect",
-      host: "registry.npmjs.org",
+      host: "registry.example.org",
       port: 443,
     });
     expect(parseProxyRequest("CONNECT [::1]:8443 HTTP/1.1")).toEqual({

@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source tools/toolchain/env.sh
-bash tools/toolchain/system-packages.sh tmux gnome-keyring dbus-daemon chromium
+# buildah and debootstrap: the watcher image's test builds it (deploy/watcher/build-image.sh).
+bash tools/toolchain/system-packages.sh tmux gnome-keyring dbus-daemon chromium buildah debootstrap
 # The models the tests run, each downloaded once into .cache/models/ and verified:
 # SmolLM2-135M (98 MB), the small model every real-model test runs, and the default
 # embedded model (Qwen2.5-Coder 1.5B, 1.1 GB), which the three tests of the setup's model

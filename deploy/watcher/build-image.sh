@@ -1,42 +1,63 @@
 #!/usr/bin/env bash
 # Builds the xzatoma-watcher image (deploy/watcher/Dockerfile) with buildah on a machine that
 # can reach Debian's package mirror and the npm registry but no image registry: the Node base
-# image the Dockerfile names is made here instead of pulled, and the app is built and deployed
-# on this machine (the Dockerfile's APP_SOURCE path for a CI that built it already). Then the
-# image is checked: `xzatoma-watcher --help` and `--version` run in it as uid 10001, and
-# bubblewrap is asked to make the sandbox's namespaces inside it.
+# image the Dockerfile names is made here instead of pulled. The Dockerfile's build stage then
+# installs, builds and deploys the app inside a container (or, with BUILD_STAGE=0, the app is
+# built and deployed on this machine, as a CI that built it already would, and the build stage
+# is skipped). Then the image is checked: `xzatoma-watcher --help` and `--version` run in it as
+# uid 10001, and bubblewrap is asked to make the sandbox's namespaces inside it.
 #
 #   bash deploy/watcher/build-image.sh            # builds xzatoma-watcher:<version>, checks it
+#   BUILD_STAGE=0 bash deploy/watcher/build-image.sh   # the app built on this machine
 #   WORK=/var/tmp/xzw bash deploy/watcher/build-image.sh
 #
 # Needs: root (debootstrap, buildah's storage), debootstrap, buildah, pnpm and Node >= 22.19
 # (source tools/toolchain/env.sh). Environment:
 #   WORK          scratch directory (default .cache/watcher-image; the base's root file system
 #                 is kept there, so a second run skips debootstrap)
-#   MIRROR        Debian mirror (default http://deb.debian.org/debian)
+#   MIRROR        Debian mirror (default: the first one this machine's apt sources name)
 #   SUITE         Debian release of the base (default bookworm, as node:24-bookworm-slim)
 #   TAG           image name (default xzatoma-watcher:<apps/watcher version>)
-#   BUILD_APP     0 to use the apps' builds as they are (default 1: nx build first)
+#   BUILD_STAGE   1 (default): the Dockerfile's build stage builds the app in a container;
+#                 0: the app is built and deployed here, and the Dockerfile's copy from
+#                 the build stage takes it from an image of that directory instead
+#   BUILD_APP     with BUILD_STAGE=0: 0 to use the apps' builds as they are (default 1)
+#   CA_BUNDLE     a CA bundle the build stage's npm and pnpm trust besides the system's
+#                 (default: $NODE_EXTRA_CA_CERTS when it names a file), for a network whose
+#                 TLS a proxy re-signs; mounted for the build only, not kept in the image
 # Steps (each printed as it runs): 1. a minimal Debian root file system with debootstrap, with
-# this machine's Node binary in /usr/local/bin, committed as localhost/xzatoma-node:base;
-# 2. `nx run xzatoma-watcher:build` and `pnpm --filter @xzatoma/watcher-service deploy --prod`
-# into WORK/app, committed as an image holding /out; 3. `buildah bud` of the Dockerfile with
-# NODE_IMAGE and APP_SOURCE set to those two and the host's network (its apt-get reaches the
-# mirror); 4. the checks.
+# this machine's Node binary in /usr/local/bin and npm beside it, committed as
+# localhost/xzatoma-node:base; 2. with BUILD_STAGE=0 only: `nx run xzatoma-watcher:build` and
+# `pnpm --filter @xzatoma/watcher-service deploy --prod` into WORK/app, committed as an image
+# holding /out; 3. `buildah bud` of the Dockerfile with NODE_IMAGE set to the base (with
+# BUILD_STAGE=0, its copy from the build stage taken from the app's image) and the host's network (its apt-get reaches the mirror, its npm the registry); 4. the
+# checks.
 set -euo pipefail
+
+step() { printf '\n== %s\n' "$*" >&2; }
+die() { printf 'build-image: %s\n' "$*" >&2; exit 1; }
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 WORK="${WORK:-$ROOT/.cache/watcher-image}"
-MIRROR="${MIRROR:-http://deb.debian.org/debian}"
+# The mirror this machine's apt uses (deb822 sources first, then the one-line format); a
+# sources file that is not there is not an error.
+host_mirror() {
+  awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null || true
+  awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' \
+    /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true
+}
+MIRROR="${MIRROR:-$(host_mirror | awk 'NR == 1')}"
+[ -n "$MIRROR" ] || die "no Debian mirror: set MIRROR (this machine's apt sources name none)"
 SUITE="${SUITE:-bookworm}"
 VERSION="$(node -p "require('$ROOT/apps/watcher/package.json').version")"
 TAG="${TAG:-xzatoma-watcher:$VERSION}"
 BASE_IMAGE="localhost/xzatoma-node:base"
 APP_IMAGE="localhost/xzatoma-watcher-app:$VERSION"
+BUILD_STAGE="${BUILD_STAGE:-1}"
+CA_BUNDLE="${CA_BUNDLE:-${NODE_EXTRA_CA_CERTS:-}}"
+[ -z "$CA_BUNDLE" ] || [ -f "$CA_BUNDLE" ] || die "CA_BUNDLE: $CA_BUNDLE is not a file"
 
-step() { printf '\n== %s\n' "$*" >&2; }
-die() { printf 'build-image: %s\n' "$*" >&2; exit 1; }
 
 [ "$(id -u)" = 0 ] || die "run as root (debootstrap and buildah's storage need it)"
 for tool in debootstrap buildah pnpm node; do
@@ -46,7 +67,7 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a
   || die "Node $(node --version) is older than 22.19: source tools/toolchain/env.sh"
 mkdir -p "$WORK"
 
-step "1. base: $SUITE (minbase) from $MIRROR, Node $(node --version) from this machine"
+step "1. base: $SUITE (minbase) from $MIRROR, Node $(node --version) and npm $(npm --version) from this machine"
 ROOTFS="$WORK/rootfs-$SUITE"
 if [ ! -x "$ROOTFS/usr/bin/bwrap" ]; then
   rm -rf "$ROOTFS"
@@ -55,8 +76,19 @@ if [ ! -x "$ROOTFS/usr/bin/bwrap" ]; then
     "$SUITE" "$ROOTFS" "$MIRROR"
 fi
 install -m 0755 "$(command -v node)" "$ROOTFS/usr/local/bin/node"
+# npm, as the official Node images have it (the build stage installs pnpm with it): this
+# machine's npm package, its bin linked as a global install links it.
+NPM_HOME="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")"
+[ -f "$NPM_HOME/bin/npm-cli.js" ] || die "npm's package is not found beside $(command -v npm)"
+rm -rf "$ROOTFS/usr/local/lib/node_modules/npm"
+mkdir -p "$ROOTFS/usr/local/lib/node_modules"
+cp -a "$NPM_HOME" "$ROOTFS/usr/local/lib/node_modules/npm"
+ln -sfn ../lib/node_modules/npm/bin/npm-cli.js "$ROOTFS/usr/local/bin/npm"
+ln -sfn ../lib/node_modules/npm/bin/npx-cli.js "$ROOTFS/usr/local/bin/npx"
 # The Dockerfile's apt-get reads the mirror from here.
 printf 'deb %s %s main\n' "$MIRROR" "$SUITE" >"$ROOTFS/etc/apt/sources.list"
+# The previous base, removed once the new one is committed (each commit is a new image).
+old_base=$(buildah images --quiet --no-trunc "$BASE_IMAGE" 2>/dev/null || true)
 base=$(buildah from scratch)
 trap 'buildah rm "$base" >/dev/null 2>&1 || true' EXIT
 mount=$(buildah mount "$base")
@@ -64,30 +96,48 @@ cp -a "$ROOTFS/." "$mount/"
 buildah umount "$base" >/dev/null
 buildah config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   --cmd node "$base"
-buildah commit --quiet "$base" "$BASE_IMAGE" >/dev/null
+new_base=$(buildah commit --quiet "$base" "$BASE_IMAGE")
 buildah rm "$base" >/dev/null
+if [ -n "$old_base" ] && [ "${old_base#sha256:}" != "${new_base#sha256:}" ]; then
+  buildah rmi "$old_base" >/dev/null 2>&1 || true # still used by another image: kept
+fi
 trap - EXIT
 probe=$(buildah from "$BASE_IMAGE")
-buildah run --isolation chroot "$probe" -- node --version >&2
+buildah run --isolation chroot "$probe" -- sh -c 'echo "node $(node --version), npm $(npm --version)"' >&2
 buildah rm "$probe" >/dev/null
 
-step "2. the app: built and deployed on this machine into $WORK/app"
 cd "$ROOT"
-if [ "${BUILD_APP:-1}" != 0 ]; then
-  npx nx run xzatoma-watcher:build
+bud_args=(--build-arg NODE_IMAGE="$BASE_IMAGE")
+dockerfile=deploy/watcher/Dockerfile
+if [ "$BUILD_STAGE" = 0 ]; then
+  step "2. the app: built and deployed on this machine into $WORK/app"
+  if [ "${BUILD_APP:-1}" != 0 ]; then
+    npx nx run xzatoma-watcher:build
+  fi
+  rm -rf "$WORK/app"
+  pnpm --filter @xzatoma/watcher-service deploy --prod --offline "$WORK/app"
+  app=$(buildah from scratch)
+  buildah copy --quiet "$app" "$WORK/app" /out >/dev/null
+  buildah commit --quiet "$app" "$APP_IMAGE" >/dev/null
+  buildah rm "$app" >/dev/null
+  # The Dockerfile with its one copy from the build stage taken from that image instead.
+  sed "s#^COPY --from=build /out #COPY --from=$APP_IMAGE /out #" deploy/watcher/Dockerfile \
+    >"$WORK/Dockerfile.prebuilt"
+  grep -q "^COPY --from=$APP_IMAGE /out " "$WORK/Dockerfile.prebuilt" \
+    || die "deploy/watcher/Dockerfile has no 'COPY --from=build /out' line to point at $APP_IMAGE"
+  dockerfile="$WORK/Dockerfile.prebuilt"
+else
+  step "2. the app: built in the Dockerfile's build stage (step 3)"
+  if [ -n "$CA_BUNDLE" ]; then
+    bud_args+=(--volume "$CA_BUNDLE:/run/xzatoma-build/ca.crt:ro"
+      --build-arg NODE_EXTRA_CA_CERTS=/run/xzatoma-build/ca.crt)
+  fi
 fi
-rm -rf "$WORK/app"
-pnpm --filter @xzatoma/watcher-service deploy --prod --offline "$WORK/app"
-app=$(buildah from scratch)
-buildah copy --quiet "$app" "$WORK/app" /out >/dev/null
-buildah commit --quiet "$app" "$APP_IMAGE" >/dev/null
-buildah rm "$app" >/dev/null
 
 step "3. buildah bud -f deploy/watcher/Dockerfile -t $TAG"
 buildah bud --format docker --network host --isolation chroot \
-  --ignorefile deploy/watcher/Dockerfile.dockerignore \
-  --build-arg NODE_IMAGE="$BASE_IMAGE" --build-arg APP_SOURCE="$APP_IMAGE" \
-  -f deploy/watcher/Dockerfile -t "$TAG" .
+  --ignorefile deploy/watcher/Dockerfile.dockerignore "${bud_args[@]}" \
+  -f "$dockerfile" -t "$TAG" .
 # The working containers buildah bud left of the two stages it started from: removed.
 for image in "$BASE_IMAGE" "$APP_IMAGE"; do
   for container in $(buildah containers --quiet --filter ancestor="$image"); do

@@ -17,6 +17,9 @@
 // BENCH_KIND_RUNS and BENCH_KIND_FILTERED size the "kinds" phase (default 2000 and 5000);
 // BENCH_KIND_INSTANCES lists its group sizes (default "1,2,3").
 // WATCHER_NODE_ARGS="--max-semi-space-size=4" starts the watcher processes with those Node options.
+// BENCH_WATCHER_CPUS=0.3 limits each watcher process to that many CPUs (a cgroup of its own with
+// a CFS quota, as a pod's CPU limit; root only): on a machine with fewer cores than instances
+// plus the broker, it shows how throughput grows with replicas that each get the same share.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -25,6 +28,7 @@ import path from "node:path";
 import type * as KafkaJs from "kafkajs";
 import { startTestBroker } from "../tools/scripted-servers/kafka-broker.ts";
 import { startScriptedOpenAI } from "../tools/scripted-servers/openai-server.ts";
+import { limitCpu } from "./cpu-limit.ts";
 import { median, ROOT } from "./measure.ts";
 
 const requireFromXzepr = createRequire(path.join(ROOT, "packages", "xzepr", "package.json"));
@@ -42,6 +46,8 @@ const BACKLOG_EVENTS = 10_000;
 const KIND_RUNS = Number(process.env["BENCH_KIND_RUNS"] ?? 2000);
 const KIND_FILTERED = Number(process.env["BENCH_KIND_FILTERED"] ?? 5000);
 const KIND_INSTANCES = (process.env["BENCH_KIND_INSTANCES"] ?? "1,2,3").split(",").map(Number);
+const CPUS = process.env["BENCH_WATCHER_CPUS"] ? Number(process.env["BENCH_WATCHER_CPUS"]) : null;
+const cpuNote = CPUS === null ? "" : `, each limited to ${CPUS} CPUs`;
 
 const phases = process.argv.slice(2);
 const wanted = (name: string) => phases.length === 0 || phases.includes(name);
@@ -116,6 +122,7 @@ function startInstance(config: string, instanceId?: string): Instance {
     },
   );
   children.add(child);
+  const release = CPUS === null ? () => undefined : limitCpu(child.pid!, CPUS, instanceId ?? "one");
   // The log is searched for "watching" until it appears; after that only its last 4 KiB are
   // kept, for the error when the process exits. (Searching a growing copy of the whole log for
   // every chunk cost this process enough CPU to hold up the watcher's writes to the pipe.)
@@ -136,6 +143,7 @@ function startInstance(config: string, instanceId?: string): Instance {
   const exited = new Promise<void>((resolve) =>
     child.once("exit", () => {
       children.delete(child);
+      release();
       resolve();
     }),
   );
@@ -375,7 +383,7 @@ try {
       await stopInstances(instances);
       await results.close();
       console.log(
-        `${members} instance${members > 1 ? "s" : ""} (6 partitions, max_concurrent_executions 6, model at once): full runs ${runs.toFixed(0)} events/s (${KIND_RUNS}), duplicates ${duplicates.toFixed(0)}/s (${KIND_RUNS}), filtered ${filtered.toFixed(0)}/s (${KIND_FILTERED}); watcher CPU per message ${runsCpu} ms (full run), ${duplicatesCpu} ms (duplicate), ${filteredCpu} ms (filtered); peak RSS ${peaks.join(", ")} MiB${twice ? `; ${twice} results twice!` : ""}`,
+        `${members} instance${members > 1 ? "s" : ""} (6 partitions, max_concurrent_executions 6, model at once${cpuNote}): full runs ${runs.toFixed(0)} events/s (${KIND_RUNS}), duplicates ${duplicates.toFixed(0)}/s (${KIND_RUNS}), filtered ${filtered.toFixed(0)}/s (${KIND_FILTERED}); watcher CPU per message ${runsCpu} ms (full run), ${duplicatesCpu} ms (duplicate), ${filteredCpu} ms (filtered); peak RSS ${peaks.join(", ")} MiB${twice ? `; ${twice} results twice!` : ""}`,
       );
     }
   }
@@ -414,7 +422,7 @@ try {
       return `${Math.round(fraction * 100)}% ${sample.rss.toFixed(0)}`;
     };
     console.log(
-      `backlog of ${BACKLOG_EVENTS} events, one instance${NODE_ARGS.length > 0 ? ` (node ${NODE_ARGS.join(" ")})` : ""}, agent runtime per event, model at once: ${seconds.toFixed(0)} s (${(BACKLOG_EVENTS / seconds).toFixed(0)} events/s); RSS MiB at ${[0.1, 0.25, 0.5, 0.75, 1].map(at).join(", ")}; peak (VmHWM) ${hwm.toFixed(0)} MiB; ${results.duplicates()} duplicates`,
+      `backlog of ${BACKLOG_EVENTS} events, one instance${cpuNote}${NODE_ARGS.length > 0 ? ` (node ${NODE_ARGS.join(" ")})` : ""}, agent runtime per event, model at once: ${seconds.toFixed(0)} s (${(BACKLOG_EVENTS / seconds).toFixed(0)} events/s); RSS MiB at ${[0.1, 0.25, 0.5, 0.75, 1].map(at).join(", ")}; peak (VmHWM) ${hwm.toFixed(0)} MiB; ${results.duplicates()} duplicates`,
     );
   }
 } finally {

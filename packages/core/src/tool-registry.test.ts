@@ -63,6 +63,16 @@ describe("tool registry", () => {
     const [specification] = registry.specifications();
     expect(specification?.inputSchema).toEqual(modelInputSchema);
     expect(specification?.inputSchema).not.toBe(modelInputSchema);
+    // One frozen copy, shared by every registry that offers the tool: a caller can change
+    // neither the tool's schema nor what another registry offers.
+    expect(Object.isFrozen(specification?.inputSchema["properties"])).toBe(true);
+    expect(() => {
+      (specification?.inputSchema as Record<string, unknown>)["type"] = "string";
+    }).toThrow(TypeError);
+    const another = createToolRegistry();
+    another.register(tool);
+    expect(another.specifications()[0]?.inputSchema).toBe(specification?.inputSchema);
+    expect(Object.isFrozen(modelInputSchema)).toBe(false);
     expect(built).toBe(0);
     const signal = new AbortController().signal;
     const refused = await registry.execute(

@@ -24,7 +24,11 @@ export interface ToolRegistryOptions {
   readonly maxOutputBytes?: number;
 }
 
-/** A tool as the model sees it: name, description and JSON Schema of the input. */
+/**
+ * A tool as the model sees it: name, description and JSON Schema of the input. The schema is
+ * a frozen copy of the tool's `modelInputSchema`, made the first time any registry offers it
+ * and shared from then on (a service builds a registry for every event).
+ */
 export interface ToolSpecification {
   readonly name: string;
   readonly description: string;
@@ -243,6 +247,30 @@ async function judge(tool: Tool, input: unknown): Promise<Judged> {
   return { assessment, input: assessment.input === undefined ? input : assessment.input };
 }
 
+/** The frozen copy each tool input schema object is offered as, made once per object. */
+const specificationSchemas = new WeakMap<object, Record<string, unknown>>();
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * A tool's input schema as specifications give it: a copy, so no caller changes what the tool
+ * itself holds, frozen, so no caller changes what other registries offer either.
+ */
+function specificationSchema(schema: object): Record<string, unknown> {
+  let copy = specificationSchemas.get(schema);
+  if (copy === undefined) {
+    copy = deepFreeze(structuredClone(schema) as Record<string, unknown>);
+    specificationSchemas.set(schema, copy);
+  }
+  return copy;
+}
+
 /**
  * Creates an empty tool registry.
  *
@@ -420,7 +448,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       specificationCache ??= [...tools.values()].map((tool) => ({
         name: tool.name,
         description: tool.description,
-        inputSchema: structuredClone(tool.modelInputSchema) as Record<string, unknown>,
+        inputSchema: specificationSchema(tool.modelInputSchema),
       }));
       return specificationCache;
     },

@@ -48,10 +48,22 @@ export function pathFilter(glob: string): (relative: string, isDirectory: boolea
     );
 }
 
+let defaultWorkers: number | undefined;
+
+/**
+ * Up to 4 worker threads, fewer on a machine (or under a CPU limit) with fewer CPUs. Read once
+ * per process: `availableParallelism()` reads the cgroup's limit from /proc each time, and a
+ * service builds the tool for every event.
+ */
+function workersByDefault(): number {
+  defaultWorkers ??= Math.min(4, availableParallelism());
+  return defaultWorkers;
+}
+
 /** The `grep` tool: a regex search over the workspace's text files, in worker threads. */
 export function createGrepTool(workspace: WorkspaceContext, options: GrepToolOptions = {}): Tool {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_GREP_MAX_FILE_BYTES;
-  const workers = options.workers ?? Math.min(4, availableParallelism());
+  const workers = options.workers ?? workersByDefault();
   const pool = createGrepWorkerPool();
   return defineTool({
     name: "grep",

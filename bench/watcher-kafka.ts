@@ -15,7 +15,10 @@
 // Results are read with read_committed, as the watcher writes them in transactions.
 // Run: node bench/watcher-kafka.ts [latency|throughput|backlog|kinds ...]
 // BENCH_KIND_RUNS and BENCH_KIND_FILTERED size the "kinds" phase (default 2000 and 5000);
-// BENCH_KIND_INSTANCES lists its group sizes (default "1,2,3").
+// BENCH_KIND_INSTANCES lists its group sizes (default "1,2,3"); BENCH_KIND_WARMUP full runs per
+// instance (default 300) go first, uncounted, so each instance's JIT has compiled the run's
+// path, as in a service that has been up for a while (each process warms up on its own: without
+// this, every added instance adds its warm-up to the CPU per message).
 // WATCHER_NODE_ARGS="--max-semi-space-size=4" starts the watcher processes with those Node options.
 // BENCH_WATCHER_CPUS=0.3 limits each watcher process to that many CPUs (a cgroup of its own with
 // a CFS quota, as a pod's CPU limit; root only): on a machine with fewer cores than instances
@@ -46,6 +49,7 @@ const BACKLOG_EVENTS = 10_000;
 const KIND_RUNS = Number(process.env["BENCH_KIND_RUNS"] ?? 2000);
 const KIND_FILTERED = Number(process.env["BENCH_KIND_FILTERED"] ?? 5000);
 const KIND_INSTANCES = (process.env["BENCH_KIND_INSTANCES"] ?? "1,2,3").split(",").map(Number);
+const KIND_WARMUP = Number(process.env["BENCH_KIND_WARMUP"] ?? 300);
 const CPUS = process.env["BENCH_WATCHER_CPUS"] ? Number(process.env["BENCH_WATCHER_CPUS"]) : null;
 const cpuNote = CPUS === null ? "" : `, each limited to ${CPUS} CPUs`;
 
@@ -116,7 +120,15 @@ function startInstance(config: string, instanceId?: string): Instance {
         ...process.env,
         OPENAI_API_KEY: "sk-bench",
         XZATOMA_HOME: path.dirname(config),
-        ...(instanceId ? { XZATOMA_WATCHER_KAFKA_INSTANCE_ID: instanceId } : {}),
+        // Each instance its own identity and its own history (and so ledger), as each replica
+        // of a deployment has its own volume: instances sharing one SQLite file would wait on
+        // each other's locks, which no deployment does.
+        ...(instanceId
+          ? {
+              XZATOMA_WATCHER_KAFKA_INSTANCE_ID: instanceId,
+              XZATOMA_PERSISTENCE_DATA_DIR: path.join(home, instanceId),
+            }
+          : {}),
       },
       stdio: ["ignore", "ignore", "pipe"],
     },
@@ -343,6 +355,15 @@ try {
       );
       await Promise.all(instances.map((instance) => instance.watching));
       await groupStable(`${name}-group`, members);
+      const warmup = KIND_WARMUP * members;
+      if (warmup > 0) {
+        await publish(
+          `${name}.in`,
+          Array.from({ length: warmup }, (_, i) => idOf("01JXZEPRWARM", i)),
+        );
+        await results.until(warmup);
+        await lagZero(`${name}-group`, `${name}.in`);
+      }
       const ids = Array.from({ length: KIND_RUNS }, (_, i) => idOf("01JXZEPRKIND", i));
       // The instances' CPU time per message of each kind: less at the mercy of a busy machine
       // than events/s.
@@ -356,7 +377,7 @@ try {
       };
       let started = performance.now();
       await publish(`${name}.in`, ids);
-      await results.until(KIND_RUNS);
+      await results.until(warmup + KIND_RUNS);
       await lagZero(`${name}-group`, `${name}.in`);
       const runs = KIND_RUNS / ((performance.now() - started) / 1000);
       const runsCpu = cpuPer(KIND_RUNS);
@@ -383,7 +404,7 @@ try {
       await stopInstances(instances);
       await results.close();
       console.log(
-        `${members} instance${members > 1 ? "s" : ""} (6 partitions, max_concurrent_executions 6, model at once${cpuNote}): full runs ${runs.toFixed(0)} events/s (${KIND_RUNS}), duplicates ${duplicates.toFixed(0)}/s (${KIND_RUNS}), filtered ${filtered.toFixed(0)}/s (${KIND_FILTERED}); watcher CPU per message ${runsCpu} ms (full run), ${duplicatesCpu} ms (duplicate), ${filteredCpu} ms (filtered); peak RSS ${peaks.join(", ")} MiB${twice ? `; ${twice} results twice!` : ""}`,
+        `${members} instance${members > 1 ? "s" : ""} (6 partitions, max_concurrent_executions 6, model at once${cpuNote}, after ${KIND_WARMUP} full runs per instance): full runs ${runs.toFixed(0)} events/s (${KIND_RUNS}), duplicates ${duplicates.toFixed(0)}/s (${KIND_RUNS}), filtered ${filtered.toFixed(0)}/s (${KIND_FILTERED}); watcher CPU per message ${runsCpu} ms (full run), ${duplicatesCpu} ms (duplicate), ${filteredCpu} ms (filtered); peak RSS ${peaks.join(", ")} MiB${twice ? `; ${twice} results twice!` : ""}`,
       );
     }
   }

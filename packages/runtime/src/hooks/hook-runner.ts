@@ -77,12 +77,16 @@ const EMPTY: HookVerdict = { failures: [], context: [] };
 /** Creates the hook runner of one runtime. */
 export function createHookRunner(context: HookContext): HookRunner {
   const hooks = context.hooks ?? NO_HOOKS;
-  const env = {
-    ...context.env,
-    XZATOMA_PROJECT_DIR: context.workspace,
-    // Existing hook scripts find the project where Claude Code tells them.
-    CLAUDE_PROJECT_DIR: context.workspace,
-  };
+  // Made when a hook first runs: copying the environment is most of what building a runner
+  // costs, and a service builds one for every event whether or not hooks are configured.
+  let env: NodeJS.ProcessEnv | undefined;
+  const hookEnv = (): NodeJS.ProcessEnv =>
+    (env ??= {
+      ...context.env,
+      XZATOMA_PROJECT_DIR: context.workspace,
+      // Existing hook scripts find the project where Claude Code tells them.
+      CLAUDE_PROJECT_DIR: context.workspace,
+    });
   return {
     context,
     has: (event, subject) => matchingHooks(hooksOf(hooks, event), subject).length > 0,
@@ -112,7 +116,7 @@ export function createHookRunner(context: HookContext): HookRunner {
           ...fields,
           ...(updatedInput ? { tool_input: updatedInput } : {}),
         };
-        const outcome = await runHook(hook, payload, { cwd: context.cwd, env });
+        const outcome = await runHook(hook, payload, { cwd: context.cwd, env: hookEnv() });
         if (outcome.kind === "block") {
           if (!options.runAll) return done(outcome.reason);
           reasons.push(outcome.reason);

@@ -22,8 +22,9 @@
 #                 0: the app is built and deployed here, and the Dockerfile's copy from
 #                 the build stage takes it from an image of that directory instead
 #   BUILD_APP     with BUILD_STAGE=0: 0 to use the apps' builds as they are (default 1)
-#   CA_BUNDLE     a CA bundle the build stage's npm and pnpm trust besides the system's
-#                 (default: $NODE_EXTRA_CA_CERTS when it names a file), for a network whose
+#   CA_BUNDLE     a CA bundle the build stage's npm and pnpm trust besides the image's own
+#                 (default: $NODE_EXTRA_CA_CERTS when it names a file, else this machine's
+#                 /etc/ssl/certs/ca-certificates.crt; empty for none), for a network whose
 #                 TLS a proxy re-signs; mounted for the build only, not kept in the image
 # Steps (each printed as it runs): 1. a minimal Debian root file system with debootstrap, with
 # this machine's Node binary in /usr/local/bin and npm beside it, committed as
@@ -55,7 +56,16 @@ TAG="${TAG:-xzatoma-watcher:$VERSION}"
 BASE_IMAGE="localhost/xzatoma-node:base"
 APP_IMAGE="localhost/xzatoma-watcher-app:$VERSION"
 BUILD_STAGE="${BUILD_STAGE:-1}"
-CA_BUNDLE="${CA_BUNDLE:-${NODE_EXTRA_CA_CERTS:-}}"
+# The CAs this machine trusts: where a proxy re-signs TLS, its CA is among them.
+if [ -z "${CA_BUNDLE+set}" ]; then
+  if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+    CA_BUNDLE="$NODE_EXTRA_CA_CERTS"
+  elif [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+    CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt
+  else
+    CA_BUNDLE=
+  fi
+fi
 [ -z "$CA_BUNDLE" ] || [ -f "$CA_BUNDLE" ] || die "CA_BUNDLE: $CA_BUNDLE is not a file"
 
 

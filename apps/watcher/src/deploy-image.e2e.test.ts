@@ -18,6 +18,11 @@ import { startScriptedOpenAI, type ScriptedOpenAI } from "@xzatoma/scripted-serv
 import { parseResultEvent } from "@xzatoma/xzepr";
 import { Kafka, logLevel, type Consumer } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  asMessage,
+  collectCommitted,
+  type CommittedRecord,
+} from "./committed-records.test-support.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -109,29 +114,9 @@ async function until(what: string, check: () => boolean, running: Running): Prom
 }
 
 /** Every committed record of `topic`, read from the start into an array that keeps growing. */
-async function collect(
-  topic: string,
-): Promise<{ key: string | undefined; value: Buffer | null; headers: Record<string, string> }[]> {
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin
-    .createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true })
-    .catch(() => false);
-  await admin.disconnect();
-  const consumer = kafka.consumer({ groupId: `reader-${topic}`, readUncommitted: false });
+async function collect(topic: string): Promise<CommittedRecord[]> {
+  const { seen, consumer } = await collectCommitted(kafka, topic);
   consumers.push(consumer);
-  const seen: { key: string | undefined; value: Buffer | null; headers: Record<string, string> }[] =
-    [];
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ message }) => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(message.headers ?? {}))
-        if (value !== undefined) headers[name] = value.toString();
-      seen.push({ key: message.key?.toString(), value: message.value, headers });
-    },
-  });
   return seen;
 }
 
@@ -275,11 +260,7 @@ describe("the xzatoma-watcher image (deploy/watcher/build-image.sh)", () => {
     await producer.disconnect();
     await until("the event's result", () => results.length >= 1, watcher);
     const record = results[0]!;
-    const parsed = parseResultEvent({
-      value: record.value === null ? null : new Uint8Array(record.value),
-      headers: record.headers,
-      ...(record.key !== undefined ? { key: record.key } : {}),
-    });
+    const parsed = parseResultEvent(asMessage(record));
     expect(parsed.kind).toBe("result");
     if (parsed.kind === "result") {
       expect(parsed.event.data).toMatchObject({

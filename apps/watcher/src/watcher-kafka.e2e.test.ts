@@ -14,8 +14,9 @@ import {
   type ScriptedOpenAI,
 } from "@xzatoma/scripted-servers/openai";
 import { parseResultEvent, readDeadLetterHeaders } from "@xzatoma/xzepr";
-import { Kafka, logLevel, type Consumer, type Producer } from "kafkajs";
+import { Kafka, logLevel, type Producer } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asMessage, collectCommitted } from "./committed-records.test-support.js";
 
 const BIN = fileURLToPath(new URL("../bin/xzatoma-watcher.js", import.meta.url));
 const fixture = (name: string) =>
@@ -152,43 +153,8 @@ async function until(what: string, check: () => boolean | Promise<boolean>): Pro
   }
 }
 
-interface Seen {
-  readonly key: string | undefined;
-  readonly value: Buffer | null;
-  readonly headers: Record<string, string>;
-}
-
-/** Reads every committed record of `topic` from the start into an array that keeps growing. */
-async function collect(topic: string): Promise<{ seen: Seen[]; consumer: Consumer }> {
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin
-    .createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true })
-    .catch(() => false);
-  await admin.disconnect();
-  const consumer = kafka.consumer({
-    groupId: `reader-${topic}-${Date.now()}`,
-    readUncommitted: false,
-  });
-  const seen: Seen[] = [];
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ message }) => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(message.headers ?? {}))
-        if (value !== undefined) headers[name] = value.toString();
-      seen.push({ key: message.key?.toString(), value: message.value, headers });
-    },
-  });
-  return { seen, consumer };
-}
-
-const asMessage = (record: Seen) => ({
-  value: record.value === null ? null : new Uint8Array(record.value),
-  headers: record.headers,
-  ...(record.key !== undefined ? { key: record.key } : {}),
-});
+/** Every committed record of `topic`, read from the start. */
+const collect = (topic: string) => collectCommitted(kafka, topic);
 
 describe("xzatoma-watcher run on a Kafka broker", () => {
   it("runs the fixture events, filters XZepr's notices, dead-letters bad input with reasons, runs a duplicate once, serves health and metrics, and stops gracefully on SIGTERM", async () => {

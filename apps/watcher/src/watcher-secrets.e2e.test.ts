@@ -15,6 +15,7 @@ import { startOtlpReceiver } from "@xzatoma/scripted-servers/otlp";
 import { startScriptedOpenAI, type ScriptedOpenAI } from "@xzatoma/scripted-servers/openai";
 import { Kafka, logLevel, type Consumer } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectCommitted, type CommittedRecord } from "./committed-records.test-support.js";
 
 const BIN = fileURLToPath(new URL("../bin/xzatoma-watcher.js", import.meta.url));
 const BUILD = readFileSync(
@@ -63,27 +64,17 @@ afterAll(async () => {
 }, 120_000);
 
 /** Every committed record of `topic`, from the start, into an array that keeps growing. */
-async function collect(topic: string): Promise<Buffer[]> {
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin
-    .createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true })
-    .catch(() => false);
-  await admin.disconnect();
-  const consumer = kafka.consumer({ groupId: `reader-${topic}`, readUncommitted: false });
+async function collect(topic: string): Promise<CommittedRecord[]> {
+  const { seen, consumer } = await collectCommitted(kafka, topic);
   consumers.push(consumer);
-  const seen: Buffer[] = [];
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ message }) => {
-      const headers = Object.entries(message.headers ?? {}).map(
-        ([name, value]) => `${name}=${String(value)}`,
-      );
-      seen.push(Buffer.concat([message.value ?? Buffer.alloc(0), Buffer.from(headers.join("\n"))]));
-    },
-  });
   return seen;
+}
+
+/** A record's value and headers (`name=value` lines) as one text, to search for a secret. */
+function wholeRecord(record: CommittedRecord | undefined): string {
+  if (record === undefined) return "";
+  const headers = Object.entries(record.headers).map(([name, value]) => `${name}=${value}`);
+  return `${record.value?.toString("utf8") ?? ""}${headers.join("\n")}`;
 }
 
 async function until(what: string, check: () => boolean): Promise<void> {
@@ -176,16 +167,17 @@ describe("xzatoma-watcher run with secrets in events and files", () => {
       await exited;
       children.delete(child);
 
-      const result = results[0]?.toString("utf8") ?? "";
+      const result = wholeRecord(results[0]);
       // The run happened and its answer was published, with the tokens hidden.
       expect(result).toContain("[REDACTED]");
       expect(result).toContain("github_token");
-      expect(letters[0]?.toString("utf8")).toContain("[REDACTED]");
+      expect(wholeRecord(letters[0])).toContain("[REDACTED]");
       expect(JSON.stringify(model.requests)).not.toContain(FILE_CANARY);
       expect(collector.spans().length).toBeGreaterThan(0);
       const exported = JSON.stringify(collector.requests);
       for (const canary of CANARIES) {
-        for (const record of [...results, ...letters]) expect(record.includes(canary)).toBe(false);
+        for (const record of [...results, ...letters])
+          expect(wholeRecord(record).includes(canary)).toBe(false);
         expect(exported.includes(canary), "an exported span").toBe(false);
         for (const { file, bytes } of await filesUnder(dataDir))
           expect(bytes.includes(canary), file).toBe(false);

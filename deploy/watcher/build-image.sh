@@ -25,14 +25,15 @@
 #   CA_BUNDLE     a CA bundle the build stage's npm and pnpm trust besides the image's own
 #                 (default: $NODE_EXTRA_CA_CERTS when it names a file, else this machine's
 #                 /etc/ssl/certs/ca-certificates.crt; empty for none), for a network whose
-#                 TLS a proxy re-signs; mounted for the build only, not kept in the image
+#                 TLS a proxy re-signs; passed as the build secret `build-ca`, which only the
+#                 build stage's steps see
 # Steps (each printed as it runs): 1. a minimal Debian root file system with debootstrap, with
 # this machine's Node binary in /usr/local/bin and npm beside it, committed as
 # localhost/xzatoma-node:base; 2. with BUILD_STAGE=0 only: `nx run xzatoma-watcher:build` and
 # `pnpm --filter @xzatoma/watcher-service deploy --prod` into WORK/app, committed as an image
 # holding /out; 3. `buildah bud` of the Dockerfile with NODE_IMAGE set to the base (with
-# BUILD_STAGE=0, its copy from the build stage taken from the app's image) and the host's network (its apt-get reaches the mirror, its npm the registry); 4. the
-# checks.
+# BUILD_STAGE=0, its copy from the build stage taken from the app's image) and the host's
+# network (its apt-get reaches the mirror, its npm the registry); 4. the checks.
 set -euo pipefail
 
 step() { printf '\n== %s\n' "$*" >&2; }
@@ -67,7 +68,6 @@ if [ -z "${CA_BUNDLE+set}" ]; then
   fi
 fi
 [ -z "$CA_BUNDLE" ] || [ -f "$CA_BUNDLE" ] || die "CA_BUNDLE: $CA_BUNDLE is not a file"
-
 
 [ "$(id -u)" = 0 ] || die "run as root (debootstrap and buildah's storage need it)"
 for tool in debootstrap buildah pnpm node; do
@@ -139,8 +139,8 @@ if [ "$BUILD_STAGE" = 0 ]; then
 else
   step "2. the app: built in the Dockerfile's build stage (step 3)"
   if [ -n "$CA_BUNDLE" ]; then
-    bud_args+=(--volume "$CA_BUNDLE:/run/xzatoma-build/ca.crt:ro"
-      --build-arg NODE_EXTRA_CA_CERTS=/run/xzatoma-build/ca.crt)
+    bud_args+=(--secret "id=build-ca,src=$CA_BUNDLE"
+      --build-arg NODE_EXTRA_CA_CERTS=/run/secrets/build-ca)
   fi
 fi
 

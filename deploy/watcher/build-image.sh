@@ -37,6 +37,16 @@
 set -euo pipefail
 
 step() { printf '\n== %s\n' "$*" >&2; }
+# Commits container $1 as image $2 and removes the image $2 named before, which every commit
+# would otherwise leave behind, untagged (kept if another image still uses it).
+commit_replacing() {
+  local before after
+  before=$(buildah images --quiet --no-trunc "$2" 2>/dev/null || true)
+  after=$(buildah commit --quiet "$1" "$2")
+  if [ -n "$before" ] && [ "${before#sha256:}" != "${after#sha256:}" ]; then
+    buildah rmi "$before" >/dev/null 2>&1 || true
+  fi
+}
 die() { printf 'build-image: %s\n' "$*" >&2; exit 1; }
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -97,8 +107,6 @@ ln -sfn ../lib/node_modules/npm/bin/npm-cli.js "$ROOTFS/usr/local/bin/npm"
 ln -sfn ../lib/node_modules/npm/bin/npx-cli.js "$ROOTFS/usr/local/bin/npx"
 # The Dockerfile's apt-get reads the mirror from here.
 printf 'deb %s %s main\n' "$MIRROR" "$SUITE" >"$ROOTFS/etc/apt/sources.list"
-# The previous base, removed once the new one is committed (each commit is a new image).
-old_base=$(buildah images --quiet --no-trunc "$BASE_IMAGE" 2>/dev/null || true)
 base=$(buildah from scratch)
 trap 'buildah rm "$base" >/dev/null 2>&1 || true' EXIT
 mount=$(buildah mount "$base")
@@ -106,11 +114,8 @@ cp -a "$ROOTFS/." "$mount/"
 buildah umount "$base" >/dev/null
 buildah config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   --cmd node "$base"
-new_base=$(buildah commit --quiet "$base" "$BASE_IMAGE")
+commit_replacing "$base" "$BASE_IMAGE"
 buildah rm "$base" >/dev/null
-if [ -n "$old_base" ] && [ "${old_base#sha256:}" != "${new_base#sha256:}" ]; then
-  buildah rmi "$old_base" >/dev/null 2>&1 || true # still used by another image: kept
-fi
 trap - EXIT
 probe=$(buildah from "$BASE_IMAGE")
 buildah run --isolation chroot "$probe" -- sh -c 'echo "node $(node --version), npm $(npm --version)"' >&2
@@ -128,7 +133,7 @@ if [ "$BUILD_STAGE" = 0 ]; then
   pnpm --filter @xzatoma/watcher-service deploy --prod --offline "$WORK/app"
   app=$(buildah from scratch)
   buildah copy --quiet "$app" "$WORK/app" /out >/dev/null
-  buildah commit --quiet "$app" "$APP_IMAGE" >/dev/null
+  commit_replacing "$app" "$APP_IMAGE"
   buildah rm "$app" >/dev/null
   # The Dockerfile with its one copy from the build stage taken from that image instead.
   sed "s#^COPY --from=build /out #COPY --from=$APP_IMAGE /out #" deploy/watcher/Dockerfile \
@@ -144,7 +149,7 @@ else
   fi
 fi
 
-step "3. buildah bud -f deploy/watcher/Dockerfile -t $TAG"
+step "3. buildah bud -f $dockerfile -t $TAG"
 buildah bud --format docker --network host --isolation chroot \
   --ignorefile deploy/watcher/Dockerfile.dockerignore "${bud_args[@]}" \
   -f "$dockerfile" -t "$TAG" .

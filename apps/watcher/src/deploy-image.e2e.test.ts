@@ -7,7 +7,7 @@
 // user, PID, IPC and UTS namespaces, its `USER`, `WORKDIR` and `ENV`, tini as PID 1, and the
 // host's network (a pod's loopback would hold the broker's and model's ports in Kubernetes).
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -210,6 +210,9 @@ describe("the xzatoma-watcher image (deploy/watcher/build-image.sh)", () => {
     expect(buildLog).toMatch(/uid 10001\b/);
     expect(buildLog).toMatch(/xzatoma-watcher \d+\.\d+\.\d+/);
     expect(image.User).toBe("10001:10001");
+    // The CA bundle the build stage was given (the build secret) is in no layer.
+    expect(existsSync(path.join(rootfs, "run/secrets/build-ca"))).toBe(false);
+    expect(image.Env.some((pair) => pair.startsWith("NODE_EXTRA_CA_CERTS="))).toBe(false);
     expect(image.Entrypoint).toEqual([
       "tini",
       "--",

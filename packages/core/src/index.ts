@@ -123,3 +123,4 @@ export {
   type SchemaNode,
   type StringCheck,
 } from "./schema-reader/schema-reader.js";
+export { deepFreeze } from "./deep-freeze.js";

@@ -10,6 +10,7 @@ import {
 } from "./tool.js";
 import type { ReadResult } from "./schema-reader/schema-reader.js";
 import { toolFailure, truncateToolResult, type ToolResult } from "./tool-result.js";
+import { deepFreeze } from "./deep-freeze.js";
 
 /** Defaults of {@link ToolRegistryOptions}. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -249,14 +250,6 @@ async function judge(tool: Tool, input: unknown): Promise<Judged> {
 
 /** The frozen copy each tool input schema object is offered as, made once per object. */
 const specificationSchemas = new WeakMap<object, Record<string, unknown>>();
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 /**
  * A tool's input schema as specifications give it: a copy, so no caller changes what the tool

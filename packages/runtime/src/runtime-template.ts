@@ -1,4 +1,5 @@
 import os from "node:os";
+import { deepFreeze } from "@xzatoma/core";
 import { createSandbox, type Sandbox } from "@xzatoma/safety";
 import { XzatomaError } from "@xzatoma/errors";
 import type { RuntimeConfig } from "./config/config-schema.js";
@@ -95,12 +96,4 @@ export function checkTemplateWorkspace(template: RuntimeTemplate, workspace: str
       { fields: { workspace } },
     );
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value as object)) deepFreeze(inner);
-  }
-  return value;
 }
